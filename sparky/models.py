@@ -1,0 +1,182 @@
+"""Cross-cutting models: the user (standing in for auth.users), preferences and AI services."""
+
+import uuid
+import zoneinfo
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.postgres.functions import RandomUUID
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Now
+from django.utils import timezone
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"Unknown time zone {value!r}.", code="time_zone")
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email, password, **extra):
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra["is_staff"] = True
+        extra["is_superuser"] = True
+        return self._create(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    email = models.EmailField(unique=True)
+    display_name = models.CharField(max_length=100, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now, db_default=Now())
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        db_table = "users"
+
+    def __str__(self) -> str:
+        return self.email
+
+    @property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+
+class UserPreferences(models.Model):
+    class AutoClear(models.TextChoices):
+        NEVER = "never", "Never"
+        SESSION = "session", "At the start of each session"
+        DAYS_7 = "7days", "After 7 days"
+        DAYS_30 = "30days", "After 30 days"
+
+    class WeightUnit(models.TextChoices):
+        KG = "kg", "kg"
+        LB = "lb", "lb"
+
+    class MeasurementUnit(models.TextChoices):
+        CM = "cm", "cm"
+        INCHES = "inches", "inches"
+
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
+    date_format = models.CharField(max_length=50, default="yyyy-MM-dd", db_default="yyyy-MM-dd")
+    default_weight_unit = models.CharField(
+        max_length=50, default=WeightUnit.KG, db_default="kg", choices=WeightUnit.choices
+    )
+    default_measurement_unit = models.CharField(
+        max_length=50, default=MeasurementUnit.CM, db_default="cm", choices=MeasurementUnit.choices
+    )
+    auto_clear_history = models.TextField(
+        null=True, default=AutoClear.NEVER, db_default="never", choices=AutoClear.choices
+    )
+    system_prompt = models.TextField(null=True, blank=True)
+    # Added: the chat tool selector ([] means Auto), remembered per user.
+    chat_categories = models.JSONField(default=list, blank=True)
+    dietary_notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+
+    class Meta:
+        db_table = "user_preferences"
+        verbose_name_plural = "user preferences"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(auto_clear_history__in=["never", "session", "7days", "30days"]),
+                name="user_preferences_auto_clear_history_check",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"
+
+
+class AIServiceSettingsQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(user=user)
+
+    def active(self):
+        return self.filter(is_active=True)
+
+
+class AIServiceSettings(models.Model):
+    class ServiceType(models.TextChoices):
+        OPENAI = "openai", "OpenAI"
+        ANTHROPIC = "anthropic", "Anthropic"
+        GOOGLE = "google", "Google Gemini"
+        OLLAMA = "ollama", "Ollama"
+        OPENROUTER = "openrouter", "OpenRouter"
+        MISTRAL = "mistral", "Mistral"
+        GROQ = "groq", "Groq"
+        CUSTOM = "custom", "OpenAI-compatible (custom URL)"
+
+    class ToolProfile(models.TextChoices):
+        FULL = "full", "Full (every tool, for capable cloud models)"
+        CORE = "core", "Core (essential logging tools, for small local models)"
+
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ai_services")
+    service_name = models.CharField(max_length=255)
+    service_type = models.CharField(max_length=50, choices=ServiceType.choices)
+    # Ciphertext only (sparky.crypto); the plain key is never stored, rendered or logged.
+    api_key = models.TextField()
+    is_active = models.BooleanField(default=True, db_default=True)
+    model_name = models.CharField(max_length=255, null=True, blank=True)
+    system_prompt = models.TextField(null=True, blank=True)
+    custom_url = models.TextField(null=True, blank=True)
+    # Added: which tool set the coach sends, and whether the model can call tools at all.
+    tool_profile = models.CharField(
+        max_length=10, choices=ToolProfile.choices, default=ToolProfile.FULL
+    )
+    supports_tools = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+
+    objects = AIServiceSettingsQuerySet.as_manager()
+
+    class Meta:
+        db_table = "ai_service_settings"
+        verbose_name = "AI service setting"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tool_profile__in=["full", "core"]),
+                name="ai_service_settings_tool_profile_check",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.service_name} ({self.service_type})"
+
+    @property
+    def has_api_key(self) -> bool:
+        return bool(self.api_key)
