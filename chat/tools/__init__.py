@@ -1,0 +1,298 @@
+"""The tool registry and the two surfaces built from it.
+
+- `build_chatbot_tools(user, profile, categories)`: exactly those tools, the last one carrying the
+  Anthropic cache breakpoint. Manual selection in chat, and the MCP server.
+- `build_chat_tool_surface(user, tz)`: every domain tool plus `sparky_enable_tools`, built once per
+  (user id, time zone) and kept in memory; auto mode narrows it to an active list every step. The
+  breakpoint sits on `sparky_enable_tools`, which is always active and always sent last.
+- `run_tool(ctx, name, raw_arguments, allowed=...)`: how every tool call is executed, whoever made
+  it: arguments repaired and validated, the handler run in its own transaction, and every failure
+  turned into a result the model can read.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import json
+import logging
+import re
+
+import jsonschema
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db import transaction
+
+from chat.tools import (  # noqa: F401  (importing registers the tools)
+    checkin,
+    coaching,
+    exercise,
+    food,
+    goals,
+    profile,
+    reports,
+    vision,
+)
+from chat.tools.base import (
+    CATEGORIES,
+    CORE_CATEGORIES,
+    ENABLE_TOOL_NAME,
+    PROFILE_DEFAULTS,
+    Tool,
+    ToolContext,
+    ToolResult,
+    array,
+    obj,
+    registry,
+    string,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "CORE_CATEGORIES",
+    "ENABLE_TOOL_NAME",
+    "PROFILE_DEFAULTS",
+    "Tool",
+    "ToolContext",
+    "ToolResult",
+    "ToolSet",
+    "build_chat_tool_surface",
+    "build_chatbot_tools",
+    "enable_tool",
+    "run_tool",
+    "tools_for",
+]
+
+logger = logging.getLogger(__name__)
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def _enable_handler(ctx, args) -> ToolResult:
+    wanted = [c.strip().lower() for c in args.get("categories", []) if isinstance(c, str)]
+    unknown = [c for c in wanted if c not in CATEGORIES]
+    known = [c for c in wanted if c in CATEGORIES]
+    if not known:
+        return ToolResult(
+            ok=False,
+            message=f"No known category in {wanted}. Choose from: {', '.join(CATEGORIES)}.",
+        )
+    note = f" Ignored unknown: {', '.join(unknown)}." if unknown else ""
+    return ToolResult(
+        ok=True,
+        message=f"Enabled {', '.join(known)}. Their tools are available from your next step.{note}",
+        data={"enabled": known},
+    )
+
+
+def enable_tool() -> Tool:
+    return Tool(
+        name=ENABLE_TOOL_NAME,
+        category="coaching",
+        description=(
+            "Load more tool categories for this conversation when the tools you have cannot do what "
+            "the user asked. Call it before telling the user something is not possible. "
+            "Categories: " + "; ".join(f"{slug}: {text}" for slug, text in CATEGORIES.items())
+        ),
+        parameters=obj(
+            required=["categories"],
+            categories=array(
+                "Category slugs to load, e.g. [\"exercise\"].",
+                string("a category slug", enum=list(CATEGORIES)),
+            ),
+        ),
+        handler=_enable_handler,
+        profiles=frozenset({"full", "core"}),
+        example={"categories": ["exercise"]},
+    )
+
+
+def tools_for(profile: str, categories=None) -> list[Tool]:
+    """Domain tools of a profile, in registry order, optionally only some categories."""
+    if profile not in PROFILE_DEFAULTS:
+        raise ValueError(f"unknown tool profile {profile!r}")
+    wanted = set(categories) if categories is not None else set(CATEGORIES)
+    return [t for t in registry().values() if profile in t.profiles and t.category in wanted]
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolSet:
+    """Tools to offer, in the order they are sent; `breakpoint` names the cache-marked one."""
+
+    tools: tuple[Tool, ...]
+    breakpoint: str | None
+
+    @property
+    def names(self) -> list[str]:
+        return [t.name for t in self.tools]
+
+    def get(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def payload(self, *, cache_control: bool) -> list[dict]:
+        specs = []
+        for t in self.tools:
+            spec = copy.deepcopy(t.spec())
+            if cache_control and t.name == self.breakpoint:
+                spec["cache_control"] = dict(CACHE_CONTROL)
+            specs.append(spec)
+        return specs
+
+    def narrowed(self, active: list[str]) -> ToolSet:
+        """The active subset, in surface order; the breakpoint tool stays last if active."""
+        keep = set(active)
+        chosen = tuple(t for t in self.tools if t.name in keep)
+        return ToolSet(tools=chosen, breakpoint=self.breakpoint)
+
+
+def build_chatbot_tools(user, profile: str, categories) -> ToolSet:
+    chosen = tuple(tools_for(profile, categories))
+    return ToolSet(tools=chosen, breakpoint=chosen[-1].name if chosen else None)
+
+
+@functools.lru_cache(maxsize=2048)
+def _surface(user_id, tz_name: str) -> ToolSet:
+    # Every domain tool (full profile order) and the escalation tool last.
+    return ToolSet(tools=(*tools_for("full"), enable_tool()), breakpoint=ENABLE_TOOL_NAME)
+
+
+def build_chat_tool_surface(user, tz) -> ToolSet:
+    return _surface(user.pk, str(tz))
+
+
+def active_tool_names(profile: str, categories) -> list[str]:
+    """Auto mode: the surface tools a step may use — the profile's tools of those categories."""
+    return [t.name for t in tools_for(profile, categories)] + [ENABLE_TOOL_NAME]
+
+
+# --- running a call -------------------------------------------------------------------------
+
+_WRAPPER_KEYS = ("arguments", "args", "params", "parameters", "input", "kwargs")
+_FORGED_KEYS = {"user", "user_id", "userid", "owner", "owner_id", "account", "account_id"}
+
+
+def _loads_lenient(raw: str):
+    text = raw.strip()
+    fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, flags=re.S)
+    if fence:
+        text = fence.group(1)
+    if not text:
+        return {}
+    return json.loads(text)
+
+
+def _coerce(value, schema: dict):
+    kind = schema.get("type")
+    if kind in ("number", "integer") and isinstance(value, str):
+        try:
+            num = float(value.strip().replace(",", ""))
+        except ValueError:
+            return value
+        return int(num) if kind == "integer" and num.is_integer() else num
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind == "boolean" and isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    if kind == "string" and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if kind == "array" and not isinstance(value, list) and value is not None:
+        value = [value]
+    if kind == "array" and isinstance(value, list):
+        return [_coerce(v, schema.get("items", {})) for v in value if v is not None]
+    if kind == "object" and isinstance(value, dict):
+        return _clean(value, schema)
+    return value
+
+
+def _clean(args: dict, schema: dict) -> dict:
+    """Drop nulls, unknown keys (a forged user_id among them) and coerce simple types."""
+    props = schema.get("properties", {})
+    out = {}
+    for key, value in args.items():
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "null")):
+            continue
+        if key not in props:
+            continue
+        out[key] = _coerce(value, props[key])
+    return out
+
+
+def prepare_arguments(t: Tool, raw) -> dict:
+    """Parse and repair a model's arguments; raises ValueError with a corrective message."""
+    if isinstance(raw, str):
+        try:
+            args = _loads_lenient(raw)
+        except json.JSONDecodeError:
+            raise ValueError("The arguments were not valid JSON.") from None
+    else:
+        args = raw or {}
+    if not isinstance(args, dict):
+        raise ValueError("The arguments must be a JSON object.")
+    # Small models nest: {"arguments": {...}} or {"log_food": {...}}.
+    for key in (*_WRAPPER_KEYS, t.name):
+        if len(args) == 1 and isinstance(args.get(key), dict):
+            args = args[key]
+    if _FORGED_KEYS & {k.lower() for k in args}:
+        logger.info("tool %s: dropped a user field the model supplied", t.name)
+    args = _clean(args, t.parameters)
+    validator = jsonschema.Draft202012Validator(t.parameters)
+    errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
+    if errors:
+        raise ValueError("; ".join(_describe(e) for e in errors[:3]))
+    return args
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    where = ".".join(str(p) for p in error.path)
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if error.validator == "enum":
+        return f"{where or 'value'} must be one of {', '.join(map(str, error.validator_value))}"
+    if error.validator == "type":
+        return f"{where or 'value'} must be a {error.validator_value}"
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _corrective(t: Tool, problem: str) -> ToolResult:
+    example = json.dumps(t.example) if t.example else None
+    text = f"{t.name} was not called correctly: {problem}."
+    if example:
+        text += f" Call it again with arguments like {example}."
+    return ToolResult(ok=False, message=text)
+
+
+def _validation_text(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+def run_tool(ctx: ToolContext, name: str, raw_arguments, *, allowed: ToolSet | None = None,
+             dormant_hint: str | None = None) -> ToolResult:
+    """Execute one tool call. Never raises for the model's mistakes or the user's bad input."""
+    if allowed is not None:
+        t = allowed.get(name)
+    else:
+        t = enable_tool() if name == ENABLE_TOOL_NAME else registry().get(name)
+    if t is None:
+        if name in registry() or name == ENABLE_TOOL_NAME:
+            hint = dormant_hint or "It is not available right now."
+            return ToolResult(ok=False, message=f"The tool {name} was not offered on this step. {hint}")
+        choices = ", ".join(allowed.names if allowed is not None else registry())
+        return ToolResult(ok=False, message=f"There is no tool named {name!r}. Tools: {choices}.")
+    try:
+        args = prepare_arguments(t, raw_arguments)
+    except ValueError as exc:
+        return _corrective(t, str(exc))
+    try:
+        with transaction.atomic():
+            result = t.handler(ctx, args)
+            if not result.ok:
+                # A refusal writes nothing, even if the handler had started.
+                transaction.set_rollback(True)
+                result.written = []
+    except ValidationError as exc:
+        return ToolResult(ok=False, message=_validation_text(exc) + " Nothing was saved.")
+    except ObjectDoesNotExist as exc:
+        return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")
+    except Exception:
+        logger.exception("tool %s failed", name)
+        return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
+    return result

@@ -1,0 +1,193 @@
+"""What a tool is: plain data the provider payload, the MCP server, the docs and the tests all read.
+
+A handler gets a ToolContext (the acting user, fixed by the server, never by the model) and the
+validated arguments, and returns a ToolResult the model can read. Handlers raise Django
+ValidationError / ObjectDoesNotExist for bad input; `chat.tools.run_tool` turns those into results.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import zoneinfo
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+FULL = frozenset({"full"})
+CORE = frozenset({"full", "core"})
+
+# Category slug -> one line the prompts and the escalation tool use to describe it.
+CATEGORIES: dict[str, str] = {
+    "food": "log, find, edit and delete foods and meals; the food diary",
+    "exercise": "log, find, edit and delete workouts; the exercise diary",
+    "checkin": "weight, body measurements, steps, water and custom measurements",
+    "goals": "nutrition and water goals, the day's progress against them",
+    "coaching": "advice drawn from the user's own recent data",
+    "vision": "reading meal photos and nutrition labels",
+    "profile": "the user's preferences: units, time zone, dietary notes",
+    "reports": "weekly reports, trends, streaks and patterns",
+}
+CORE_CATEGORIES = ("food", "exercise", "checkin", "goals")
+PROFILE_DEFAULTS = {"full": tuple(CATEGORIES), "core": CORE_CATEGORIES}
+ENABLE_TOOL_NAME = "sparky_enable_tools"
+
+
+@dataclasses.dataclass
+class ToolContext:
+    user: Any
+    tz: zoneinfo.ZoneInfo
+    image: Any = None  # the turn's attached image (chat.images.StoredImage), if any
+    source: str = "chat"  # chat | mcp | api
+
+    @classmethod
+    def for_user(cls, user, **kw) -> ToolContext:
+        return cls(user=user, tz=user.tz, **kw)
+
+
+@dataclasses.dataclass
+class Written:
+    """One diary row a tool call wrote, for the reply's metadata and the diary refresh."""
+
+    kind: str  # food_entry | exercise_entry | checkin | custom_measurement | water | goal | food
+    id: str
+    summary: str
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class ToolResult:
+    ok: bool
+    message: str
+    data: dict = dataclasses.field(default_factory=dict)
+    written: list[Written] = dataclasses.field(default_factory=list)
+    # Set when the handler wants the user to choose (not-found food -> options).
+    options: dict | None = None
+
+    def for_model(self) -> dict:
+        out = {"ok": self.ok, "message": self.message}
+        if self.data:
+            out["data"] = jsonable(self.data)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Tool:
+    name: str
+    category: str
+    description: str
+    parameters: dict
+    handler: Callable[[ToolContext, dict], ToolResult]
+    profiles: frozenset[str] = FULL
+    example: dict | None = None
+    writes: bool = False
+
+    def spec(self) -> dict:
+        """The OpenAI function-tool format; litellm translates it for every other provider."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+def jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Decimal):
+        return float(round(value, 2))
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if isinstance(value, float):
+        return round(value, 2)
+    if hasattr(value, "hex") and hasattr(value, "int"):  # UUID
+        return str(value)
+    return value
+
+
+# Schema helpers: plain JSON-schema that every provider accepts (no patterns, no type unions,
+# no $refs, no additionalProperties), so Gemini, Ollama and Anthropic all take it as is.
+def string(description: str, enum: list[str] | None = None) -> dict:
+    out = {"type": "string", "description": description}
+    if enum:
+        out["enum"] = enum
+    return out
+
+
+def number(description: str) -> dict:
+    return {"type": "number", "description": description}
+
+
+def integer(description: str) -> dict:
+    return {"type": "integer", "description": description}
+
+
+def boolean(description: str) -> dict:
+    return {"type": "boolean", "description": description}
+
+
+def array(description: str, items: dict) -> dict:
+    return {"type": "array", "description": description, "items": items}
+
+
+def obj(required: list[str] | None = None, **properties) -> dict:
+    out: dict = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    return out
+
+
+DATE_ARG = string(
+    "Day of the entry: YYYY-MM-DD, 'today' or 'yesterday' in the user's time zone. "
+    "Leave out for today."
+)
+MEAL_ARG = string(
+    "Meal: breakfast, lunch, dinner or snack. Leave out to use the meal of the user's local time.",
+    enum=["breakfast", "lunch", "dinner", "snack"],
+)
+
+
+_REGISTRY: dict[str, Tool] = {}
+
+
+def tool(
+    *,
+    name: str,
+    category: str,
+    description: str,
+    parameters: dict,
+    profiles: frozenset[str] = FULL,
+    example: dict | None = None,
+    writes: bool = False,
+):
+    """Register a handler as a tool."""
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}")
+
+    def register(handler):
+        if name in _REGISTRY:
+            raise ValueError(f"tool {name!r} registered twice")
+        _REGISTRY[name] = Tool(
+            name=name,
+            category=category,
+            description=description,
+            parameters=parameters,
+            handler=handler,
+            profiles=profiles,
+            example=example,
+            writes=writes,
+        )
+        return handler
+
+    return register
+
+
+def registry() -> dict[str, Tool]:
+    return _REGISTRY

@@ -1,0 +1,193 @@
+"""Check-in tools: weight and body measurements, steps, water, custom measurements."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+
+from measurements import selectors as measurement_selectors
+from measurements import services as measurement_services
+from nutrition import services as food_services
+from sparky.dates import parse_day, today_for
+
+from .base import CORE, DATE_ARG, ToolResult, Written, integer, number, obj, string, tool
+
+_STANDARD = ("weight", "neck", "waist", "hips", "steps")
+
+
+def _checkin_summary(row, given: dict, prefs) -> str:
+    parts = []
+    for field in _STANDARD:
+        if field not in given:
+            continue
+        value = getattr(row, field)
+        if field == "steps":
+            parts.append(f"{value:,} steps")
+        elif field == "weight":
+            parts.append(f"weight {float(value):g} {prefs.default_weight_unit}")
+        else:
+            parts.append(f"{field} {float(value):g} {prefs.default_measurement_unit}")
+    return ", ".join(parts)
+
+
+@tool(
+    name="log_checkin",
+    category="checkin",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Record standard check-in measurements for a day: weight, neck, waist, hips and steps. "
+        "Give only what the user said; several at once is fine."
+    ),
+    parameters=obj(
+        weight=number("Body weight."),
+        weight_unit=string("Unit of the weight.", enum=["kg", "lb"]),
+        neck=number("Neck circumference."),
+        waist=number("Waist circumference."),
+        hips=number("Hip circumference."),
+        length_unit=string("Unit of neck/waist/hips.", enum=["cm", "inches"]),
+        steps=integer("Step count for the day."),
+        date=DATE_ARG,
+    ),
+    example={"weight": 80.2, "weight_unit": "kg", "waist": 84, "length_unit": "cm"},
+)
+def log_checkin(ctx, args) -> ToolResult:
+    from sparky.services import preferences_for
+
+    given = {k: args[k] for k in _STANDARD if k in args}
+    if not given:
+        raise ValidationError(
+            "Give at least one of weight, neck, waist, hips or steps.", code="nothing_to_log"
+        )
+    row = measurement_services.checkin_upsert(
+        user=ctx.user,
+        entry_date=args.get("date"),
+        weight_unit=args.get("weight_unit"),
+        length_unit=args.get("length_unit"),
+        **given,
+    )
+    summary = f"{_checkin_summary(row, given, preferences_for(ctx.user))} on {row.entry_date}"
+    return ToolResult(
+        ok=True,
+        message=f"Recorded {summary}.",
+        data={"date": row.entry_date},
+        written=[Written(kind="checkin", id=str(row.id), summary=summary)],
+    )
+
+
+@tool(
+    name="log_custom_measurement",
+    category="checkin",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Record any other measurement the user tracks (blood pressure, resting heart rate, sleep "
+        "hours, mood 1-10...). A new name starts a new daily category."
+    ),
+    parameters=obj(
+        required=["name", "value"],
+        name=string("What is measured, e.g. 'Resting heart rate'."),
+        value=number("The numeric value."),
+        unit=string("Unit, e.g. 'bpm', 'hours'."),
+        date=DATE_ARG,
+        hour=integer("Hour of the day 0-23, for measurements taken several times a day."),
+    ),
+    example={"name": "Resting heart rate", "value": 58, "unit": "bpm"},
+)
+def log_custom_measurement(ctx, args) -> ToolResult:
+    row = measurement_services.custom_measurement_log(
+        user=ctx.user,
+        name=args["name"].strip(),
+        value=args["value"],
+        unit=args.get("unit"),
+        entry_date=args.get("date"),
+        entry_hour=args.get("hour"),
+    )
+    unit = f" {row.category.unit}" if row.category.unit else ""
+    summary = f"{row.category.name} {float(row.value):g}{unit} on {row.entry_date}"
+    return ToolResult(
+        ok=True,
+        message=f"Recorded {summary}.",
+        written=[Written(kind="custom_measurement", id=str(row.id), summary=summary)],
+    )
+
+
+@tool(
+    name="log_water",
+    category="checkin",
+    profiles=CORE,
+    writes=True,
+    description="Add glasses of water (250 ml each) the user drank to the day's total.",
+    parameters=obj(
+        glasses=number("Glasses to add (default 1). 500 ml is 2 glasses."),
+        date=DATE_ARG,
+    ),
+    example={"glasses": 2},
+)
+def log_water(ctx, args) -> ToolResult:
+    glasses = args.get("glasses", 1)
+    if glasses != int(glasses):
+        raise ValidationError(f"Water is counted in whole glasses; {glasses:g} is not one.")
+    day = parse_day(ctx.user, args.get("date"))
+    total = food_services.water_add(user=ctx.user, glasses=int(glasses), entry_date=day)
+    summary = f"{int(glasses)} glass{'es' if glasses != 1 else ''} of water, {total} on {day}"
+    return ToolResult(
+        ok=True,
+        message=f"Added {summary}.",
+        data={"total_glasses": total, "date": day},
+        written=[Written(kind="water", id=f"{day.isoformat()}", summary=summary)],
+    )
+
+
+@tool(
+    name="set_water",
+    category="checkin",
+    writes=True,
+    description="Correct the day's water total to an exact number of glasses.",
+    parameters=obj(
+        required=["glasses"], glasses=integer("The day's total in glasses."), date=DATE_ARG
+    ),
+    example={"glasses": 6, "date": "today"},
+)
+def set_water(ctx, args) -> ToolResult:
+    day = parse_day(ctx.user, args.get("date"))
+    total = food_services.water_set(user=ctx.user, glasses=args["glasses"], entry_date=day)
+    summary = f"water total {total} glasses on {day}"
+    return ToolResult(
+        ok=True,
+        message=f"Set {summary}.",
+        written=[Written(kind="water", id=day.isoformat(), summary=summary)],
+    )
+
+
+@tool(
+    name="get_checkins",
+    category="checkin",
+    profiles=CORE,
+    description=(
+        "Read the user's check-ins: weight, body measurements, steps and custom measurements, for "
+        "one day or the last N days."
+    ),
+    parameters=obj(
+        date=DATE_ARG,
+        days=integer("How many days back from date, 1 to 90 (default 1: just that day)."),
+    ),
+    example={"days": 7},
+)
+def get_checkins(ctx, args) -> ToolResult:
+    end = parse_day(ctx.user, args.get("date"))
+    days = max(1, min(int(args.get("days", 1)), 90))
+    out = []
+    for offset in range(days):
+        day = end - dt.timedelta(days=offset)
+        found = measurement_selectors.measurements_for(user=ctx.user, day=day)
+        if found:
+            out.append({"date": day, **found})
+    since = end - dt.timedelta(days=days - 1)
+    label = end.isoformat() if days == 1 else f"{since.isoformat()} to {end.isoformat()}"
+    return ToolResult(
+        ok=True,
+        message=f"{len(out)} days with check-ins, {label}.",
+        data={"today": today_for(ctx.user), "checkins": out},
+    )

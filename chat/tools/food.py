@@ -1,0 +1,442 @@
+"""Food tools: search, log (catalog and external), the diary, edits and deletes, custom foods."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from nutrition import selectors as food_selectors
+from nutrition import services as food_services
+from nutrition.models import NUTRIENTS, FoodEntry
+from sparky.dates import now_for, parse_day
+
+from .base import (
+    CORE,
+    DATE_ARG,
+    FULL,
+    MEAL_ARG,
+    ToolResult,
+    Written,
+    integer,
+    number,
+    obj,
+    string,
+    tool,
+)
+from .lookup import Ambiguous, find_own_row
+
+
+def default_meal(user) -> str:
+    """The meal a bare "I had X" most likely means at the user's local time."""
+    now = now_for(user)
+    minutes = now.hour * 60 + now.minute
+    if 4 * 60 <= minutes < 10 * 60 + 30:
+        return "breakfast"
+    if minutes < 15 * 60:
+        return "lunch" if minutes >= 10 * 60 + 30 else "snack"
+    if minutes < 17 * 60 + 30:
+        return "snack"
+    if minutes < 22 * 60:
+        return "dinner"
+    return "snack"
+
+
+def _num(value) -> float | None:
+    return None if value is None else round(float(value), 1)
+
+
+def food_card(food) -> dict:
+    """What the model needs to know about a food to log it well."""
+    card = {
+        "food_id": str(food.id),
+        "name": food.name,
+        "serving": f"{_num(food.serving_size) or 1:g} {food.serving_unit or 'serving'}",
+        "calories": _num(food.calories),
+        "protein_g": _num(food.protein),
+        "carbs_g": _num(food.carbs),
+        "fat_g": _num(food.fat),
+        "custom": bool(food.is_custom),
+    }
+    variants = [f"{_num(v.serving_size):g} {v.serving_unit}" for v in food.variants.all()[:6]]
+    if variants:
+        card["household_servings"] = variants
+    return card
+
+
+def entry_line(entry: FoodEntry) -> str:
+    kcal = food_services.entry_nutrients(entry).get("calories")
+    unit = f" {entry.unit}" if entry.unit else ""
+    kcal_text = f", {round(kcal)} kcal" if kcal is not None else ""
+    return (
+        f"{float(entry.quantity):g}{unit} {entry.food.name} ({entry.meal_type}, "
+        f"{entry.entry_date.isoformat()}{kcal_text})"
+    )
+
+
+def written_food(entry: FoodEntry) -> Written:
+    return Written(kind="food_entry", id=str(entry.id), summary=entry_line(entry))
+
+
+def _ambiguous(kind: str, rows, describe) -> ToolResult:
+    listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
+    return ToolResult(
+        ok=False,
+        message=f"Several {kind} entries match: {listing}. Ask the user which one, then use its id.",
+    )
+
+
+@tool(
+    name="search_foods",
+    category="food",
+    profiles=CORE,
+    description=(
+        "Search the food catalog and the user's own foods by name. Returns food_ids with nutrition "
+        "per serving. Use it when unsure which food the user means."
+    ),
+    parameters=obj(
+        required=["query"],
+        query=string("What to look for, e.g. 'greek yogurt'."),
+        limit=integer("How many results, 1 to 10 (default 5)."),
+    ),
+    example={"query": "oatmeal"},
+)
+def search_foods(ctx, args) -> ToolResult:
+    limit = max(1, min(int(args.get("limit", 5)), 10))
+    foods = food_services.food_search(user=ctx.user, query=args["query"], limit=limit)
+    if not foods:
+        return ToolResult(ok=True, message=f"No food matches {args['query']!r}.", data={"foods": []})
+    return ToolResult(
+        ok=True,
+        message=f"{len(foods)} foods match {args['query']!r}.",
+        data={"foods": [food_card(f) for f in foods]},
+    )
+
+
+@tool(
+    name="log_food",
+    category="food",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Log a food the user ate into their diary. food_name is REQUIRED: always pass the food's "
+        "name, e.g. 'egg', even when you also have a food_id. One call per food item."
+    ),
+    parameters=obj(
+        required=["food_name"],
+        food_name=string("REQUIRED. The food, as the user said it, e.g. 'scrambled eggs'."),
+        quantity=number("How many units, e.g. 2 (default 1)."),
+        unit=string(
+            "Unit of the quantity: g, oz, ml, cup, tbsp, slice, piece, serving... "
+            "Leave out for pieces/servings ('2 eggs' is quantity 2, no unit)."
+        ),
+        meal_type=MEAL_ARG,
+        date=DATE_ARG,
+        food_id=string("A food_id from search_foods, when you have one."),
+    ),
+    example={"food_name": "egg", "quantity": 2, "meal_type": "breakfast"},
+)
+def log_food(ctx, args) -> ToolResult:
+    name = args["food_name"].strip()
+    food = None
+    if args.get("food_id"):
+        try:
+            food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
+        except Exception:
+            food = None  # an invented or foreign id: fall back to the name
+    if food is None:
+        food = food_services.food_find_best(user=ctx.user, name=name)
+    request = {
+        "food_name": name,
+        "quantity": args.get("quantity"),
+        "unit": args.get("unit"),
+        "meal_type": args.get("meal_type") or default_meal(ctx.user),
+        "date": args.get("date"),
+    }
+    if food is None:
+        parse_day(ctx.user, args.get("date"))  # a future date is refused before any options
+        return ToolResult(
+            ok=False,
+            message=(
+                f"{name!r} is not in the food catalog. Sparky will show the user three options to "
+                "pick from; do not log it another way. Carry on with any other items."
+            ),
+            options={"kind": "food", "query": name, "request": request},
+        )
+    entry = food_services.food_entry_create(
+        user=ctx.user,
+        food=food,
+        quantity=args.get("quantity", 1),
+        unit=args.get("unit"),
+        meal_type=request["meal_type"],
+        entry_date=args.get("date"),
+    )
+    written = written_food(entry)
+    return ToolResult(
+        ok=True,
+        message=f"Logged {written.summary}.",
+        data={"entry_id": str(entry.id), "food": food_card(food)},
+        written=[written],
+    )
+
+
+_NUTRIENT_ARGS = {
+    "saturated_fat": number("Saturated fat, g."),
+    "sugars": number("Sugars, g."),
+    "dietary_fiber": number("Fiber, g."),
+    "sodium": number("Sodium, mg."),
+    "cholesterol": number("Cholesterol, mg."),
+}
+
+
+def _nutrition_from(args) -> dict:
+    out = {
+        "calories": args["calories"],
+        "protein": args.get("protein", 0),
+        "carbs": args.get("carbs", 0),
+        "fat": args.get("fat", 0),
+    }
+    out.update({k: args[k] for k in _NUTRIENT_ARGS if k in args})
+    return out
+
+
+@tool(
+    name="log_external_food",
+    category="food",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Log a food the catalog does not have (a restaurant dish, a branded product) with your own "
+        "nutrition estimate for ONE serving. food_name is REQUIRED: always pass it."
+    ),
+    parameters=obj(
+        required=["food_name", "calories"],
+        food_name=string("REQUIRED. Name of the food, e.g. 'chicken burrito'."),
+        calories=number("kcal in one serving."),
+        protein=number("Protein in one serving, g."),
+        carbs=number("Carbohydrates in one serving, g."),
+        fat=number("Fat in one serving, g."),
+        serving_size=number("Size of one serving (default 1)."),
+        serving_unit=string("Unit of the serving, e.g. 'g' or 'piece' (default 'serving')."),
+        quantity=number("How many servings were eaten (default 1)."),
+        meal_type=MEAL_ARG,
+        date=DATE_ARG,
+        **_NUTRIENT_ARGS,
+    ),
+    example={"food_name": "chicken burrito", "calories": 650, "protein": 35, "carbs": 70, "fat": 22},
+)
+def log_external_food(ctx, args) -> ToolResult:
+    option = {
+        "name": args["food_name"].strip(),
+        "serving_size": args.get("serving_size", 1),
+        "serving_unit": args.get("serving_unit", "serving"),
+        **_nutrition_from(args),
+    }
+    quantity = args.get("quantity", 1)
+    entry = food_services.food_option_add(
+        user=ctx.user,
+        option=option,
+        quantity=Decimal(str(quantity)) * Decimal(str(option["serving_size"])),
+        unit=option["serving_unit"],
+        meal_type=args.get("meal_type") or default_meal(ctx.user),
+        entry_date=args.get("date"),
+    )
+    written = written_food(entry)
+    return ToolResult(
+        ok=True,
+        message=f"Logged {written.summary} as a custom food.",
+        data={"entry_id": str(entry.id), "food_id": str(entry.food_id)},
+        written=[written],
+    )
+
+
+@tool(
+    name="food_diary",
+    category="food",
+    profiles=CORE,
+    description="Read the user's food diary for a day: every entry by meal, with calories and macros.",
+    parameters=obj(date=DATE_ARG),
+    example={"date": "today"},
+)
+def food_diary(ctx, args) -> ToolResult:
+    day = parse_day(ctx.user, args.get("date"))
+    diary = food_selectors.food_diary(user=ctx.user, day=day)
+    totals = food_selectors.nutrition_totals(user=ctx.user, day=day)
+    count = sum(len(items) for items in diary.values())
+    return ToolResult(
+        ok=True,
+        message=f"{count} food entries on {day.isoformat()}.",
+        data={
+            "date": day,
+            "meals": diary,
+            "totals": {k: totals.get(k) for k in ("calories", "protein", "carbs", "fat")},
+        },
+    )
+
+
+def _entry_queryset(ctx):
+    return FoodEntry.objects.for_user(ctx.user).select_related("food")
+
+
+@tool(
+    name="edit_food_entry",
+    category="food",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Change a food entry the user already logged: its amount, unit, meal or day. Identify it by "
+        "entry_id, or by food_name and the date it was logged."
+    ),
+    parameters=obj(
+        entry_id=string("The entry's id, if known."),
+        food_name=string("Name of the logged food, e.g. 'eggs', when there is no id."),
+        date=DATE_ARG,
+        quantity=number("New quantity."),
+        unit=string("New unit."),
+        meal_type=MEAL_ARG,
+        new_date=string("Move the entry to this day (YYYY-MM-DD, 'today', 'yesterday')."),
+    ),
+    example={"food_name": "eggs", "date": "today", "quantity": 3},
+)
+def edit_food_entry(ctx, args) -> ToolResult:
+    try:
+        entry = find_own_row(
+            ctx=ctx,
+            queryset=_entry_queryset(ctx),
+            entry_id=args.get("entry_id"),
+            name=args.get("food_name"),
+            date=args.get("date"),
+            label="food_name",
+            name_of=lambda e: e.food.name,
+            kind="food entry",
+        )
+    except Ambiguous as many:
+        return _ambiguous("food", many.candidates, entry_line)
+    changes = {k: args[k] for k in ("quantity", "unit", "meal_type") if k in args}
+    if "new_date" in args:
+        changes["entry_date"] = args["new_date"]
+    if not changes:
+        return ToolResult(ok=False, message="Say what to change: quantity, unit, meal_type or new_date.")
+    before = entry_line(entry)
+    entry = food_services.food_entry_update(user=ctx.user, entry_id=entry.id, **changes)
+    written = written_food(entry)
+    return ToolResult(
+        ok=True, message=f"Changed {before} to {written.summary}.", written=[written]
+    )
+
+
+@tool(
+    name="delete_food_entry",
+    category="food",
+    profiles=CORE,
+    writes=True,
+    description=(
+        "Delete a food entry, only when the user explicitly asks to remove it. Identify it by "
+        "entry_id, or by food_name and date."
+    ),
+    parameters=obj(
+        entry_id=string("The entry's id, if known."),
+        food_name=string("Name of the logged food, when there is no id."),
+        date=DATE_ARG,
+    ),
+    example={"food_name": "banana", "date": "today"},
+)
+def delete_food_entry(ctx, args) -> ToolResult:
+    try:
+        entry = find_own_row(
+            ctx=ctx,
+            queryset=_entry_queryset(ctx),
+            entry_id=args.get("entry_id"),
+            name=args.get("food_name"),
+            date=args.get("date"),
+            label="food_name",
+            name_of=lambda e: e.food.name,
+            kind="food entry",
+        )
+    except Ambiguous as many:
+        return _ambiguous("food", many.candidates, entry_line)
+    line = entry_line(entry)
+    food_services.food_entry_delete(user=ctx.user, entry_id=entry.id)
+    return ToolResult(
+        ok=True,
+        message=f"Deleted {line}.",
+        written=[Written(kind="food_entry_deleted", id=str(entry.id), summary=line)],
+    )
+
+
+@tool(
+    name="create_custom_food",
+    category="food",
+    description=(
+        "Save a new food to the user's own foods (without logging it), with nutrition for one "
+        "serving."
+    ),
+    parameters=obj(
+        required=["food_name", "calories"],
+        food_name=string("Name of the food."),
+        calories=number("kcal per serving."),
+        protein=number("Protein per serving, g."),
+        carbs=number("Carbohydrates per serving, g."),
+        fat=number("Fat per serving, g."),
+        serving_size=number("Serving size (default 100)."),
+        serving_unit=string("Serving unit (default 'g')."),
+        **_NUTRIENT_ARGS,
+    ),
+    example={"food_name": "protein bar", "calories": 210, "protein": 20, "serving_size": 1,
+             "serving_unit": "bar"},
+)
+def create_custom_food(ctx, args) -> ToolResult:
+    food = food_services.food_create_custom(
+        user=ctx.user,
+        name=args["food_name"].strip(),
+        serving_size=args.get("serving_size", 100),
+        serving_unit=args.get("serving_unit", "g"),
+        **_nutrition_from(args),
+    )
+    return ToolResult(
+        ok=True,
+        message=f"Saved {food.name} to your foods.",
+        data={"food": food_card(food)},
+        written=[Written(kind="food", id=str(food.id), summary=food.name)],
+    )
+
+
+@tool(
+    name="food_details",
+    category="food",
+    description=(
+        "Full nutrition of one food (every nutrient per serving, household servings). Give a "
+        "food_id or a food_name."
+    ),
+    parameters=obj(food_id=string("A food_id."), food_name=string("A food name.")),
+    example={"food_name": "banana"},
+)
+def food_details(ctx, args) -> ToolResult:
+    food = None
+    if args.get("food_id"):
+        try:
+            food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
+        except Exception:
+            food = None
+    if food is None and args.get("food_name"):
+        food = food_services.food_find_best(user=ctx.user, name=args["food_name"])
+    if food is None:
+        return ToolResult(ok=False, message="No such food. Try search_foods.")
+    card = food_card(food)
+    card["nutrients"] = {k: _num(getattr(food, k)) for k in NUTRIENTS}
+    return ToolResult(ok=True, message=f"Nutrition of {food.name}.", data={"food": card})
+
+
+@tool(
+    name="recent_foods",
+    category="food",
+    description="The foods the user logged most often recently, to log a usual meal quickly.",
+    parameters=obj(days=integer("How many days back, 1 to 60 (default 14).")),
+    example={"days": 14},
+)
+def recent_foods(ctx, args) -> ToolResult:
+    days = max(1, min(int(args.get("days", 14)), 60))
+    rows = food_selectors.frequent_foods(user=ctx.user, days=days, limit=10)
+    return ToolResult(
+        ok=True,
+        message=f"{len(rows)} foods logged in the last {days} days.",
+        data={"foods": rows},
+    )
