@@ -1,0 +1,294 @@
+"""Writes of the measurements app: daily check-ins and the user's own measurement categories.
+
+Check-ins are stored in the user's preferred units (UserPreferences.default_weight_unit and
+default_measurement_unit); whatever unit a caller gives is converted on the way in, and changing
+the preference converts the stored rows (checkins_convert_units).
+"""
+
+import uuid
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
+from measurements.units import (
+    convert_length,
+    convert_weight,
+    length_to_cm,
+    parse_length_unit,
+    parse_weight_unit,
+    to_decimal,
+    two_places,
+    weight_to_kg,
+)
+from sparky.dates import now_for, parse_day, today_for
+from sparky.services import preferences_for
+
+# Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
+WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
+LENGTH_RANGE_CM = (Decimal(10), Decimal(300))
+MAX_STEPS = 200_000
+# custom_measurements.value is numeric(14, 4).
+MAX_CUSTOM_VALUE = Decimal("9999999999")
+STANDARD_TYPES = ("weight", "neck", "waist", "hips", "steps")
+
+
+def _steps(value) -> int:
+    number = to_decimal(value, field="steps")
+    if number != number.to_integral_value():
+        raise ValidationError(f"steps must be a whole number, got {value!r}.", code="invalid_steps")
+    if number < 0 or number >= MAX_STEPS:
+        raise ValidationError(
+            f"{number} steps is outside the plausible range 0-{MAX_STEPS - 1:,} for one day.",
+            code="implausible_steps",
+        )
+    return int(number)
+
+
+@transaction.atomic
+def checkin_upsert(
+    *,
+    user,
+    entry_date=None,
+    weight=None,
+    weight_unit: str | None = None,
+    neck=None,
+    waist=None,
+    hips=None,
+    length_unit: str | None = None,
+    steps=None,
+) -> CheckInMeasurement:
+    """Record the given check-in values for a day; fields not given keep their stored value.
+
+    One row per user and day. The row is created with INSERT ... ON CONFLICT DO NOTHING and then
+    locked, so concurrent calls for the same day merge instead of failing.
+    """
+    day = parse_day(user, entry_date)
+    prefs = preferences_for(user)
+    changes: dict[str, Decimal | int] = {}
+
+    if weight is not None:
+        unit = parse_weight_unit(weight_unit, prefs.default_weight_unit)
+        value = to_decimal(weight, field="weight")
+        kg = weight_to_kg(value, unit)
+        low, high = WEIGHT_RANGE_KG
+        if not low <= kg <= high:
+            raise ValidationError(
+                f"A weight of {value} {unit} is outside the plausible range of 20-400 kg "
+                "(44-880 lb); check the number and the unit.",
+                code="implausible_weight",
+            )
+        changes["weight"] = two_places(convert_weight(value, unit, prefs.default_weight_unit))
+
+    for name, given in (("neck", neck), ("waist", waist), ("hips", hips)):
+        if given is None:
+            continue
+        unit = parse_length_unit(length_unit, prefs.default_measurement_unit)
+        value = to_decimal(given, field=name)
+        low, high = LENGTH_RANGE_CM
+        if not low <= length_to_cm(value, unit) <= high:
+            raise ValidationError(
+                f"A {name} of {value} {unit} is outside the plausible range of 10-300 cm "
+                "(4-118 inches); check the number and the unit.",
+                code="implausible_length",
+            )
+        changes[name] = two_places(convert_length(value, unit, prefs.default_measurement_unit))
+
+    if steps is not None:
+        changes["steps"] = _steps(steps)
+
+    if not changes:
+        raise ValidationError(
+            "Nothing to record: give at least one of weight, neck, waist, hips or steps.",
+            code="nothing_to_log",
+        )
+
+    CheckInMeasurement.objects.bulk_create(
+        [CheckInMeasurement(user=user, entry_date=day)], ignore_conflicts=True
+    )
+    row = CheckInMeasurement.objects.for_user(user).select_for_update().get(entry_date=day)
+    for name, value in changes.items():
+        setattr(row, name, value)
+    row.full_clean()
+    row.save(update_fields=[*changes, "updated_at"])
+    return row
+
+
+@transaction.atomic
+def checkin_delete(*, user, entry_date) -> bool:
+    """Remove the user's check-in of that day. Returns whether there was one."""
+    day = parse_day(user, entry_date)
+    deleted, _ = CheckInMeasurement.objects.for_user(user).filter(entry_date=day).delete()
+    return bool(deleted)
+
+
+@transaction.atomic
+def checkins_convert_units(
+    *, user, weight_from: str, weight_to: str, length_from: str, length_to: str
+) -> int:
+    """Re-express every stored check-in of the user in new units (after a preference change)."""
+    rows = list(CheckInMeasurement.objects.for_user(user).select_for_update().order_by("pk"))
+    for row in rows:
+        if row.weight is not None:
+            row.weight = two_places(convert_weight(row.weight, weight_from, weight_to))
+        for name in ("neck", "waist", "hips"):
+            value = getattr(row, name)
+            if value is not None:
+                setattr(row, name, two_places(convert_length(value, length_from, length_to)))
+    CheckInMeasurement.objects.bulk_update(rows, ["weight", "neck", "waist", "hips"])
+    return len(rows)
+
+
+def latest_weight_kg(*, user, on_or_before=None) -> Decimal | None:
+    """The most recent weight on or before the day (default: the user's today), in kg."""
+    day = on_or_before or today_for(user)
+    weight = (
+        CheckInMeasurement.objects.for_user(user)
+        .filter(entry_date__lte=day, weight__isnull=False)
+        .order_by("-entry_date")
+        .values_list("weight", flat=True)
+        .first()
+    )
+    if weight is None:
+        return None
+    return two_places(weight_to_kg(weight, preferences_for(user).default_weight_unit))
+
+
+# --- custom measurements ---------------------------------------------------------------------
+
+
+def _category_name(name) -> str:
+    if not isinstance(name, str) or not " ".join(name.split()):
+        raise ValidationError(
+            "A custom measurement needs a name, e.g. 'blood pressure' or 'sleep'.",
+            code="name_required",
+        )
+    name = " ".join(name.split())
+    if len(name) > 50:
+        raise ValidationError(
+            f"Measurement names are at most 50 characters; {name[:20]!r}... is {len(name)}.",
+            code="too_long",
+        )
+    if name.lower() in STANDARD_TYPES:
+        raise ValidationError(
+            f"{name} is a standard check-in, not a custom measurement; log it as a check-in.",
+            code="standard_measurement",
+        )
+    return name
+
+
+def _frequency(value) -> str:
+    for choice in CustomCategory.Frequency.values:
+        if str(value).strip().lower() == choice.lower():
+            return choice
+    raise ValidationError(
+        f"Frequency {value!r} is not known; use Daily, Hourly, Weekly, Monthly or All.",
+        code="invalid_frequency",
+    )
+
+
+def _hour(value) -> int:
+    number = to_decimal(value, field="entry_hour")
+    if number != number.to_integral_value() or not 0 <= number <= 23:
+        raise ValidationError(
+            f"entry_hour must be a whole hour from 0 to 23, got {value!r}.", code="invalid_hour"
+        )
+    return int(number)
+
+
+def _category_get_or_create(*, user, name: str, frequency: str, unit: str) -> CustomCategory:
+    """The user's category of that name (any case), created if missing; race-safe."""
+
+    def lookup():
+        return (
+            CustomCategory.objects.for_user(user)
+            .alias(lname=Lower("name"))
+            .filter(lname=Lower(Value(name)))
+        )
+
+    category = lookup().first()
+    if category is None:
+        new = CustomCategory(
+            user=user,
+            name=name,
+            frequency=frequency,
+            measurement_type=CustomCategory.MeasurementType.NUMERIC,
+            unit=unit,
+        )
+        new.full_clean(validate_constraints=False)
+        # ON CONFLICT DO NOTHING: a concurrent call that created it first wins, we reuse it.
+        CustomCategory.objects.bulk_create([new], ignore_conflicts=True)
+    return lookup().select_for_update().get()
+
+
+@transaction.atomic
+def custom_measurement_log(
+    *,
+    user,
+    name: str,
+    value,
+    unit: str | None = None,
+    entry_date=None,
+    entry_hour=None,
+    frequency: str | None = None,
+) -> CustomMeasurement:
+    """Record a value in one of the user's own categories, creating the category if needed.
+
+    A new category gets `frequency` (default Daily) and type numeric; an existing one keeps its
+    own. Daily, Weekly and Monthly categories hold one value per date and Hourly ones one per
+    (date, hour) — a second value replaces the first. 'All' keeps every value. Only Hourly
+    categories keep entry_hour (default: the user's current local hour).
+    """
+    day = parse_day(user, entry_date)
+    name = _category_name(name)
+    number = to_decimal(value, field=f"The value of {name}")
+    if abs(number) > MAX_CUSTOM_VALUE:
+        raise ValidationError(f"{number} is too large for a measurement.", code="out_of_range")
+    number = number.quantize(Decimal("0.0001"))
+    unit = unit.strip()[:20] if isinstance(unit, str) else ""
+    new_frequency = _frequency(frequency) if frequency is not None else "Daily"
+    hour = _hour(entry_hour) if entry_hour is not None else None
+
+    # The category row lock serialises writers of one category, which makes the per-date
+    # upsert safe even where entry_hour is NULL (NULLs never conflict in a unique constraint).
+    category = _category_get_or_create(user=user, name=name, frequency=new_frequency, unit=unit)
+    if unit and not category.unit:
+        category.unit = unit
+        category.save(update_fields=["unit", "updated_at"])
+
+    rows = CustomMeasurement.objects.for_user(user).filter(category=category, entry_date=day)
+    if category.frequency == CustomCategory.Frequency.HOURLY:
+        hour = now_for(user).hour if hour is None else hour
+        existing = rows.filter(entry_hour=hour).first()
+    elif category.frequency == CustomCategory.Frequency.ALL:
+        hour, existing = None, None
+    else:
+        hour = None
+        existing = rows.filter(entry_hour__isnull=True).first()
+
+    measurement = existing or CustomMeasurement(
+        user=user, category=category, entry_date=day, entry_hour=hour
+    )
+    measurement.value = number
+    measurement.entry_timestamp = timezone.now()
+    measurement.full_clean(validate_constraints=False)
+    measurement.save()
+    return measurement
+
+
+def _uuid(value, model):
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
+
+
+@transaction.atomic
+def custom_measurement_delete(*, user, measurement_id) -> None:
+    """Delete one of the user's custom values; other users' ids raise DoesNotExist."""
+    pk = _uuid(measurement_id, CustomMeasurement)
+    CustomMeasurement.objects.for_user(user).get(pk=pk).delete()

@@ -1,0 +1,103 @@
+"""Body units: parsing what people type ("lbs", "inches", "81.4") and converting between them.
+
+Weights are kept in kg or lb and lengths in cm or inches, as UserPreferences names them. Every
+conversion goes through Decimal so a value stored and read back does not drift.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+
+LB_PER_KG = Decimal("2.20462262185")
+CM_PER_INCH = Decimal("2.54")
+TWO_PLACES = Decimal("0.01")
+
+_WEIGHT_UNITS = {
+    "kg": "kg",
+    "kgs": "kg",
+    "kilo": "kg",
+    "kilos": "kg",
+    "kilogram": "kg",
+    "kilograms": "kg",
+    "lb": "lb",
+    "lbs": "lb",
+    "pound": "lb",
+    "pounds": "lb",
+}
+_LENGTH_UNITS = {
+    "cm": "cm",
+    "cms": "cm",
+    "centimeter": "cm",
+    "centimeters": "cm",
+    "centimetre": "cm",
+    "centimetres": "cm",
+    "in": "inches",
+    "inch": "inches",
+    "inches": "inches",
+    '"': "inches",
+}
+
+
+def to_decimal(value, *, field: str) -> Decimal:
+    """A finite Decimal from a number or a numeric string; anything else is refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal | str):
+        raise ValidationError(f"{field} must be a number, got {value!r}.", code="not_a_number")
+    text = value.strip().replace(",", ".") if isinstance(value, str) else str(value)
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise ValidationError(
+            f"{field} must be a number, got {value!r}.", code="not_a_number"
+        ) from None
+    if not number.is_finite():
+        raise ValidationError(f"{field} must be a finite number.", code="not_a_number")
+    return number
+
+
+def parse_weight_unit(value: str | None, default: str) -> str:
+    if value is None or str(value).strip() == "":
+        return default
+    unit = _WEIGHT_UNITS.get(str(value).strip().lower().rstrip("."))
+    if unit is None:
+        raise ValidationError(f"Unknown weight unit {value!r}; use kg or lb.", code="invalid_unit")
+    return unit
+
+
+def parse_length_unit(value: str | None, default: str) -> str:
+    if value is None or str(value).strip() == "":
+        return default
+    unit = _LENGTH_UNITS.get(str(value).strip().lower().rstrip("."))
+    if unit is None:
+        raise ValidationError(
+            f"Unknown length unit {value!r}; use cm or inches.", code="invalid_unit"
+        )
+    return unit
+
+
+def weight_to_kg(value: Decimal, unit: str) -> Decimal:
+    return value / LB_PER_KG if unit == "lb" else value
+
+
+def weight_from_kg(kg: Decimal, unit: str) -> Decimal:
+    return kg * LB_PER_KG if unit == "lb" else kg
+
+
+def convert_weight(value: Decimal, from_unit: str, to_unit: str) -> Decimal:
+    if from_unit == to_unit:
+        return value
+    return weight_from_kg(weight_to_kg(value, from_unit), to_unit)
+
+
+def length_to_cm(value: Decimal, unit: str) -> Decimal:
+    return value * CM_PER_INCH if unit == "inches" else value
+
+
+def convert_length(value: Decimal, from_unit: str, to_unit: str) -> Decimal:
+    if from_unit == to_unit:
+        return value
+    cm = length_to_cm(value, from_unit)
+    return cm / CM_PER_INCH if to_unit == "inches" else cm
+
+
+def two_places(value: Decimal) -> Decimal:
+    return value.quantize(TWO_PLACES, rounding=ROUND_HALF_UP)

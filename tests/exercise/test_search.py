@@ -1,0 +1,81 @@
+import pytest
+
+from exercise.services import exercise_create_custom, exercise_find_best, exercise_search
+from tests.exercise.conftest import public_exercise
+
+
+@pytest.mark.parametrize(
+    ("said", "expected_start"),
+    [
+        ("ran", "running"),
+        ("running", "running"),
+        ("run", "running"),
+        ("Running", "running"),
+        ("runing", "running"),
+        ("morning run", "running"),
+        ("walked", "walking"),
+        ("walks", "walking"),
+        ("swim", "swimming"),
+        ("swiming", "swimming"),
+        ("yoga", "yoga"),
+        ("YOGA", "yoga"),
+        ("bike", "bicycling"),
+        ("cycling", "bicycling"),
+        ("biked", "bicycling"),
+        ("jogging", "jogging"),
+        ("hiked", "hiking"),
+        ("rowing", "rowing"),
+    ],
+)
+def test_everyday_words_find_the_activity_in_the_compendium(alice, compendium, said, expected_start):
+    best = exercise_find_best(user=alice, name=said)
+
+    assert best is not None, f"nothing confident for {said!r}"
+    assert best.name.lower().startswith(expected_start)
+
+
+def test_the_everyday_variant_is_preferred_over_extreme_ones(alice, compendium):
+    assert exercise_find_best(user=alice, name="ran").name == "running, 6 mph (10 min/mile)"
+    assert exercise_find_best(user=alice, name="bike").name == "bicycling, general"
+    assert exercise_find_best(user=alice, name="yoga").name == "yoga, Hatha"
+
+
+def test_results_carry_a_score_between_zero_and_one_best_first(alice, compendium):
+    results = exercise_search(user=alice, query="swimming", limit=10)
+
+    assert len(results) == 10
+    scores = [r.score for r in results]
+    assert all(0 <= s <= 1 for s in scores)
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_nonsense_finds_nothing_confident(alice, compendium):
+    assert exercise_find_best(user=alice, name="quidditch tournament") is None
+    assert exercise_find_best(user=alice, name="") is None
+
+
+def test_the_users_own_exercises_come_first(alice, compendium):
+    mine = exercise_create_custom(user=alice, name="Running intervals", calories_per_hour=700)
+
+    results = exercise_search(user=alice, query="running")
+
+    assert results[0] == mine
+    assert exercise_find_best(user=alice, name="running") == mine
+
+
+def test_private_custom_exercises_are_invisible_to_others_and_shared_ones_visible(alice, bob):
+    exercise_create_custom(user=alice, name="Padel doubles", calories_per_hour=450)
+    shared = exercise_create_custom(
+        user=alice, name="Kettlebell flow", calories_per_hour=500, shared_with_public=True
+    )
+
+    assert exercise_search(user=bob, query="padel") == []
+    assert exercise_find_best(user=bob, name="kettlebell flow") == shared
+
+
+def test_a_small_catalog_is_searched_by_similarity(alice):
+    press = public_exercise("Bench Press", source="wger", source_id="192")
+    public_exercise("Leg Press", source="wger", source_id="371")
+
+    assert exercise_find_best(user=alice, name="bench presses") == press
+    assert exercise_search(user=alice, query="press")[0].name in {"Bench Press", "Leg Press"}
