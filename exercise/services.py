@@ -15,16 +15,16 @@ from django.db import transaction
 from django.db.models import Case, DecimalField, IntegerField, Q, Value, When
 from django.db.models.functions import Cast, Greatest, Length, Lower, Round
 
+from exercise import catalog
 from exercise.models import Exercise, ExerciseEntry
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
 from sparky.dates import parse_day
 from sparky.services import preferences_for
 
-GENERAL_SOURCE, GENERAL_SOURCE_ID = "sparky", "general"
-GENERAL_NAME = "General Exercise"
-# Moderate effort (the Compendium's "health club exercise" and brisk walking sit around 4-5).
-DEFAULT_MET = Decimal("4.0")
+GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
+# An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).
+DEFAULT_MET = catalog.GENERAL_MET
 # When we know a MET but not the user's weight, a 70 kg reference adult stands in.
 REFERENCE_WEIGHT_KG = Decimal(70)
 MAX_MINUTES = 24 * 60
@@ -73,7 +73,7 @@ _TYPICAL = {
     "rowing": "rowing, stationary, general, moderate",
     "running": "running, 6 mph",
     "swimming": "swimming, leisurely",
-    "walking": "walking, 3.5 mph, level, brisk",
+    "walking": "walking, 3.5 mph",
     "yoga": "yoga, hatha",
 }
 _FILLER = {
@@ -193,19 +193,22 @@ def exercise_get(*, user, exercise_id) -> Exercise:
 
 
 def general_exercise() -> Exercise:
-    """The public "General Exercise" row, created on first use when no catalog is loaded."""
-    lookup = {"source": GENERAL_SOURCE, "source_id": GENERAL_SOURCE_ID}
+    """The public "General Exercise" row, created on first use when no catalog is loaded
+    (with the catalog loader's own definition, so a later load changes nothing)."""
+    spec = catalog.general_exercise()
+    lookup = {"source": spec.source, "source_id": spec.source_id}
     row = Exercise.objects.filter(**lookup).first()
     if row is None:
         Exercise.objects.bulk_create(
             [
                 Exercise(
-                    name=GENERAL_NAME,
-                    category="general",
-                    met=DEFAULT_MET,
-                    description="Any activity not in the catalog, at moderate effort.",
+                    name=spec.name,
+                    category=spec.category,
+                    met=spec.met,
+                    calories_per_hour=spec.calories_per_hour,
+                    description=spec.description,
+                    license=spec.license,
                     is_custom=False,
-                    default_duration_minutes=30,
                     **lookup,
                 )
             ],
