@@ -842,7 +842,7 @@ FOOD_UNITS = {
     "handful": ("handful", "handfuls"),
     "small": ("small",),
     "medium": ("medium",),
-    "large": ("large", "big"),
+    "large": ("large",),
 }
 _FOOD_UNIT_LOOKUP = {alias: unit for unit, aliases in FOOD_UNITS.items() for alias in aliases}
 

@@ -1,0 +1,1355 @@
+"""Sparky's built-in offline model: a deterministic English parser for everyday logging.
+
+Used when no AI service is configured. It turns "2 eggs and a banana for breakfast" or "ran 5 km in
+28 min" into the same `Intent` objects a model writes in intent-JSON mode, so the coach dispatches
+both the same way, and every intent it returns has passed `validate_intent`.
+
+How a message is read:
+1. `tokenise`: lower-case words, numbers ("80.2", "1/2", "9,500" -> "9500") and the punctuation
+   that matters; "200g" becomes "200", "g". Known multi-word names ("mac and cheese", "heart rate",
+   "push ups") are joined into one token first so the splitter leaves them alone.
+2. Sentences end at . ! ? ; and a line break. A question ("how many calories did I eat today?") is
+   never logged from: it becomes one ask_question with no response, for the coach to answer from
+   the diary. Greetings and thanks become chat with a short reply.
+3. Each sentence loses its time phrase ("yesterday", "this morning", "last night"), which sets the
+   date of everything in it and, for food, the meal when none is named.
+4. The rest is split into clauses on "and", ",", "then", "plus"; each clause is water, a
+   measurement, exercise or food by its cue words, in that order of precedence. A clause with no
+   cue ("toast" in "eggs, toast and coffee for breakfast") belongs to the food in its sentence.
+
+Decisions, so the coach and the tests can rely on them:
+- Counted food keeps unit None ("2 eggs": quantity 2, unit None = two pieces or servings), never
+  "g". Size words become the unit ("2 large eggs": unit "large") because the catalog's household
+  servings are named that way. Vague containers (a plate of, a bowl of) keep the count with unit
+  None; measurable ones (cup, glass -> cup, slice, tbsp, can) become the unit.
+- "with" joins: "coffee with milk" and "a bowl of cereal with milk" are one food each. The amount
+  of the accompaniment is unknown, and logging it as a full serving of milk would overstate the
+  day; the food search (or the options the coach offers) deals with the dish as a whole. When the
+  accompaniment has its own amount ("toast with 2 tbsp peanut butter") it is its own entry.
+- Plurals are made singular only when a count carries the number ("2 eggs" -> "egg"); "had eggs"
+  stays "eggs". Compound names are kept whole ("peanut butter toast", "chicken breast").
+- No meal word leaves meal_type None: the coach fills it from the user's local time. A time phrase
+  sets it instead: this morning -> breakfast, this afternoon -> snack, this evening, tonight and
+  last night -> dinner.
+- Water is counted in glasses of 250 ml: a bottle is 2 glasses (500 ml), a litre 4, "500 ml" 2.
+- Steps are a check-in measurement, never exercise; "walked 10000 steps" logs steps only.
+- Sleep, heart rate, blood pressure, body fat and blood glucose are custom measurements.
+- "m" after a number is minutes right after hours ("1h 15m"), metres otherwise ("400m").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from chat.intents import (
+    Intent,
+    IntentError,
+    ParseResult,
+    distance_unit,
+    food_unit,
+    length_unit,
+    meal_type,
+    validate_intent,
+    water_glasses,
+    weight_unit,
+)
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_CHARS = 2_000
+CATEGORIES = ("food", "exercise", "checkin", "goals", "coaching", "reports")
+
+EXAMPLES_TEXT = (
+    "Without an AI service I can log simple messages such as '2 eggs and toast for breakfast', "
+    "'walked 30 minutes', 'weight 80 kg' or '2 glasses of water'."
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Tokens and numbers
+# --------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"""
+      [0-9]{4}-[0-9]{2}-[0-9]{2}              # an ISO date
+    | [0-9]+(?:\.[0-9]+)?/[0-9]+(?:\.[0-9]+)?  # a fraction, or a blood pressure such as 120/80
+    | [0-9]*\.[0-9]+ | [0-9]+                  # a number
+    | [^\W\d_]+(?:['-][^\W\d_]+)*             # a word, keeping its apostrophes and hyphens
+    | [,;:.!?&+%"]                             # punctuation that means something here
+    """,
+    re.VERBOSE,
+)
+
+# Names that contain a splitting word or several words; joined into one token before splitting.
+_PHRASES = (
+    "mac and cheese",
+    "macaroni and cheese",
+    "fish and chips",
+    "peanut butter and jelly",
+    "bread and butter",
+    "salt and vinegar",
+    "sweet and sour",
+    "rice and beans",
+    "biscuits and gravy",
+    "chips and salsa",
+    "half and half",
+    "fl oz",
+    "fluid ounces",
+    "resting heart rate",
+    "heart rate",
+    "blood pressure",
+    "blood sugar",
+    "blood glucose",
+    "body fat",
+    "worked out",
+    "work out",
+    "working out",
+    "lifted weights",
+    "lifting weights",
+    "weight training",
+    "strength training",
+    "bench press",
+    "jumping jacks",
+    "jump rope",
+    "spin class",
+    "martial arts",
+    "push ups",
+    "pull ups",
+    "sit ups",
+    "how many",
+    "how much",
+    "so far",
+)
+_PHRASE_TOKENS = sorted((tuple(p.split()) for p in _PHRASES), key=len, reverse=True)
+
+
+def tokenise(text: str) -> list[str]:
+    """Lower-case tokens of a message, with known multi-word names joined into one token."""
+    text = text[:MAX_MESSAGE_CHARS].lower().replace("\u2019", "'").replace("\u2018", "'")
+    for char, fraction in (("½", " 1/2"), ("¼", " 1/4"), ("¾", " 3/4"), ("⅓", " 1/3")):
+        text = text.replace(char, fraction)
+    text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
+    text = re.sub(r"[\r\n]+", " . ", text)
+    return _join_phrases(_TOKEN.findall(text))
+
+
+def _join_phrases(tokens: list[str]) -> list[str]:
+    joined = []
+    i = 0
+    while i < len(tokens):
+        for phrase in _PHRASE_TOKENS:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                joined.append(" ".join(phrase))
+                i += len(phrase)
+                break
+        else:
+            joined.append(tokens[i])
+            i += 1
+    return joined
+
+
+_ONES = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+
+
+def number_value(token: str) -> float | None:
+    """The value of one number token: '2', '1.5', '1/2', 'seven', 'twenty-five'; else None."""
+    if re.fullmatch(r"[0-9]*\.?[0-9]+", token):
+        return float(token)
+    if re.fullmatch(r"[0-9.]+/[0-9.]+", token):
+        top, bottom = token.split("/")
+        try:
+            return float(top) / float(bottom) if float(bottom) else None
+        except ValueError:
+            return None
+    if token in _ONES:
+        return _ONES[token]
+    if token in _TENS:
+        return _TENS[token]
+    tens, _, ones = token.partition("-")
+    if tens in _TENS and ones in _ONES and 0 < _ONES[ones] < 10:
+        return _TENS[tens] + _ONES[ones]
+    return None
+
+
+def _at(tokens: list[str], i: int) -> str:
+    return tokens[i] if 0 <= i < len(tokens) else ""
+
+
+def take_quantity(tokens: list[str], i: int, articles: bool = True) -> tuple[float | None, int]:
+    """A quantity starting at tokens[i] and the index after it, or (None, i).
+
+    Reads digits and fractions ("2", "1.5", "1/2", "1 1/2"), number words up to ninety-nine, "a"
+    and "an" (1, unless articles is False), "half a", "a couple of", "a dozen", "2 and a half".
+    """
+    word = _at(tokens, i)
+    if word == "half":
+        j = i + 2 if _at(tokens, i + 1) in ("a", "an") else i + 1
+        if _at(tokens, j) == "dozen":
+            return 6, j + 1
+        return 0.5, j
+    if word in ("a", "an") and articles:
+        following = _at(tokens, i + 1)
+        if following == "half":
+            return 0.5, i + 2
+        if following == "quarter":
+            return 0.25, i + 3 if _at(tokens, i + 2) == "of" else i + 2
+        if following == "couple":
+            return 2, i + 3 if _at(tokens, i + 2) == "of" else i + 2
+        if following == "dozen":
+            return 12, i + 2
+        if following in ("few", "little", "bit", "lot"):
+            return None, i + 2  # too vague to count: one serving
+        return 1, i + 1
+    if word == "couple":
+        return 2, i + 2 if _at(tokens, i + 1) == "of" else i + 1
+    value = number_value(word)
+    if value is None:
+        return None, i
+    j = i + 1
+    if word in _TENS and _at(tokens, j) in _ONES and 0 < _ONES[_at(tokens, j)] < 10:
+        value += _ONES[_at(tokens, j)]
+        j += 1
+    if "/" not in word and re.fullmatch(r"[0-9]+/[0-9]+", _at(tokens, j)):
+        value += number_value(_at(tokens, j)) or 0  # 1 1/2
+        j += 1
+    if tokens[j : j + 3] == ["and", "a", "half"]:
+        value += 0.5
+        j += 3
+    if _at(tokens, j) == "dozen":
+        value *= 12
+        j += 1
+    return value, j
+
+
+# --------------------------------------------------------------------------------------------
+# Sentences, questions and small talk
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Sentence:
+    tokens: list[str]
+    question: bool
+
+
+def _sentences(tokens: list[str]) -> list[_Sentence]:
+    sentences, current = [], []
+    for token in tokens:
+        if token in (".", "!", "?", ";"):
+            if current:
+                sentences.append(_Sentence(current, token == "?"))
+            current = []
+        else:
+            current.append(token)
+    if current:
+        sentences.append(_Sentence(current, False))
+    return sentences
+
+
+_SOCIAL = {
+    "greeting": {
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "howdy",
+        "yo",
+        "good morning",
+        "good afternoon",
+        "good evening",
+        "morning",
+    },
+    "thanks": {
+        "thanks",
+        "thank you",
+        "thanks a lot",
+        "thank you so much",
+        "thx",
+        "ty",
+        "cheers",
+        "many thanks",
+    },
+    "goodbye": {"bye", "goodbye", "bye bye", "see you", "see ya", "good night", "night"},
+    "acknowledgement": {
+        "ok",
+        "okay",
+        "k",
+        "cool",
+        "great",
+        "nice",
+        "awesome",
+        "perfect",
+        "got it",
+        "sounds good",
+        "sure",
+        "alright",
+        "yes",
+        "no",
+        "yep",
+        "nope",
+    },
+}
+_SOCIAL_REPLIES = {
+    "greeting": "Hi! Tell me what you ate, drank or did and I'll log it, "
+    "e.g. '2 eggs for breakfast' or 'walked 30 minutes'.",
+    "thanks": "You're welcome!",
+    "goodbye": "Bye! See you next time.",
+    "acknowledgement": "Okay.",
+}
+_SOCIAL_FILLER = {"sparky", "there", "again", "so", "very", "oh", ",", ":"}
+_SOCIAL_OPENERS = {"hi", "hello", "hey", "hiya", "ok", "okay", "so", "well", "oh", "sparky", ","}
+
+
+def _social_kind(tokens: list[str]) -> str | None:
+    """'hi', 'thank you!', 'ok thanks': small talk, by its last phrase after any openers."""
+    words = [token for token in tokens if token not in _SOCIAL_FILLER]
+    while words:
+        phrase = " ".join(words)
+        kind = next((kind for kind, phrases in _SOCIAL.items() if phrase in phrases), None)
+        if kind or words[0] not in _SOCIAL_OPENERS:
+            return kind
+        words = words[1:]
+    return None
+
+
+def _strip_openers(tokens: list[str]) -> list[str]:
+    """'hi, I had eggs' -> 'I had eggs'; 'thanks, also walked 20 min' -> 'also walked 20 min'."""
+    i = 0
+    while i < len(tokens):
+        if tokens[i] in _SOCIAL_OPENERS or tokens[i] in ("thanks", "cheers"):
+            i += 1
+        elif tokens[i : i + 2] == ["thank", "you"]:
+            i += 2
+        else:
+            break
+    return tokens[i:]
+
+
+_QUESTION_WORDS = {"how", "what", "what's", "whats", "why", "when", "where", "which", "who"}
+_QUESTION_AUXILIARIES = {"should", "can", "could", "would", "will", "do", "does", "did", "is", "am"}
+_SUBJECTS = {"i", "you", "we", "u", "my", "it", "this", "that", "there"}
+_REQUESTS = {
+    "tell",
+    "show",
+    "give",
+    "summarize",
+    "summarise",
+    "suggest",
+    "recommend",
+    "explain",
+    "help",
+    "list",
+    "remind",
+}
+
+
+def _is_question(sentence: _Sentence, tokens: list[str]) -> bool:
+    first, second = _at(tokens, 0), _at(tokens, 1)
+    return (
+        sentence.question
+        or first in _QUESTION_WORDS
+        or first in ("how many", "how much")
+        or first in _REQUESTS
+        or (first in _QUESTION_AUXILIARIES and second in _SUBJECTS)
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Time phrases
+# --------------------------------------------------------------------------------------------
+
+# (words, date, meal for food when no meal is named); longest first.
+_TIME_PHRASES = (
+    (("the", "day", "before", "yesterday"), "day before yesterday", None),
+    (("day", "before", "yesterday"), "day before yesterday", None),
+    (("yesterday", "morning"), "yesterday", "breakfast"),
+    (("yesterday", "afternoon"), "yesterday", "snack"),
+    (("yesterday", "evening"), "yesterday", "dinner"),
+    (("last", "night"), "yesterday", "dinner"),
+    (("this", "morning"), "today", "breakfast"),
+    (("this", "afternoon"), "today", "snack"),
+    (("this", "evening"), "today", "dinner"),
+    (("yesterday",), "yesterday", None),
+    (("tonight",), "today", "dinner"),
+    (("today",), "today", None),
+)
+
+
+@dataclass
+class _When:
+    date: str | None = None
+    meal: str | None = None
+    last_night: bool = False
+
+
+def _take_time(tokens: list[str]) -> tuple[_When, list[str]]:
+    """The sentence's time phrase (the first one wins) and its tokens without time phrases."""
+    when, rest = _When(), []
+    i = 0
+    while i < len(tokens):
+        found = _time_at(tokens, i)
+        if found is None:
+            rest.append(tokens[i])
+            i += 1
+            continue
+        length, date, meal = found
+        if when.date is None:
+            when = _When(date, meal, last_night=tokens[i : i + 2] == ["last", "night"])
+        if rest and rest[-1] in ("on", "for", "earlier", "from"):
+            rest.pop()
+        i += length
+    return when, rest
+
+
+def _time_at(tokens: list[str], i: int) -> tuple[int, str, str | None] | None:
+    for words, date, meal in _TIME_PHRASES:
+        if tuple(tokens[i : i + len(words)]) == words:
+            return len(words), date, meal
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", tokens[i]):
+        return 1, tokens[i], None
+    count, j = take_quantity(tokens, i, articles=False)
+    if (
+        count
+        and count == int(count)
+        and _at(tokens, j) in ("day", "days")
+        and _at(tokens, j + 1) == "ago"
+    ):
+        return j + 2 - i, f"{int(count)} days ago", None
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Clauses
+# --------------------------------------------------------------------------------------------
+
+_SPLITTERS = {",", "and", "&", "+", "plus", "then", "also"}
+_TIME_UNITS = {"h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "m"}
+
+
+def _clauses(tokens: list[str]) -> list[list[str]]:
+    clauses, current = [], []
+    for i, token in enumerate(tokens):
+        if (token in _SPLITTERS and not _glued(tokens, i)) or _splits_with(tokens, i):
+            if current:
+                clauses.append(current)
+            current = []
+            if token == "with":
+                continue
+        else:
+            current.append(token)
+    if current:
+        clauses.append(current)
+    return clauses
+
+
+def _glued(tokens: list[str], i: int) -> bool:
+    """An 'and' that belongs to a number: '2 and a half', '1 hour and 15 minutes'."""
+    if tokens[i] != "and":
+        return False
+    if tokens[i + 1 : i + 3] == ["a", "half"]:
+        return True
+    _, j = take_quantity(tokens, i + 1, articles=False)
+    return _at(tokens, i - 1) in _TIME_UNITS and j > i + 1 and _at(tokens, j) in _TIME_UNITS
+
+
+def _splits_with(tokens: list[str], i: int) -> bool:
+    """'toast with 2 tbsp peanut butter': an accompaniment with its own amount is its own entry."""
+    if tokens[i] != "with":
+        return False
+    amount, j = take_quantity(tokens, i + 1)
+    if amount is None:
+        return False
+    counted = tokens[i + 1] not in ("a", "an", "half")
+    return counted or food_unit(_at(tokens, j)) is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Water
+# --------------------------------------------------------------------------------------------
+
+# These are drinks with calories, not water.
+_NOT_PLAIN_WATER = {"coconut", "tonic", "vitamin", "flavored", "flavoured"}
+
+
+def _is_water(tokens: list[str]) -> bool:
+    return any(
+        token in ("water", "waters") and _at(tokens, i - 1) not in _NOT_PLAIN_WATER
+        for i, token in enumerate(tokens)
+    )
+
+
+def _water(tokens: list[str]) -> dict:
+    """Glasses of water in a clause: '3 glasses of water', 'water 500 ml', '2 bottles of water'."""
+    for i in range(len(tokens)):
+        amount, j = take_quantity(tokens, i)
+        if amount is None:
+            continue
+        for unit in (_at(tokens, j), _at(tokens, j + 1)):  # "2 big glasses"
+            unit = None if unit in ("", "of", "water", "waters") else unit
+            glasses = water_glasses(amount, unit)
+            if glasses is not None:
+                return {"glasses_consumed": glasses}
+    return {"glasses_consumed": 1}
+
+
+# --------------------------------------------------------------------------------------------
+# Measurements
+# --------------------------------------------------------------------------------------------
+
+_STANDARD_WORDS = {
+    "weight": "weight",
+    "weigh": "weight",
+    "weighed": "weight",
+    "weighing": "weight",
+    "weighs": "weight",
+    "weigh-in": "weight",
+    "bodyweight": "weight",
+    "neck": "neck",
+    "waist": "waist",
+    "hips": "hips",
+    "hip": "hips",
+    "steps": "steps",
+}
+# word -> (custom measurement name, default unit)
+_CUSTOM_WORDS = {
+    "resting heart rate": ("Resting heart rate", "bpm"),
+    "rhr": ("Resting heart rate", "bpm"),
+    "heart rate": ("Heart rate", "bpm"),
+    "pulse": ("Heart rate", "bpm"),
+    "blood pressure": ("Blood pressure", "mmHg"),
+    "bp": ("Blood pressure", "mmHg"),
+    "body fat": ("Body fat", "%"),
+    "blood sugar": ("Blood glucose", None),
+    "blood glucose": ("Blood glucose", None),
+    "glucose": ("Blood glucose", None),
+    "sleep": ("Sleep", "hours"),
+    "slept": ("Sleep", "hours"),
+}
+# Words allowed between a measurement word and its number: "weighed in at 81.4", "waist is 84".
+_MEASUREMENT_FILLER = {"in", "at", "is", "was", "of", "about", "around", "=", ":", "-", "my", "for"}
+_CUSTOM_UNITS = {"bpm": "bpm", "%": "%", "mmhg": "mmHg", "mg/dl": "mg/dL", "mmol": "mmol/L"}
+
+
+def _measurement_items(tokens: list[str], when: _When) -> list[dict]:
+    """Every measurement in a clause; 'weight 80.2kg waist 84cm' gives two."""
+    items, used = [], set()
+    for i, token in enumerate(tokens):
+        if token in _STANDARD_WORDS:
+            item = _standard_measurement(tokens, i, _STANDARD_WORDS[token], used)
+        elif token in _CUSTOM_WORDS:
+            item = _custom_measurement(tokens, i, *_CUSTOM_WORDS[token], used)
+        else:
+            continue
+        for found in item:
+            found["date"] = when.date
+            if found.get("name") == "Sleep" and when.last_night:
+                found["date"] = None  # last night's sleep belongs to the day you woke up
+            items.append(found)
+    return items
+
+
+def _number_near(tokens: list[str], i: int, used: set[int]) -> tuple[float, int, int] | None:
+    """(value, first index, index after) of the number after tokens[i], or just before it."""
+    j = i + 1
+    while _at(tokens, j) in _MEASUREMENT_FILLER and j < i + 4:
+        j += 1
+    value, end = take_quantity(tokens, j, articles=False)
+    if value is not None and j not in used:
+        return value, j, end
+    # "84 cm waist", "9500 steps", "10k steps": the number comes first.
+    for start in (i - 2, i - 1, i - 3):
+        value, end = take_quantity(tokens, start, articles=False) if start >= 0 else (None, 0)
+        if value is not None and start not in used and i - 2 <= end <= i:
+            return value, start, end
+    return None
+
+
+def _standard_measurement(tokens: list[str], i: int, kind: str, used: set[int]) -> list[dict]:
+    found = _number_near(tokens, i, used)
+    if found is None:
+        return []  # "I need to weigh my options"
+    value, start, end = found
+    used.update(range(start, end + 1))
+    unit_word = _at(tokens, end)
+    if kind == "steps":
+        if unit_word == "k":
+            value *= 1000
+        return [{"type": "steps", "value": value, "unit": "steps"}]
+    if kind == "weight":
+        if unit_word in ("stone", "st"):
+            pounds, _ = take_quantity(tokens, end + 1, articles=False)
+            return [{"type": "weight", "value": value * 14 + (pounds or 0), "unit": "lb"}]
+        return [{"type": "weight", "value": value, "unit": weight_unit(unit_word)}]
+    return [{"type": kind, "value": value, "unit": length_unit(unit_word)}]
+
+
+def _custom_measurement(
+    tokens: list[str], i: int, name: str, default_unit: str | None, used: set[int]
+) -> list[dict]:
+    if name == "Sleep":
+        minutes = _duration_minutes(tokens)
+        if minutes is None:
+            return []  # "slept well"
+        return [
+            {"type": "custom", "name": "Sleep", "value": round(minutes / 60, 2), "unit": "hours"}
+        ]
+    found = _number_near(tokens, i, used)
+    if found is None:
+        return []
+    value, start, end = found
+    used.update(range(start, end + 1))
+    unit = _CUSTOM_UNITS.get(_at(tokens, end), default_unit)
+    reading = tokens[start]
+    if name == "Blood pressure" and "/" in reading:
+        systolic, diastolic = reading.split("/")
+        return [
+            {
+                "type": "custom",
+                "name": "Blood pressure systolic",
+                "value": float(systolic),
+                "unit": unit,
+            },
+            {
+                "type": "custom",
+                "name": "Blood pressure diastolic",
+                "value": float(diastolic),
+                "unit": unit,
+            },
+        ]
+    return [{"type": "custom", "name": name, "value": value, "unit": unit}]
+
+
+# --------------------------------------------------------------------------------------------
+# Exercise
+# --------------------------------------------------------------------------------------------
+
+_EXERCISE_WORDS = {
+    "Walking": ("walk", "walked", "walking", "walks"),
+    "Running": ("run", "ran", "running", "runs"),
+    "Jogging": ("jog", "jogged", "jogging"),
+    "Cycling": ("cycled", "cycling", "bike", "biked", "biking", "bicycle", "bicycling"),
+    "Swimming": ("swim", "swam", "swimming", "swum"),
+    "Hiking": ("hike", "hiked", "hiking"),
+    "Yoga": ("yoga",),
+    "Pilates": ("pilates",),
+    "Dancing": ("dance", "danced", "dancing", "zumba"),
+    "Rowing": ("rowed", "rowing"),
+    "Elliptical trainer": ("elliptical",),
+    "Stretching": ("stretch", "stretched", "stretching"),
+    "Weight lifting": (
+        "lifting",
+        "weightlifting",
+        "lifted weights",
+        "lifting weights",
+        "weight training",
+        "strength training",
+    ),
+    "Squats": ("squat", "squats"),
+    "Push-ups": ("push-ups", "pushups", "push ups", "push-up"),
+    "Pull-ups": ("pull-ups", "pullups", "pull ups"),
+    "Sit-ups": ("sit-ups", "situps", "sit ups"),
+    "Lunges": ("lunges",),
+    "Burpees": ("burpees",),
+    "Crunches": ("crunches",),
+    "Plank": ("plank", "planks"),
+    "Deadlifts": ("deadlift", "deadlifts"),
+    "Bench press": ("bench press",),
+    "Jumping jacks": ("jumping jacks",),
+    "Jump rope": ("jump rope", "skipping"),
+    "Spinning": ("spin class", "spinning"),
+    "HIIT": ("hiit",),
+    "CrossFit": ("crossfit",),
+    "Tennis": ("tennis",),
+    "Basketball": ("basketball",),
+    "Soccer": ("soccer", "football"),
+    "Golf": ("golf",),
+    "Boxing": ("boxing",),
+    "Climbing": ("climbing", "bouldering"),
+    "Skiing": ("skiing",),
+    "Skating": ("skating",),
+    "Martial arts": ("martial arts", "karate", "judo"),
+    "Gardening": ("gardening",),
+}
+_EXERCISE_LOOKUP = {word: name for name, words in _EXERCISE_WORDS.items() for word in words}
+# Exercise without a named activity: the services log it as "General Exercise".
+_GENERIC_EXERCISE = {"workout", "worked out", "work out", "working out", "exercised", "gym"}
+# "I ran out of milk", "I'm running late", "walk me through it", "watched football".
+_NOT_EXERCISE_AFTER = {
+    "out",
+    "late",
+    "low",
+    "short",
+    "behind",
+    "into",
+    "errands",
+    "away",
+    "off",
+    "over",
+    "across",
+    "me",
+    "you",
+    "him",
+    "her",
+    "them",
+    "us",
+    "through",
+}
+_NOT_EXERCISE_BEFORE = {"watch", "watched", "watching", "long", "price", "menstrual"}
+
+
+def exercise_at(tokens: list[str], i: int) -> str | None:
+    """The exercise named by tokens[i], unless the word is used in another sense there."""
+    name = _EXERCISE_LOOKUP.get(tokens[i])
+    if name is None:
+        return None
+    if _at(tokens, i + 1) in _NOT_EXERCISE_AFTER or _at(tokens, i - 1) in _NOT_EXERCISE_BEFORE:
+        return None
+    if tokens[i + 1 : i + 3] in (["a", "fever"], ["a", "business"], ["a", "temperature"]):
+        return None
+    return name
+
+
+def _exercise(tokens: list[str]) -> dict | None:
+    name = next((n for i in range(len(tokens)) if (n := exercise_at(tokens, i))), None)
+    generic = any(token in _GENERIC_EXERCISE for token in tokens)
+    if name is None and not generic:
+        return None
+    distance, unit = _distance(tokens)
+    return {
+        "exercise_name": name,
+        "duration_minutes": _duration_minutes(tokens),
+        "distance": distance,
+        "distance_unit": unit,
+    }
+
+
+_HOURS = {"h", "hr", "hrs", "hour", "hours"}
+_MINUTES = {"min", "mins", "minute", "minutes"}
+
+
+def _duration_minutes(tokens: list[str]) -> float | None:
+    """Total minutes in a clause: '45 min', 'an hour and a half', '1h 15m', 'half an hour'."""
+    total, after_hours, i = None, False, 0
+    while i < len(tokens):
+        amount, j = take_quantity(tokens, i)
+        unit = _at(tokens, j)
+        if amount is None or not (
+            unit in _HOURS or unit in _MINUTES or (unit == "m" and after_hours)
+        ):
+            i, after_hours = max(j, i + 1), False
+            continue
+        if unit in _HOURS:
+            if tokens[j + 1 : j + 4] == ["and", "a", "half"]:
+                amount += 0.5
+                j += 3
+            minutes = amount * 60
+        else:
+            minutes = amount
+        total = (total or 0) + minutes
+        after_hours = unit in _HOURS
+        i = j + 1
+    return total
+
+
+def _distance(tokens: list[str]) -> tuple[float | None, str | None]:
+    for i in range(len(tokens)):
+        amount, j = take_quantity(tokens, i)
+        unit = distance_unit(_at(tokens, j)) if amount is not None else None
+        if unit == "m" and _at(tokens, i - 1) in _HOURS:
+            continue  # "1h 15m": minutes
+        if unit is not None:
+            return amount, unit
+    return None, None
+
+
+# --------------------------------------------------------------------------------------------
+# Food
+# --------------------------------------------------------------------------------------------
+
+_EATING = {
+    "ate",
+    "eat",
+    "eaten",
+    "eating",
+    "had",
+    "having",
+    "drank",
+    "drink",
+    "drinking",
+    "snacked",
+    "consumed",
+    "finished",
+    "grabbed",
+}
+_FOOD_FILLER = {
+    "i",
+    "i've",
+    "ive",
+    "i'd",
+    "i'm",
+    "im",
+    "we",
+    "we've",
+    "just",
+    "have",
+    "some",
+    "the",
+    "my",
+    "of",
+    "for",
+    "on",
+    "another",
+    "more",
+    "also",
+    "then",
+    "really",
+    "quick",
+}
+_TRAILING_FILLER = {"please", "too", "again", "earlier", "now", "as", "well", "today", "thanks"}
+# Containers that say "one serving" but no measurable amount: the count is kept, unit None.
+_CONTAINERS = {
+    "bowl",
+    "bowls",
+    "bowlful",
+    "plate",
+    "plates",
+    "plateful",
+    "bag",
+    "bags",
+    "packet",
+    "packets",
+    "pack",
+    "packs",
+    "box",
+    "boxes",
+}
+_CALORIE_WORDS = {"calories", "calorie", "kcal", "cal", "cals"}
+# What people "had" that is not food: the item is dropped rather than searched for.
+_NOT_FOOD = {
+    "day",
+    "night",
+    "time",
+    "week",
+    "nap",
+    "meeting",
+    "headache",
+    "cold",
+    "fever",
+    "break",
+    "rest",
+    "shower",
+    "bath",
+    "idea",
+    "question",
+    "problem",
+    "fun",
+    "dream",
+    "call",
+    "chat",
+    "talk",
+    "look",
+    "go",
+    "options",
+    "kids",
+    "dog",
+    "cat",
+}
+# Meal words count as the meal (not part of a name such as "breakfast burrito") after these words
+# or before these.
+_MEAL_BEFORE = {"for", "at", "during", "with", "my", "our"}
+_MEAL_AFTER = {"", ":", "was", "is", "i", "we", "today", "-"}
+_SIZE_UNITS = {"small", "medium", "large"}
+
+
+def _take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
+    """The meal named in a clause ('for breakfast', 'lunch was', 'as a snack') and the rest."""
+    for i, token in enumerate(tokens):
+        meal = meal_type(token)
+        if meal is None:
+            continue
+        before, after = _at(tokens, i - 1), _at(tokens, i + 1)
+        as_a = before in ("a", "an") and _at(tokens, i - 2) in ("as", "for")
+        if before in _MEAL_BEFORE or as_a or after in _MEAL_AFTER:
+            start = i - 2 if as_a else (i - 1 if before in _MEAL_BEFORE else i)
+            while start > 0 and tokens[start - 1] in ("for", "my", "at"):
+                start -= 1
+            end = i + 2 if after in (":", "was", "is", "-") else i + 1
+            return meal, tokens[:start] + tokens[end:]
+    return None, tokens
+
+
+def _has_food_cue(tokens: list[str]) -> bool:
+    if any(token in _EATING for token in tokens) or _take_meal(tokens)[0]:
+        return True
+    words = _without_filler(tokens)
+    if _trailing_amount(words, None)[0] is not None:
+        return True  # "chicken breast 200g", "eggs x2"
+    amount, j = take_quantity(words, 0)
+    if amount is None:
+        return False
+    unit = _at(words, j)
+    counted = amount != 1 or words[0] not in ("a", "an")  # "2 eggs", not "a nice day"
+    measured = food_unit(unit) is not None or unit in _CONTAINERS or unit in _CALORIE_WORDS
+    return bool(unit) and (counted or measured)
+
+
+def _without_filler(tokens: list[str]) -> list[str]:
+    i = 0
+    while i < len(tokens) and (tokens[i] in _FOOD_FILLER or tokens[i] in _EATING):
+        i += 1
+    return tokens[i:]
+
+
+@dataclass
+class _FoodItem:
+    data: dict
+    meal: str | None
+
+
+def _food_item(tokens: list[str]) -> _FoodItem | str | None:
+    """One food from a clause, an error message, or None when the clause names no food."""
+    meal, tokens = _take_meal(tokens)
+    words = _without_filler(tokens)
+    amount, j = take_quantity(words, 0)
+    unit = None
+    word = _at(words, j)
+    if word in _CALORIE_WORDS:
+        return (
+            "I can't log food by calories without an AI service; say an amount instead, "
+            "e.g. '30 g almonds' or '2 slices of bread'."
+        )
+    if food_unit(word) is not None:
+        unit, j = food_unit(word), j + 1
+    elif word in _CONTAINERS:
+        j += 1
+    while _at(words, j) in ("of", "some", "the"):
+        j += 1
+    name = words[j:]
+    if amount is None:
+        amount, unit, name = _trailing_amount(name, unit)
+    while name and name[-1] in _TRAILING_FILLER:
+        name = name[:-1]
+    if (
+        not name
+        or name[-1] in _NOT_FOOD
+        or name[0] in _NOT_FOOD
+        or not any(c.isalpha() for c in "".join(name))
+    ):
+        return None
+    if amount is not None and (unit is None or unit in _SIZE_UNITS or unit == "piece"):
+        name = _singular_head(name)
+    data = {"food_name": " ".join(name), "quantity": amount or 1, "unit": unit}
+    return _FoodItem(data, meal)
+
+
+def _trailing_amount(name: list[str], unit: str | None) -> tuple[float | None, str | None, list]:
+    """'chicken breast 200g', 'eggs x2': an amount written after the food."""
+    if len(name) >= 3 and number_value(name[-2]) is not None and food_unit(name[-1]):
+        return number_value(name[-2]), food_unit(name[-1]), name[:-2]
+    if len(name) >= 2 and name[-2] == "x" and number_value(name[-1]) is not None:
+        return number_value(name[-1]), unit, name[:-2]
+    return None, unit, name
+
+
+_SINGULAR = {
+    "cookies": "cookie",
+    "brownies": "brownie",
+    "smoothies": "smoothie",
+    "pies": "pie",
+    "veggies": "veggie",
+    "loaves": "loaf",
+    "halves": "half",
+    "leaves": "leaf",
+    "potatoes": "potato",
+    "tomatoes": "tomato",
+    "mangoes": "mango",
+    "avocados": "avocado",
+}
+_NOT_PLURAL = {"hummus", "couscous", "asparagus", "molasses", "fries", "chips", "oats", "grits"}
+
+
+def singular(word: str) -> str:
+    """A simple English singular for a food word ('eggs' -> 'egg', 'berries' -> 'berry')."""
+    if word in _SINGULAR:
+        return _SINGULAR[word]
+    if word in _NOT_PLURAL or len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "zes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
+def _singular_head(name: list[str]) -> list[str]:
+    """Singularise the main noun: the last word, or the last before 'with' ('eggs with cheese')."""
+    head = name.index("with", 1) - 1 if "with" in name[1:] else len(name) - 1
+    return [*name[:head], singular(name[head]), *name[head + 1 :]]
+
+
+# --------------------------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Reading:
+    """What one message said, collected before it becomes intents."""
+
+    entries: list  # (intent name, data) in the order the user said them
+    measurements: list  # merged into one log_measurement
+    errors: list  # things understood but refused ("100 calories of almonds")
+    left_out: list  # parts not understood at all
+    asked: bool = False
+    social: str | None = None
+
+
+def parse_message(text: str) -> ParseResult:
+    """Intents for an everyday English message; errors say what could not be understood."""
+    if not isinstance(text, str) or not text.strip():
+        return ParseResult(errors=["The message was empty. " + EXAMPLES_TEXT])
+    try:
+        return _parse(text)
+    except Exception:  # a parser bug must not take the user's turn down with it
+        logger.exception("offline parser failed on %r", text[:200])
+        return ParseResult(errors=[_not_understood(text)])
+
+
+def _parse(text: str) -> ParseResult:
+    reading = _Reading(entries=[], measurements=[], errors=[], left_out=[])
+    when = _When()
+    for sentence in _sentences(tokenise(text)):
+        kind = _social_kind(sentence.tokens)
+        tokens = _strip_openers(sentence.tokens)
+        if kind or not tokens:
+            reading.social = reading.social or kind or "greeting"
+            continue
+        if _is_question(sentence, tokens):
+            reading.asked = True
+            continue
+        said, tokens = _take_time(tokens)
+        if said.date is not None:
+            when = said
+        _read_statement(tokens, when, reading)
+    return _result(text, reading)
+
+
+def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
+    clauses = _clauses(tokens)
+    domains = [_domain(clause) for clause in clauses]
+    if "food" in domains:
+        # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.
+        domains = [
+            "food" if domain is None and not _has_new_subject(clause) else domain
+            for clause, domain in zip(clauses, domains, strict=True)
+        ]
+    foods = []
+    for clause, domain in zip(clauses, domains, strict=True):
+        if domain == "water":
+            reading.entries.append(("log_water", {**_water(clause), "date": when.date}))
+        elif domain == "measurement":
+            reading.measurements.extend(_measurement_items(clause, when))
+            if ("log_measurement", None) not in reading.entries:
+                reading.entries.append(("log_measurement", None))
+        elif domain == "exercise":
+            reading.entries.append(("log_exercise", {**_exercise(clause), "date": when.date}))
+        elif domain == "food":
+            item = _food_item(clause)
+            if isinstance(item, str):
+                reading.errors.append(item)
+            elif item is None:
+                reading.left_out.append(clause)
+            else:
+                item.data["date"] = when.date
+                foods.append(item)
+                reading.entries.append(("log_food", item.data))
+        else:
+            reading.left_out.append(clause)
+    _fill_meals(foods, when.meal)
+
+
+# A clause about the future, a wish or something not done is never logged: "I want to run 5k",
+# "going for a walk later", "didn't eat breakfast", "my goal weight is 75 kg".
+_NOT_DONE = {
+    "want",
+    "wanna",
+    "gonna",
+    "going",
+    "will",
+    "plan",
+    "planning",
+    "tomorrow",
+    "later",
+    "should",
+    "would",
+    "might",
+    "hope",
+    "hoping",
+    "goal",
+    "target",
+    "not",
+    "didn't",
+    "didnt",
+    "don't",
+    "dont",
+    "never",
+    "skipped",
+    "haven't",
+    "havent",
+}
+
+
+def _domain(clause: list[str]) -> str | None:
+    if any(token in _NOT_DONE for token in clause):
+        return None
+    if _is_water(clause):
+        return "water"
+    if _measurement_items(clause, _When()):
+        return "measurement"
+    if _exercise(clause) is not None:
+        return "exercise"
+    if _has_food_cue(clause):
+        return "food"
+    return None
+
+
+def _has_new_subject(clause: list[str]) -> bool:
+    """'... and I ran out of milk': a clause with its own subject is not a bare food item."""
+    return _at(clause, 0) in {"i", "i'm", "im", "we", "it", "he", "she", "they", "you", "my"}
+
+
+def _fill_meals(foods: list[_FoodItem], time_meal: str | None) -> None:
+    """A meal named once covers the foods around it: '2 eggs and a banana for breakfast'."""
+    meal = None
+    for item in reversed(foods):  # the meal after an item ("... for breakfast") comes first
+        meal = item.meal or meal
+        item.data["meal_type"] = meal
+    meal = None
+    for item in foods:  # then "for dinner I ate salmon and broccoli"
+        meal = item.meal or meal
+        item.data["meal_type"] = item.data["meal_type"] or meal or time_meal
+
+
+def _result(text: str, reading: _Reading) -> ParseResult:
+    result = ParseResult(errors=list(reading.errors))
+    for name, data in reading.entries:
+        if name == "log_measurement":
+            data = {"measurements": _valid_measurements(reading.measurements, result.errors)}
+            if not data["measurements"]:
+                continue
+        try:
+            result.intents.append(validate_intent({"intent": name, "data": data}))
+        except IntentError as error:
+            result.errors.append(str(error))
+    if reading.asked:
+        result.intents.append(Intent("ask_question", {}, None))
+    if not result.intents and reading.social:
+        result.intents.append(Intent("chat", {}, _SOCIAL_REPLIES[reading.social]))
+    if result.intents:
+        result.errors.extend(_left_out(clause) for clause in reading.left_out)
+    elif not result.errors:
+        result.errors.append(_not_understood(text))
+    return result
+
+
+def _valid_measurements(items: list[dict], errors: list[str]) -> list[dict]:
+    """Each measurement validated alone, so one bad value does not lose the others."""
+    valid = []
+    for item in items:
+        try:
+            intent = validate_intent(
+                {"intent": "log_measurement", "data": {"measurements": [item]}}
+            )
+        except IntentError as error:
+            errors.append(str(error))
+        else:
+            valid.extend(intent.data["measurements"])
+    items.clear()  # a later log_measurement entry must not repeat them
+    return valid
+
+
+def _left_out(clause: list[str]) -> str:
+    return f"I couldn't tell what {' '.join(clause)!r} was, so I left it out."
+
+
+def _not_understood(text: str) -> str:
+    shown = " ".join(text.split())
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return f"I couldn't understand {shown!r}. {EXAMPLES_TEXT}"
+
+
+# --------------------------------------------------------------------------------------------
+# Categories, for the classifier when no AI service is configured
+# --------------------------------------------------------------------------------------------
+
+_CATEGORY_WORDS = {
+    "food": {
+        "calorie",
+        "calories",
+        "kcal",
+        "protein",
+        "carb",
+        "carbs",
+        "fat",
+        "fiber",
+        "fibre",
+        "sugar",
+        "sodium",
+        "macros",
+        "nutrition",
+        "food",
+        "foods",
+        "meal",
+        "meals",
+        "eat",
+        "ate",
+        "eaten",
+        "eating",
+        "breakfast",
+        "brunch",
+        "lunch",
+        "dinner",
+        "supper",
+        "snack",
+        "snacks",
+        "recipe",
+        "hungry",
+        "diet",
+        "water",
+        "drink",
+        "drank",
+        "hydration",
+    },
+    "exercise": {
+        "exercise",
+        "exercises",
+        "workout",
+        "workouts",
+        "worked out",
+        "work out",
+        "gym",
+        "training",
+        "cardio",
+        "burned",
+        "burn",
+    },
+    "checkin": {
+        "weight",
+        "weigh",
+        "weighed",
+        "weigh-in",
+        "waist",
+        "hips",
+        "neck",
+        "steps",
+        "measurement",
+        "measurements",
+        "bmi",
+        "body fat",
+        "sleep",
+        "slept",
+        "heart rate",
+        "resting heart rate",
+        "blood pressure",
+    },
+    "goals": {"goal", "goals", "target", "targets", "budget"},
+    "coaching": {
+        "advice",
+        "tip",
+        "tips",
+        "suggest",
+        "suggestion",
+        "recommend",
+        "should",
+        "motivation",
+        "motivate",
+        "plan",
+        "help",
+        "healthy",
+        "healthier",
+    },
+    "reports": {
+        "summary",
+        "summarize",
+        "summarise",
+        "report",
+        "progress",
+        "trend",
+        "trends",
+        "history",
+        "total",
+        "totals",
+        "average",
+        "streak",
+        "week",
+        "weekly",
+        "month",
+        "monthly",
+        "so far",
+        "how many",
+        "how much",
+        "chart",
+        "stats",
+    },
+}
+_INTENT_CATEGORIES = {
+    "log_food": "food",
+    "log_water": "food",
+    "log_exercise": "exercise",
+    "log_measurement": "checkin",
+}
+
+
+def guess_categories(text: str) -> list[str]:
+    """Tool categories a message needs, by keyword and by what it would log; [] when unsure."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    try:
+        tokens = tokenise(text)
+        found = {
+            _INTENT_CATEGORIES[intent.name]
+            for intent in parse_message(text).intents
+            if intent.name in _INTENT_CATEGORIES
+        }
+        for category, words in _CATEGORY_WORDS.items():
+            if any(token in words for token in tokens):
+                found.add(category)
+        if any(exercise_at(tokens, i) for i in range(len(tokens))):
+            found.add("exercise")
+    except Exception:  # classification is a hint; never fail the turn over it
+        logger.exception("offline classifier failed on %r", text[:200])
+        return []
+    return [category for category in CATEGORIES if category in found]
