@@ -332,7 +332,9 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
     service.tool_profile = tool_profile
     service.supports_tools = values["supports_tools"]
     service.is_active = values["is_active"]
-    service.full_clean(exclude=["user"])
+    # api_key is ciphertext validated above, and "" for keyless local servers (the column is
+    # NOT NULL, so "" rather than NULL means "no key").
+    service.full_clean(exclude=["user", "api_key"])
 
 
 @transaction.atomic

@@ -1,0 +1,346 @@
+import threading
+
+import pytest
+from cryptography.fernet import Fernet
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from sparky.models import AIServiceSettings, User, UserPreferences
+from sparky.services import (
+    active_ai_service,
+    ai_service_activate,
+    ai_service_api_key,
+    ai_service_create,
+    ai_service_delete,
+    ai_service_update,
+    preferences_for,
+    preferences_update,
+)
+from tests.conftest import make_user
+
+PLAIN_KEY = "sk-test-Zq8v1plainSECRET0123456789"
+
+
+def openai(user, **extra):
+    fields = {
+        "user": user,
+        "service_name": "My OpenAI",
+        "service_type": "openai",
+        "api_key": PLAIN_KEY,
+        "model_name": "gpt-4.1-mini",
+        **extra,
+    }
+    return ai_service_create(**fields)
+
+
+def stored_key(service) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT api_key FROM ai_service_settings WHERE id = %s", [service.id])
+        return cursor.fetchone()[0]
+
+
+# --- preferences -----------------------------------------------------------------------------
+
+
+def test_preferences_are_created_with_the_spec_defaults_once(alice):
+    prefs = preferences_for(alice)
+
+    assert preferences_for(alice) == prefs
+    assert UserPreferences.objects.filter(user=alice).count() == 1
+    assert (prefs.default_weight_unit, prefs.default_measurement_unit) == ("kg", "cm")
+    assert (prefs.date_format, prefs.auto_clear_history, prefs.chat_categories) == (
+        "yyyy-MM-dd",
+        "never",
+        [],
+    )
+
+
+def test_preferences_can_be_changed(alice):
+    prefs = preferences_update(
+        user=alice,
+        default_weight_unit="lbs",
+        default_measurement_unit="in",
+        auto_clear_history="7days",
+        date_format="dd/MM/yyyy",
+        system_prompt="  Be brief.  ",
+        chat_categories=["Food", "exercise", "food"],
+    )
+
+    prefs.refresh_from_db()
+    assert (prefs.default_weight_unit, prefs.default_measurement_unit) == ("lb", "inches")
+    assert (prefs.auto_clear_history, prefs.date_format) == ("7days", "dd/MM/yyyy")
+    assert prefs.system_prompt == "Be brief."
+    assert prefs.chat_categories == ["food", "exercise"]
+
+
+def test_the_time_zone_lives_on_the_user(alice):
+    preferences_update(user=alice, time_zone="Europe/Berlin")
+
+    assert User.objects.get(pk=alice.pk).time_zone == "Europe/Berlin"
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"default_weight_unit": "stone"}, "invalid_choice"),
+        ({"default_measurement_unit": "furlongs"}, "invalid_choice"),
+        ({"auto_clear_history": "weekly"}, "invalid_choice"),
+        ({"date_format": "%Y"}, "invalid_choice"),
+        ({"chat_categories": ["food", "medications"]}, "invalid_categories"),
+        ({"chat_categories": 7}, "invalid_categories"),
+        ({"time_zone": "Mars/Olympus"}, "invalid_time_zone"),
+        ({"system_prompt": "x" * 5000}, "too_long"),
+        ({"favourite_colour": "blue"}, "unknown_field"),
+    ],
+)
+def test_bad_preferences_are_refused(alice, fields, code):
+    with pytest.raises(ValidationError) as caught:
+        preferences_update(user=alice, **fields)
+
+    assert caught.value.code == code
+
+
+def test_a_bad_preference_writes_none_of_the_others(alice):
+    with pytest.raises(ValidationError):
+        preferences_update(
+            user=alice, default_weight_unit="lb", time_zone="Asia/Tokyo", auto_clear_history="x"
+        )
+
+    assert preferences_for(alice).default_weight_unit == "kg"
+    assert User.objects.get(pk=alice.pk).time_zone == "UTC"
+
+
+def test_an_empty_category_list_means_automatic(alice):
+    preferences_update(user=alice, chat_categories=["food"])
+
+    assert preferences_update(user=alice, chat_categories=[]).chat_categories == []
+
+
+# --- AI services: keys -----------------------------------------------------------------------
+
+
+def test_the_api_key_is_encrypted_in_the_database(alice):
+    service = openai(alice)
+
+    raw = stored_key(service)
+    assert PLAIN_KEY not in raw
+    assert "Zq8v1plain" not in raw
+    assert ai_service_api_key(AIServiceSettings.objects.get(pk=service.pk)) == PLAIN_KEY
+
+
+def test_the_key_never_appears_in_str_or_repr(alice):
+    service = openai(alice)
+
+    assert PLAIN_KEY not in str(service)
+    assert PLAIN_KEY not in repr(service)
+
+
+def test_a_blank_key_on_update_keeps_the_stored_key(alice):
+    service = openai(alice)
+    before = stored_key(service)
+
+    ai_service_update(user=alice, service_id=service.id, api_key="", model_name="gpt-4.1")
+    ai_service_update(user=alice, service_id=service.id, api_key="   ")
+    ai_service_update(user=alice, service_id=service.id, api_key=None)
+
+    service.refresh_from_db()
+    assert stored_key(service) == before
+    assert service.model_name == "gpt-4.1"
+    assert ai_service_api_key(service) == PLAIN_KEY
+
+
+def test_a_new_key_on_update_replaces_the_old_one(alice):
+    service = openai(alice)
+
+    ai_service_update(user=alice, service_id=service.id, api_key="sk-new-key-42")
+
+    service.refresh_from_db()
+    assert ai_service_api_key(service) == "sk-new-key-42"
+
+
+def test_a_malformed_key_is_refused_without_echoing_it(alice):
+    with pytest.raises(ValidationError) as caught:
+        openai(alice, api_key="sk-part one SECRETPART")
+
+    assert caught.value.code == "invalid_api_key"
+    assert "SECRETPART" not in " ".join(caught.value.messages)
+
+
+def test_cloud_services_need_a_key_and_local_ones_do_not(alice):
+    with pytest.raises(ValidationError) as caught:
+        openai(alice, api_key="")
+    ollama = ai_service_create(
+        user=alice, service_name="Laptop", service_type="ollama", api_key="", model_name="gemma3:1b"
+    )
+
+    assert caught.value.code == "api_key_required"
+    assert ollama.custom_url == "http://127.0.0.1:11434"
+    assert ai_service_api_key(ollama) == ""
+
+
+# --- AI services: validation -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"service_type": "skynet"}, "invalid_choice"),
+        ({"service_name": " "}, "service_name_required"),
+        ({"model_name": None}, "model_required"),
+        ({"tool_profile": "tiny"}, "invalid_choice"),
+        ({"custom_url": "ftp://models.example.com"}, "invalid_url"),
+        ({"custom_url": "https://"}, "invalid_url"),
+        ({"custom_url": "https://api.example.com:99999/v1"}, "invalid_url"),
+        ({"custom_url": "https://api.example .com/v1"}, "invalid_url"),
+        ({"system_prompt": "x" * 5000}, "too_long"),
+    ],
+)
+def test_bad_ai_services_are_refused_and_nothing_is_written(alice, fields, code):
+    with pytest.raises(ValidationError) as caught:
+        openai(alice, **fields)
+
+    assert caught.value.code == code
+    assert not AIServiceSettings.objects.exists()
+
+
+def test_a_url_with_credentials_is_refused_without_echoing_them(alice):
+    with pytest.raises(ValidationError) as caught:
+        openai(alice, custom_url="https://bob:hunter2pass@llm.example.com/v1")
+
+    assert caught.value.code == "invalid_url"
+    assert "hunter2pass" not in " ".join(caught.value.messages)
+
+
+def test_a_custom_service_needs_its_url(alice):
+    with pytest.raises(ValidationError) as caught:
+        ai_service_create(
+            user=alice, service_name="vLLM", service_type="custom", api_key="", model_name="qwen"
+        )
+    service = ai_service_create(
+        user=alice,
+        service_name="vLLM",
+        service_type="Custom",
+        api_key="",
+        model_name="qwen",
+        custom_url="https://llm.example.com/v1/",
+    )
+
+    assert caught.value.code == "url_required"
+    assert (service.service_type, service.custom_url) == ("custom", "https://llm.example.com/v1")
+
+
+def test_a_provider_with_a_current_model_alias_needs_no_model_name(alice):
+    service = ai_service_create(
+        user=alice, service_name="Mistral", service_type="mistral", api_key="mk-1"
+    )
+
+    assert service.model_name == "mistral-small-latest"
+
+
+def test_tool_profile_and_tool_support_are_kept(alice):
+    service = openai(alice, tool_profile="core", supports_tools=False)
+
+    assert (service.tool_profile, service.supports_tools) == ("core", False)
+
+
+# --- AI services: one active per user --------------------------------------------------------
+
+
+def test_a_new_active_service_replaces_the_active_one(alice, bob):
+    first = openai(alice)
+    theirs = openai(bob)
+    second = openai(alice, service_name="Second")
+
+    first.refresh_from_db()
+    theirs.refresh_from_db()
+    assert not first.is_active
+    assert theirs.is_active
+    assert active_ai_service(alice) == second
+
+
+def test_activating_a_service_deactivates_the_others(alice):
+    first = openai(alice)
+    second = openai(alice, service_name="Second")
+    inactive = openai(alice, service_name="Third", is_active=False)
+
+    ai_service_activate(user=alice, service_id=first.id)
+
+    assert active_ai_service(alice) == first
+    assert AIServiceSettings.objects.for_user(alice).active().count() == 1
+    second.refresh_from_db()
+    inactive.refresh_from_db()
+    assert not second.is_active and not inactive.is_active
+
+
+def test_reactivating_by_update_keeps_exactly_one_active(alice):
+    first = openai(alice)
+    openai(alice, service_name="Second")
+
+    ai_service_update(user=alice, service_id=first.id, is_active=True)
+
+    assert list(AIServiceSettings.objects.for_user(alice).active()) == [first]
+
+
+def test_deleting_the_active_service_leaves_none_active(alice):
+    first = openai(alice, is_active=False)
+    second = openai(alice, service_name="Second")
+
+    ai_service_delete(user=alice, service_id=second.id)
+
+    assert active_ai_service(alice) is None
+    assert list(AIServiceSettings.objects.for_user(alice)) == [first]
+
+
+def test_bob_cannot_touch_alices_services(alice, bob):
+    service = openai(alice)
+
+    with pytest.raises(AIServiceSettings.DoesNotExist):
+        ai_service_update(user=bob, service_id=service.id, api_key="sk-bob")
+    with pytest.raises(AIServiceSettings.DoesNotExist):
+        ai_service_activate(user=bob, service_id=service.id)
+    with pytest.raises(AIServiceSettings.DoesNotExist):
+        ai_service_delete(user=bob, service_id=service.id)
+    with pytest.raises(AIServiceSettings.DoesNotExist):
+        ai_service_delete(user=bob, service_id="not-a-uuid")
+
+    service.refresh_from_db()
+    assert ai_service_api_key(service) == PLAIN_KEY
+    assert active_ai_service(bob) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_activations_leave_exactly_one_active():
+    user = make_user("erin@example.com")
+    services = [openai(user, service_name=f"S{i}", is_active=False) for i in range(6)]
+    barrier = threading.Barrier(len(services))
+    errors: list[Exception] = []
+
+    def activate(service):
+        try:
+            barrier.wait()
+            ai_service_activate(user=user, service_id=service.id)
+        except Exception as exc:  # collected and asserted on below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=activate, args=(s,)) for s in services]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert AIServiceSettings.objects.for_user(user).active().count() == 1
+
+
+def test_a_key_encrypted_under_a_removed_key_is_reported_not_leaked(alice, settings):
+    settings.SPARKY_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
+    service = openai(alice)
+    settings.SPARKY_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
+
+    from sparky.crypto import SecretError
+
+    with pytest.raises(SecretError) as caught:
+        ai_service_api_key(service)
+    assert PLAIN_KEY not in str(caught.value)
