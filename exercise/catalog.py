@@ -494,10 +494,10 @@ def import_exercises() -> ExerciseImportResult:
 # --- curation (Django admin) ------------------------------------------------------------------
 
 
-def _require_curator(actor, permission: str) -> None:
+def _require_curator(actor, *permissions: str) -> None:
     # Curation spans every user's exercises on purpose, so the scope is the acting staff
     # member's permission rather than ownership.
-    if not (actor.is_active and actor.is_staff and actor.has_perm(permission)):
+    if not (actor.is_active and actor.is_staff and actor.has_perms(permissions)):
         raise PermissionDenied("Only staff allowed to edit exercises can curate the catalog.")
 
 
@@ -525,7 +525,7 @@ def exercises_merge(*, actor, keep_id, exercise_ids: Iterable) -> MergeResult:
 
     Logged entries keep their minutes and calories; only the exercise they point at changes.
     """
-    _require_curator(actor, "exercise.delete_exercise")
+    _require_curator(actor, "exercise.change_exercise", "exercise.delete_exercise")
     ids = {*exercise_ids, keep_id}
     locked = {e.pk: e for e in Exercise.objects.select_for_update().filter(pk__in=ids)}
     keep = locked.get(keep_id)

@@ -380,10 +380,10 @@ def import_foods(*, progress: Progress = NoProgress) -> FoodImportResult:
 # --- curation (Django admin) ------------------------------------------------------------------
 
 
-def _require_curator(actor, permission: str) -> None:
+def _require_curator(actor, *permissions: str) -> None:
     # Curation spans every user's foods on purpose (that is what merging duplicates is), so the
     # scope is the acting staff member's permission rather than ownership.
-    if not (actor.is_active and actor.is_staff and actor.has_perm(permission)):
+    if not (actor.is_active and actor.is_staff and actor.has_perms(permissions)):
         raise PermissionDenied("Only staff allowed to edit foods can curate the catalog.")
 
 
@@ -414,7 +414,7 @@ def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
     An entry logged with a household serving of a duplicate keeps its meaning: it points at the
     kept food's serving with the same unit and size, or that serving moves over to the kept food.
     """
-    _require_curator(actor, "nutrition.delete_food")
+    _require_curator(actor, "nutrition.change_food", "nutrition.delete_food")
     ids = {*food_ids, keep_id}
     locked = {f.pk: f for f in Food.objects.select_for_update().filter(pk__in=ids)}
     keep = locked.get(keep_id)

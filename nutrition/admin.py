@@ -1,0 +1,259 @@
+"""Admin: curate the food catalog (search, filter, share, merge) and look at diaries and goals."""
+
+from decimal import Decimal
+
+from django import forms
+from django.contrib import admin, messages
+
+from nutrition import catalog
+from nutrition.models import (
+    NUTRIENTS,
+    Food,
+    FoodEntry,
+    FoodVariant,
+    UserGoal,
+    WaterIntake,
+    nutrient_unit,
+)
+from sparky.admin import lower_name_search, merge_duplicates_page
+
+
+def _amount(value: Decimal | None) -> str:
+    """143.000 -> "143", 12.560 -> "12.56"; blank for no data."""
+    if value is None:
+        return "–"
+    return f"{value.normalize():f}"
+
+
+class NutrientLabelsForm(forms.ModelForm):
+    """Labels every nutrient field with its unit ("Sodium (mg)", "Vitamin A (µg)")."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in NUTRIENTS:
+            if name in self.fields:
+                self.fields[name].label = f"{self.fields[name].label} ({nutrient_unit(name)})"
+
+
+class FoodForm(NutrientLabelsForm):
+    class Meta:
+        model = Food
+        fields = (
+            "name",
+            "original_name",
+            "serving_size",
+            "serving_unit",
+            "barcode",
+            "openfoodfacts_id",
+            *NUTRIENTS,
+            "source",
+            "source_id",
+            "food_group",
+            "is_custom",
+            "user",
+            "shared_with_public",
+        )
+
+
+class FoodVariantForm(NutrientLabelsForm):
+    class Meta:
+        model = FoodVariant
+        fields = ("sequence", "serving_size", "serving_unit", "gram_weight", *NUTRIENTS)
+
+
+class FoodVariantInline(admin.TabularInline):
+    model = FoodVariant
+    form = FoodVariantForm
+    extra = 0
+    fields = (
+        "sequence",
+        "serving_size",
+        "serving_unit",
+        "gram_weight",
+        "calories",
+        "protein",
+        "carbs",
+        "fat",
+    )
+    ordering = ("sequence",)
+
+
+class OriginFilter(admin.SimpleListFilter):
+    title = "origin"
+    parameter_name = "origin"
+
+    def lookups(self, request, model_admin):
+        return (("public", "Public catalog"), ("custom", "Custom (made by a user)"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "public":
+            return queryset.exclude(is_custom=True)
+        if self.value() == "custom":
+            return queryset.filter(is_custom=True)
+        return queryset
+
+
+@admin.register(Food)
+class FoodAdmin(admin.ModelAdmin):
+    form = FoodForm
+    inlines = (FoodVariantInline,)
+    list_display = (
+        "name",
+        "serving",
+        "kcal",
+        "protein_g",
+        "carbs_g",
+        "fat_g",
+        "food_group",
+        "source",
+        "is_custom",
+        "shared_with_public",
+        "user",
+    )
+    list_filter = (OriginFilter, "shared_with_public", "source", "food_group")
+    list_select_related = ("user",)
+    search_fields = ("name", "original_name", "=barcode")
+    search_help_text = "Words of the name or the original (source) name, or a whole barcode."
+    ordering = ("name",)
+    show_full_result_count = False
+    list_per_page = 50
+    autocomplete_fields = ("user",)
+    readonly_fields = ("created_at", "updated_at")
+    actions = ("share_publicly", "stop_sharing", "merge_duplicates")
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "name",
+                    "original_name",
+                    ("serving_size", "serving_unit"),
+                    "barcode",
+                    "openfoodfacts_id",
+                )
+            },
+        ),
+        (
+            "Energy & macros",
+            {"fields": ("calories", "protein", "carbs", "fat", "dietary_fiber", "sugars")},
+        ),
+        (
+            "Fats",
+            {
+                "fields": (
+                    "saturated_fat",
+                    "monounsaturated_unsaturated",
+                    "polyunsaturated_fat",
+                    "trans_fat",
+                    "cholesterol",
+                )
+            },
+        ),
+        ("Minerals", {"fields": ("sodium", "potassium", "calcium", "iron")}),
+        ("Vitamins", {"fields": ("vitamin_a", "vitamin_c")}),
+        (
+            "Source",
+            {
+                "fields": (
+                    ("source", "source_id"),
+                    "food_group",
+                    ("is_custom", "user", "shared_with_public"),
+                    ("created_at", "updated_at"),
+                )
+            },
+        ),
+    )
+
+    def has_merge_permission(self, request) -> bool:
+        # Merging edits the kept row and deletes the others: both permissions are needed.
+        return self.has_change_permission(request) and self.has_delete_permission(request)
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        found = lower_name_search(
+            queryset, search_term, also=("original_name",), exact_fields=("barcode",)
+        )
+        return found, False
+
+    @admin.display(description="serving")
+    def serving(self, food: Food) -> str:
+        if food.serving_size is None:
+            return food.serving_unit or "–"
+        return f"{_amount(food.serving_size)} {food.serving_unit or ''}".strip()
+
+    @admin.display(description="kcal", ordering="calories")
+    def kcal(self, food: Food) -> str:
+        return _amount(food.calories)
+
+    @admin.display(description="protein (g)", ordering="protein")
+    def protein_g(self, food: Food) -> str:
+        return _amount(food.protein)
+
+    @admin.display(description="carbs (g)", ordering="carbs")
+    def carbs_g(self, food: Food) -> str:
+        return _amount(food.carbs)
+
+    @admin.display(description="fat (g)", ordering="fat")
+    def fat_g(self, food: Food) -> str:
+        return _amount(food.fat)
+
+    @admin.action(description="Share selected foods with every user", permissions=["change"])
+    def share_publicly(self, request, queryset):
+        changed = catalog.foods_set_shared(
+            actor=request.user, food_ids=queryset.values_list("pk", flat=True), shared=True
+        )
+        self.message_user(request, f"{changed} food(s) are now shared.", messages.SUCCESS)
+
+    @admin.action(description="Stop sharing selected foods", permissions=["change"])
+    def stop_sharing(self, request, queryset):
+        changed = catalog.foods_set_shared(
+            actor=request.user, food_ids=queryset.values_list("pk", flat=True), shared=False
+        )
+        self.message_user(request, f"{changed} food(s) are no longer shared.", messages.SUCCESS)
+
+    @admin.action(description="Merge selected duplicate foods…", permissions=["merge"])
+    def merge_duplicates(self, request, queryset):
+        return merge_duplicates_page(
+            self,
+            request,
+            queryset,
+            noun="food",
+            merge=lambda *, actor, keep_id, ids: catalog.foods_merge(
+                actor=actor, keep_id=keep_id, food_ids=ids
+            ),
+        )
+
+
+@admin.register(FoodEntry)
+class FoodEntryAdmin(admin.ModelAdmin):
+    list_display = ("entry_date", "user", "meal_type", "food", "quantity", "unit", "variant")
+    list_filter = ("meal_type", "entry_date")
+    list_select_related = ("user", "food", "variant")
+    search_fields = ("user__email", "food__name")
+    autocomplete_fields = ("user", "food")
+    raw_id_fields = ("variant",)
+    ordering = ("-entry_date", "-created_at")
+    show_full_result_count = False
+    readonly_fields = ("created_at",)
+
+
+@admin.register(UserGoal)
+class UserGoalAdmin(admin.ModelAdmin):
+    list_display = ("user", "goal_date", "calories", "protein", "carbs", "fat", "water_goal")
+    list_select_related = ("user",)
+    search_fields = ("user__email",)
+    autocomplete_fields = ("user",)
+    ordering = ("user__email", "goal_date")
+    readonly_fields = ("created_at", "updated_at")
+
+
+@admin.register(WaterIntake)
+class WaterIntakeAdmin(admin.ModelAdmin):
+    list_display = ("entry_date", "user", "glasses_consumed")
+    list_filter = ("entry_date",)
+    list_select_related = ("user",)
+    search_fields = ("user__email",)
+    autocomplete_fields = ("user",)
+    ordering = ("-entry_date",)
+    readonly_fields = ("created_at", "updated_at")

@@ -1,0 +1,193 @@
+"""Admin for users, preferences and AI services, plus the merge page the catalog admins share."""
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import Lower
+from django.template.response import TemplateResponse
+from django.utils.text import smart_split, unescape_string_literal
+
+from sparky.models import AIServiceSettings, User, UserPreferences
+
+
+class SparkyUserCreationForm(AdminUserCreationForm):
+    class Meta:
+        model = User
+        fields = ("email",)
+
+    def clean_email(self) -> str:
+        # The manager lower-cases addresses; the admin form must too, or "Alice@" and "alice@"
+        # would become two accounts.
+        email = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("A user with this email address already exists.")
+        return email
+
+
+class SparkyUserChangeForm(UserChangeForm):
+    class Meta:
+        model = User
+        fields = "__all__"
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    form = SparkyUserChangeForm
+    add_form = SparkyUserCreationForm
+    fieldsets = (
+        (None, {"fields": ("email", "password")}),
+        ("Profile", {"fields": ("display_name", "time_zone")}),
+        (
+            "Permissions",
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        ("Important dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("email", "usable_password", "password1", "password2"),
+            },
+        ),
+    )
+    list_display = ("email", "display_name", "time_zone", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups")
+    search_fields = ("email", "display_name")
+    ordering = ("email",)
+    readonly_fields = ("last_login", "date_joined")
+
+
+@admin.register(UserPreferences)
+class UserPreferencesAdmin(admin.ModelAdmin):
+    list_display = (
+        "user",
+        "default_weight_unit",
+        "default_measurement_unit",
+        "date_format",
+        "auto_clear_history",
+        "updated_at",
+    )
+    list_filter = ("default_weight_unit", "default_measurement_unit", "auto_clear_history")
+    list_select_related = ("user",)
+    search_fields = ("user__email",)
+    autocomplete_fields = ("user",)
+    readonly_fields = ("created_at", "updated_at")
+
+
+@admin.register(AIServiceSettings)
+class AIServiceSettingsAdmin(admin.ModelAdmin):
+    """The API key is never shown or editable here: it is ciphertext, entered by its owner in
+    Sparky's settings and read only through sparky.services."""
+
+    exclude = ("api_key",)
+    list_display = (
+        "service_name",
+        "user",
+        "service_type",
+        "model_name",
+        "tool_profile",
+        "supports_tools",
+        "is_active",
+        "key_set",
+        "updated_at",
+    )
+    list_filter = ("service_type", "tool_profile", "is_active", "supports_tools")
+    list_select_related = ("user",)
+    search_fields = ("service_name", "model_name", "user__email")
+    autocomplete_fields = ("user",)
+    readonly_fields = ("key_set", "created_at", "updated_at")
+
+    @admin.display(boolean=True, description="API key set")
+    def key_set(self, obj: AIServiceSettings) -> bool:
+        return obj.has_api_key
+
+    def has_add_permission(self, request) -> bool:
+        # A service needs an encrypted key, which only the owner's settings page can take.
+        return False
+
+
+# --- shared by the food and exercise admins -----------------------------------------------------
+
+
+def lower_name_search(queryset: QuerySet, search_term: str, *, exact_fields: tuple[str, ...] = (),
+                      also: tuple[str, ...] = ()) -> QuerySet:  # fmt: skip
+    """Admin search as lower(name) LIKE '%term%' (the form the trigram index on lower(name)
+    serves), each word required; `also` are further text fields, `exact_fields` match whole."""
+    fields = ("name", *also)
+    queryset = queryset.alias(**{f"_search_{f}": Lower(f) for f in fields})
+    for term in smart_split(search_term):
+        if term[:1] in "\"'" and term[-1:] == term[:1] and len(term) > 1:
+            term = unescape_string_literal(term)
+        if not term:
+            continue
+        match = Q()
+        for f in fields:
+            match |= Q(**{f"_search_{f}__contains": term.lower()})
+        for f in exact_fields:
+            match |= Q(**{f: term})
+        queryset = queryset.filter(match)
+    return queryset
+
+
+def merge_duplicates_page(
+    modeladmin: admin.ModelAdmin,
+    request,
+    queryset: QuerySet,
+    *,
+    merge: Callable[..., object],
+    noun: str,
+):
+    """The merge action: a confirmation page where staff pick the row to keep, then the merge.
+
+    `merge(actor=..., keep_id=..., ids=[...])` is the catalog service that does the writing.
+    """
+    rows = list(
+        queryset.select_related("user")
+        .annotate(entry_count=Count("entries"))
+        .order_by("-entry_count", "is_custom", "name")
+    )
+    if len(rows) < 2:
+        modeladmin.message_user(
+            request, f"Select at least two {noun}s to merge.", level=messages.WARNING
+        )
+        return None
+    error = None
+    if request.POST.get("post") == "yes":
+        keep = next((r for r in rows if str(r.pk) == request.POST.get("keep")), None)
+        if keep is None:
+            error = f"Choose the {noun} to keep."
+        else:
+            try:
+                result = merge(actor=request.user, keep_id=keep.pk, ids=[r.pk for r in rows])
+            except (ValidationError, PermissionDenied) as exc:
+                error = " ".join(getattr(exc, "messages", [str(exc)]))
+            else:
+                modeladmin.message_user(
+                    request,
+                    f"Merged {result.removed} {noun}(s) into “{keep.name}”; "
+                    f"{result.entries_moved} diary entries now point at it.",
+                    level=messages.SUCCESS,
+                )
+                return None
+    opts = modeladmin.model._meta
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": f"Merge duplicate {noun}s",
+        "noun": noun,
+        "rows": rows,
+        "keep_id": str(rows[0].pk),
+        "error": error,
+        "opts": opts,
+        "action": request.POST.get("action", "merge_duplicates"),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "media": modeladmin.media,
+    }
+    return TemplateResponse(request, "admin/sparky/merge_duplicates.html", context)
