@@ -1,0 +1,457 @@
+"""The offline model: what everyday English messages become, and what they must not become."""
+
+import logging
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chat.intents import Intent, validate_intent
+from chat.offline import guess_categories, parse_message, tokenise
+
+
+def food(name, quantity=1, unit=None, meal=None, date=None):
+    data = {"food_name": name, "quantity": quantity, "unit": unit, "meal_type": meal, "date": date}
+    return Intent("log_food", data)
+
+
+def exercise(name, minutes=None, distance=None, unit=None, date=None):
+    data = {
+        "exercise_name": name,
+        "duration_minutes": minutes,
+        "distance": distance,
+        "distance_unit": unit,
+        "date": date,
+    }
+    return Intent("log_exercise", data)
+
+
+def measured(*items):
+    return Intent("log_measurement", {"measurements": list(items)})
+
+
+def standard(kind, value, unit=None, date=None):
+    return {"type": kind, "value": value, "unit": unit, "date": date}
+
+
+def custom(name, value, unit=None, date=None):
+    return {"type": "custom", "name": name, "value": value, "unit": unit, "date": date}
+
+
+def water(glasses, date=None):
+    return Intent("log_water", {"glasses_consumed": glasses, "date": date})
+
+
+ASKED = Intent("ask_question", {}, None)
+
+LOGGED = [
+    # Food: counts, number words, fractions and units.
+    pytest.param(
+        "2 eggs and a banana for breakfast",
+        [food("egg", 2, meal="breakfast"), food("banana", 1, meal="breakfast")],
+        id="two eggs and a banana for breakfast are two breakfast foods",
+    ),
+    pytest.param(
+        "two eggs and toast for breakfast",
+        [food("egg", 2, meal="breakfast"), food("toast", meal="breakfast")],
+        id="number words count like digits",
+    ),
+    pytest.param(
+        "half a bagel, a couple of eggs and 1/2 cup of rice",
+        [food("bagel", 0.5), food("egg", 2), food("rice", 0.5, "cup")],
+        id="half a, a couple of and fractions are quantities",
+    ),
+    pytest.param(
+        "1.5 cups of rice and twelve almonds",
+        [food("rice", 1.5, "cup"), food("almond", 12)],
+        id="decimals and twelve",
+    ),
+    pytest.param(
+        "1 and a half cups of oats",
+        [food("oats", 1.5, "cup")],
+        id="one and a half is 1.5",
+    ),
+    pytest.param(
+        "200g chicken breast and rice for lunch",
+        [food("chicken breast", 200, "g", "lunch"), food("rice", meal="lunch")],
+        id="grams stay grams and compound names stay whole",
+    ),
+    pytest.param("a cup of oatmeal", [food("oatmeal", 1, "cup")], id="a cup of is one cup"),
+    pytest.param(
+        "a bowl of cereal with milk",
+        [food("cereal with milk")],
+        id="a bowl of cereal with milk is one food with no measurable unit",
+    ),
+    pytest.param(
+        "I had a coffee with milk", [food("coffee with milk")], id="coffee with milk is one food"
+    ),
+    pytest.param(
+        "toast with 2 tbsp peanut butter",
+        [food("toast"), food("peanut butter", 2, "tbsp")],
+        id="an accompaniment with its own amount is its own entry",
+    ),
+    pytest.param(
+        "yesterday I had pizza", [food("pizza", date="yesterday")], id="yesterday dates the food"
+    ),
+    pytest.param(
+        "for dinner I ate salmon and broccoli",
+        [food("salmon", meal="dinner"), food("broccoli", meal="dinner")],
+        id="a meal named first covers the foods after it",
+    ),
+    pytest.param("ate 3 slices of pizza", [food("pizza", 3, "slice")], id="slices are the unit"),
+    pytest.param(
+        "had 150 g greek yogurt", [food("greek yogurt", 150, "g")], id="150 g greek yogurt"
+    ),
+    pytest.param("chicken breast 200g", [food("chicken breast", 200, "g")], id="amount after it"),
+    pytest.param("eggs x2", [food("egg", 2)], id="times two after the food"),
+    pytest.param("a glass of milk", [food("milk", 1, "cup")], id="a glass of milk is a cup"),
+    pytest.param("2 cans of coke", [food("coke", 2, "can")], id="cans are a unit"),
+    pytest.param("2 large eggs", [food("egg", 2, "large")], id="a size word is the serving"),
+    pytest.param("had a big mac", [food("big mac")], id="big is part of the name, not a size"),
+    pytest.param(
+        "ate 2 sandwiches, 3 strawberries and 3 cookies",
+        [food("sandwich", 2), food("strawberry", 3), food("cookie", 3)],
+        id="counted plurals become singular",
+    ),
+    pytest.param("had eggs for breakfast", [food("eggs", meal="breakfast")], id="uncounted plural"),
+    pytest.param(
+        "I had fish and chips and a beer",
+        [food("fish and chips"), food("beer")],
+        id="fish and chips is one dish",
+    ),
+    pytest.param("mac and cheese for lunch", [food("mac and cheese", meal="lunch")], id="mac"),
+    pytest.param(
+        "peanut butter toast as a snack",
+        [food("peanut butter toast", meal="snack")],
+        id="as a snack is the snack meal",
+    ),
+    pytest.param(
+        "I had a breakfast burrito for lunch",
+        [food("breakfast burrito", meal="lunch")],
+        id="breakfast in a food name is not the meal",
+    ),
+    pytest.param(
+        "breakfast: eggs, toast and coffee",
+        [
+            food("eggs", meal="breakfast"),
+            food("toast", meal="breakfast"),
+            food("coffee", meal="breakfast"),
+        ],
+        id="a meal heading covers the list",
+    ),
+    pytest.param("supper was pasta", [food("pasta", meal="dinner")], id="supper is dinner"),
+    pytest.param("brunch was pancakes", [food("pancakes", meal="lunch")], id="brunch is lunch"),
+    pytest.param(
+        "this morning I had oatmeal",
+        [food("oatmeal", meal="breakfast", date="today")],
+        id="this morning means breakfast when no meal is named",
+    ),
+    pytest.param(
+        "last night I had a burger",
+        [food("burger", meal="dinner", date="yesterday")],
+        id="last night is yesterday's dinner",
+    ),
+    pytest.param(
+        "2 days ago I ate sushi", [food("sushi", date="2 days ago")], id="n days ago dates it"
+    ),
+    pytest.param(
+        "on 2024-01-05 I had soup", [food("soup", date="2024-01-05")], id="an ISO date dates it"
+    ),
+    pytest.param("drank a latte", [food("latte")], id="drinks other than water are food"),
+    pytest.param(
+        "coconut water 300 ml", [food("coconut water", 300, "ml")], id="coconut water is food"
+    ),
+    # Exercise.
+    pytest.param("walked 45 min", [exercise("Walking", 45)], id="walked 45 min is walking"),
+    pytest.param(
+        "ran 5 km in 28 min",
+        [exercise("Running", 28, 5, "km")],
+        id="ran 5 km in 28 min has distance and time",
+    ),
+    pytest.param("30 minutes of yoga", [exercise("Yoga", 30)], id="30 minutes of yoga"),
+    pytest.param("cycled for an hour", [exercise("Cycling", 60)], id="an hour is 60 minutes"),
+    pytest.param("1.5 hours cycling", [exercise("Cycling", 90)], id="1.5 hours is 90 minutes"),
+    pytest.param("1h 15m swim", [exercise("Swimming", 75)], id="1h 15m is 75 minutes"),
+    pytest.param("an hour and a half of tennis", [exercise("Tennis", 90)], id="an hour and a half"),
+    pytest.param("half an hour walk", [exercise("Walking", 30)], id="half an hour"),
+    pytest.param(
+        "twenty-five minutes of stretching", [exercise("Stretching", 25)], id="twenty-five"
+    ),
+    pytest.param("did 3 sets of squats", [exercise("Squats")], id="sets are not minutes"),
+    pytest.param("went for a run", [exercise("Running")], id="went for a run has no duration"),
+    pytest.param(
+        "swam 1500m",
+        [exercise("Swimming", distance=1500, unit="m")],
+        id="m after a number is metres",
+    ),
+    pytest.param("walked 3 miles", [exercise("Walking", distance=3, unit="mi")], id="miles"),
+    pytest.param("went to the gym", [exercise(None)], id="the gym is general exercise"),
+    # Measurements.
+    pytest.param(
+        "weight 80.2kg waist 84cm",
+        [measured(standard("weight", 80.2, "kg"), standard("waist", 84, "cm"))],
+        id="weight and waist in one message are one check-in",
+    ),
+    pytest.param(
+        "I weigh 176 lbs", [measured(standard("weight", 176, "lb"))], id="I weigh 176 lbs"
+    ),
+    pytest.param(
+        "weighed in at 81.4 kg this morning",
+        [measured(standard("weight", 81.4, "kg", "today"))],
+        id="weighed in at 81.4 kg this morning",
+    ),
+    pytest.param(
+        "weight 12 stone 4", [measured(standard("weight", 172, "lb"))], id="stone becomes pounds"
+    ),
+    pytest.param(
+        "9,500 steps today",
+        [measured(standard("steps", 9500, "steps", "today"))],
+        id="steps are a check-in, not exercise",
+    ),
+    pytest.param(
+        "walked 10000 steps",
+        [measured(standard("steps", 10000, "steps"))],
+        id="walked some steps logs the steps only",
+    ),
+    pytest.param("10k steps", [measured(standard("steps", 10000, "steps"))], id="10k steps"),
+    pytest.param(
+        "neck 38 cm, hips 98",
+        [measured(standard("neck", 38, "cm"), standard("hips", 98))],
+        id="a length with no unit leaves the unit to the user's preference",
+    ),
+    pytest.param(
+        "blood pressure 120",
+        [measured(custom("Blood pressure", 120, "mmHg"))],
+        id="blood pressure is a custom measurement",
+    ),
+    pytest.param(
+        "bp 120/80",
+        [
+            measured(
+                custom("Blood pressure systolic", 120, "mmHg"),
+                custom("Blood pressure diastolic", 80, "mmHg"),
+            )
+        ],
+        id="a blood pressure reading is two values",
+    ),
+    pytest.param(
+        "resting heart rate 58 bpm",
+        [measured(custom("Resting heart rate", 58, "bpm"))],
+        id="resting heart rate",
+    ),
+    pytest.param("slept 7.5 hours", [measured(custom("Sleep", 7.5, "hours"))], id="sleep is hours"),
+    pytest.param(
+        "slept 7 hours and 30 minutes",
+        [measured(custom("Sleep", 7.5, "hours"))],
+        id="hours and minutes of sleep",
+    ),
+    pytest.param("body fat 22%", [measured(custom("Body fat", 22, "%"))], id="body fat"),
+    # Water.
+    pytest.param("3 glasses of water", [water(3)], id="three glasses of water"),
+    pytest.param("drank a glass of water", [water(1)], id="a glass of water"),
+    pytest.param("2 bottles of water", [water(4)], id="a bottle is two glasses"),
+    pytest.param("water 500 ml", [water(2)], id="500 ml is two glasses of 250 ml"),
+    pytest.param("1.5 liters of water", [water(6)], id="a litre is four glasses"),
+    pytest.param("drank water", [water(1)], id="water with no amount is one glass"),
+    # Several domains at once.
+    pytest.param(
+        "had eggs for breakfast and walked 30 minutes",
+        [food("eggs", meal="breakfast"), exercise("Walking", 30)],
+        id="a food and a walk in one sentence are both logged",
+    ),
+    pytest.param(
+        "I had eggs with a glass of water",
+        [food("eggs"), water(1)],
+        id="a glass of water with a meal is water",
+    ),
+    pytest.param(
+        "last night I had a burger and slept 8 hours",
+        [food("burger", meal="dinner", date="yesterday"), measured(custom("Sleep", 8, "hours"))],
+        id="last night's sleep belongs to today",
+    ),
+    pytest.param(
+        "Had eggs. Then walked 20 min. How much protein was that?",
+        [food("eggs"), exercise("Walking", 20), ASKED],
+        id="a question after logging is asked after the logs",
+    ),
+    pytest.param("hi, I had 2 eggs", [food("egg", 2)], id="a greeting before a log is dropped"),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), LOGGED)
+def test_it_logs(message, expected):
+    result = parse_message(message)
+
+    assert result.intents == expected
+    assert result.errors == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        pytest.param("hi", "chat", id="hi is small talk"),
+        pytest.param("thanks!", "chat", id="thanks is small talk"),
+        pytest.param("ok thanks", "chat", id="ok thanks is small talk"),
+        pytest.param(
+            "how many calories did I eat today?", "ask_question", id="a data question is asked"
+        ),
+        pytest.param("what should I eat for dinner?", "ask_question", id="advice is asked"),
+        pytest.param("show me my diary", "ask_question", id="a request is asked"),
+        pytest.param("should I have pizza?", "ask_question", id="a question is never logged"),
+    ],
+)
+def test_it_answers_without_logging(message, expected):
+    result = parse_message(message)
+
+    assert [intent.name for intent in result.intents] == [expected]
+    assert result.errors == []
+
+
+def test_small_talk_gets_a_reply_and_questions_are_left_to_the_coach():
+    assert parse_message("hi").intents[0].response.startswith("Hi!")
+    assert parse_message("thank you").intents[0].response == "You're welcome!"
+    assert parse_message("how much protein did I have?").intents[0].response is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param("I ran out of milk", id="running out of milk is not a run"),
+        pytest.param("I'm running late", id="running late is not a run"),
+        pytest.param("I need to weigh my options", id="weighing options is not a weight"),
+        pytest.param("watched football", id="watching football is not football"),
+        pytest.param("I had a headache", id="a headache is not food"),
+        pytest.param("I didn't eat breakfast", id="food not eaten is not logged"),
+        pytest.param("I want to run 5k tomorrow", id="a plan is not logged"),
+        pytest.param("I'm going for a run", id="going for a run is not done yet"),
+        pytest.param("my weight goal is 75 kg", id="a goal weight is not a weigh-in"),
+        pytest.param("asdf qwerty", id="nonsense"),
+        pytest.param("the", id="a lone article"),
+    ],
+)
+def test_it_logs_nothing_it_does_not_understand(message):
+    result = parse_message(message)
+
+    assert result.intents == []
+    assert result.errors == [
+        f"I couldn't understand {message!r}. Without an AI service I can log simple messages "
+        "such as '2 eggs and toast for breakfast', 'walked 30 minutes', 'weight 80 kg' or "
+        "'2 glasses of water'."
+    ]
+
+
+def test_an_empty_message_says_it_was_empty():
+    assert parse_message("   ").errors[0].startswith("The message was empty.")
+
+
+def test_it_says_which_part_it_left_out():
+    result = parse_message("walked 30 min and I ran out of milk")
+
+    assert result.intents == [exercise("Walking", 30)]
+    assert result.errors == ["I couldn't tell what 'i ran out of milk' was, so I left it out."]
+
+
+def test_it_refuses_food_by_calories_and_says_what_to_write_instead():
+    result = parse_message("100 calories of almonds")
+
+    assert result.intents == []
+    assert result.errors == [
+        "I can't log food by calories without an AI service; say an amount instead, "
+        "e.g. '30 g almonds' or '2 slices of bread'."
+    ]
+
+
+def test_an_implausible_weight_is_refused_with_the_range_while_the_rest_is_kept():
+    result = parse_message("weight 900 kg waist 84 cm")
+
+    assert result.intents == [measured(standard("waist", 84, "cm"))]
+    assert result.errors == [
+        "log_measurement weight in kg must be at least 20 and at most 400, not 900."
+    ]
+
+
+def test_measurements_across_sentences_become_one_check_in():
+    result = parse_message("Weight 80 kg. Also had a banana. Waist 84 cm.")
+
+    assert result.intents == [
+        measured(standard("weight", 80, "kg"), standard("waist", 84, "cm")),
+        food("banana"),
+    ]
+
+
+def test_a_date_carries_over_to_the_next_sentence():
+    result = parse_message("Yesterday I had pizza. Then I walked 20 minutes.")
+
+    assert [intent.data["date"] for intent in result.intents] == ["yesterday", "yesterday"]
+
+
+def test_tokenise_splits_numbers_from_units_and_joins_known_names():
+    assert tokenise("Had 200g Mac and Cheese, 9,500 steps") == [
+        "had",
+        "200",
+        "g",
+        "mac and cheese",
+        ",",
+        "9500",
+        "steps",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        pytest.param("2 eggs for breakfast", ["food"], id="a meal is food"),
+        pytest.param("3 glasses of water", ["food"], id="water is food"),
+        pytest.param("ran 5k", ["exercise"], id="a run is exercise"),
+        pytest.param("9500 steps", ["checkin"], id="steps are a check-in"),
+        pytest.param("weight 80 kg", ["checkin"], id="weight is a check-in"),
+        pytest.param("set my calorie goal to 1800", ["food", "goals"], id="a calorie goal"),
+        pytest.param(
+            "how many calories did I eat today?", ["food", "reports"], id="a calorie question"
+        ),
+        pytest.param(
+            "what should I eat for dinner?", ["food", "coaching"], id="a dinner idea is coaching"
+        ),
+        pytest.param("summarize my week", ["reports"], id="a summary is a report"),
+        pytest.param(
+            "had eggs and walked 30 minutes", ["food", "exercise"], id="every match is kept"
+        ),
+        pytest.param("I ran out of milk", [], id="running out of milk is not exercise"),
+        pytest.param("hi", [], id="small talk has no category"),
+        pytest.param("asdf qwerty", [], id="nonsense has no category"),
+    ],
+)
+def test_guess_categories(message, expected):
+    assert guess_categories(message) == expected
+
+
+VOCABULARY = sorted(
+    set(
+        tokenise(" ".join(str(param.values[0]) for param in LOGGED))
+        + ["and", "with", "a", "half", "of", "h", "m", "k", "ago", "?", ".", ",", "1/0", "0"]
+        + ["99999999999999999999", "x", "stone", "last", "night", "for", "breakfast", "water"]
+    )
+)
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.lists(st.sampled_from(VOCABULARY), max_size=15).map(" ".join),
+    )
+)
+def test_any_text_gives_a_result_whose_intents_are_valid(caplog, text):
+    caplog.clear()
+    with caplog.at_level(logging.ERROR, logger="chat.offline"):
+        result = parse_message(text)
+        guess_categories(text)
+
+    assert caplog.records == [], "the parser hit an internal error"
+    assert result.intents or result.errors
+    for intent in result.intents:
+        assert validate_intent(intent) == intent
