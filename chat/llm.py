@@ -1,0 +1,667 @@
+"""The LLM gateway: from a user's AI service settings to one litellm call, and back.
+
+`config_for(service, user)` turns an AIServiceSettings row into an `LLMConfig` (provider route,
+decrypted key, checked and pinned URL). `complete(config, messages=...)` makes the call and
+returns an `LLMResult`, or raises one of the `LLMError` classes below with a message a user can
+read and no secret in it. Retries are ours, not litellm's, so they are few and predictable:
+a 429 is retried only when the provider says when (Retry-After), at most twice and for at most
+five seconds of waiting in all; a 5xx is retried once.
+
+litellm is imported on first use only: it takes seconds to import.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import functools
+import json
+import logging
+import os
+import re
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from django.conf import settings
+
+from chat import netguard
+from sparky import services as sparky_services
+from sparky.crypto import SecretError
+
+logger = logging.getLogger(__name__)
+
+MAX_RATE_LIMIT_RETRIES = 2
+MAX_RETRY_WAIT = 5.0  # seconds of Retry-After we are willing to sit through in one call
+SERVER_ERROR_BACKOFF = 0.5  # seconds before the single retry of a 5xx without Retry-After
+_NO_KEY = "no-key"  # sent to keyless local servers so litellm never falls back to env keys
+
+
+# Errors ----------------------------------------------------------------------------------------
+class LLMError(Exception):
+    """A model call failed; str(error) is safe to show the user and to log."""
+
+    def __init__(self, message: str, *, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class LLMConfigError(LLMError):
+    """The AI service settings cannot be used as they are (no model, no key, bad URL)."""
+
+
+class LLMBlockedURL(LLMConfigError):
+    """The service URL points at an address Sparky refuses to connect to."""
+
+
+class LLMTimeout(LLMError):
+    pass
+
+
+class LLMRateLimited(LLMError):
+    def __init__(self, message: str, *, status: int | None = 429, retry_after: float | None):
+        super().__init__(message, status=status)
+        self.retry_after = retry_after
+
+
+class LLMUnavailable(LLMError):
+    """The service could not be reached or answered with a server error."""
+
+    def __init__(self, message: str, *, status: int | None = None, retry_after=None):
+        super().__init__(message, status=status)
+        self.retry_after = retry_after
+
+
+class LLMBadResponse(LLMError):
+    """The service answered, but not with anything usable (garbage, empty, a redirect)."""
+
+
+class LLMAuthError(LLMError):
+    pass
+
+
+# Configuration ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Provider:
+    label: str
+    prefix: str  # litellm route
+    strip_prefixes: tuple[str, ...] = ()  # our route prefix, when the user typed it in the name
+
+
+_PROVIDERS: dict[str, _Provider] = {
+    "openai": _Provider("OpenAI", "openai", ("openai/",)),
+    "anthropic": _Provider("Anthropic", "anthropic", ("anthropic/",)),
+    "google": _Provider("Google Gemini", "gemini", ("gemini/",)),
+    "ollama": _Provider("Ollama", "ollama_chat", ("ollama_chat/", "ollama/")),
+    # OpenRouter model names carry their own vendor ("openai/gpt-4o"); only ours is stripped.
+    "openrouter": _Provider("OpenRouter", "openrouter", ("openrouter/",)),
+    "mistral": _Provider("Mistral", "mistral", ("mistral/",)),
+    "groq": _Provider("Groq", "groq", ("groq/",)),
+    # Any OpenAI-compatible server (vLLM, LM Studio, llama.cpp...): model names are its own.
+    "custom": _Provider("OpenAI-compatible server", "openai"),
+}
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Everything a call needs. The key never appears in repr() or str()."""
+
+    service_type: str
+    model: str  # the litellm model string, route included ("anthropic/claude-haiku-4-5")
+    api_key: str = field(repr=False)
+    api_base: str | None = None  # as handed to litellm (the pinned address when guarded)
+    timeout: float = 60.0
+    supports_cache_control: bool = False
+    tool_profile: str = "full"
+    supports_tools: bool = True
+    target: netguard.ResolvedTarget | None = None  # set when the URL went through the guard
+    label: str = ""  # "Anthropic", "Ollama"... for messages
+
+    def __repr__(self) -> str:
+        key = "'***'" if self.api_key else "''"
+        return (
+            f"LLMConfig(service_type={self.service_type!r}, model={self.model!r}, "
+            f"api_key={key}, api_base={self.api_base!r}, timeout={self.timeout!r}, "
+            f"supports_cache_control={self.supports_cache_control!r}, "
+            f"tool_profile={self.tool_profile!r}, supports_tools={self.supports_tools!r})"
+        )
+
+    __str__ = __repr__
+
+    @property
+    def provider(self) -> str:
+        return self.model.split("/", 1)[0]
+
+    @property
+    def model_name(self) -> str:
+        return self.model.split("/", 1)[1]
+
+    @property
+    def description(self) -> str:
+        return f"{self.label or self.service_type} ({self.model_name})"
+
+
+def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig:
+    """Build the call configuration for `service` (an AIServiceSettings row of `user`).
+
+    Raises LLMConfigError (or LLMBlockedURL) with a message for the settings page. The service
+    URL, when there is one, is checked and resolved here, once; every call made with the
+    returned config connects to that address.
+    """
+    if service.user_id != user.pk:
+        raise LLMConfigError("This AI service belongs to another user.")
+    provider = _PROVIDERS.get(service.service_type)
+    if provider is None:
+        raise LLMConfigError(f"Unknown AI service type {service.service_type!r}.")
+
+    service_type = service.service_type
+    model_name = (service.model_name or "").strip()
+    for prefix in provider.strip_prefixes:
+        if model_name.startswith(prefix):
+            model_name = model_name[len(prefix) :]
+    model_name = model_name or sparky_services.DEFAULT_MODELS.get(service_type, "")
+    if not model_name:
+        raise LLMConfigError(f"Set a model name for {service.service_name} in settings.")
+
+    try:
+        api_key = sparky_services.ai_service_api_key(service)
+    except SecretError:
+        raise LLMConfigError(
+            f"The API key of {service.service_name} cannot be read any more; enter it again."
+        ) from None
+    url = (service.custom_url or "").strip() or sparky_services.DEFAULT_URLS.get(service_type)
+    if service_type == "custom" and not url:
+        raise LLMConfigError(f"Set the URL of the server for {service.service_name}.")
+    # A cloud service without a key would make litellm reach for the server's own env keys.
+    if not api_key and service_type not in sparky_services.KEYLESS_TYPES:
+        raise LLMConfigError(f"{service.service_name} has no API key; add one in settings.")
+
+    target = None
+    api_base = None
+    if url:
+        allowed = netguard.private_allowed(user) if allow_private is None else allow_private
+        try:
+            target = netguard.check_url(url, allow_private=allowed)
+        except netguard.BlockedURL as exc:
+            raise LLMBlockedURL(str(exc)) from None
+        api_base = target.pinned_url
+
+    return LLMConfig(
+        service_type=service_type,
+        model=f"{provider.prefix}/{model_name}",
+        api_key=api_key,
+        api_base=api_base,
+        timeout=float(settings.SPARKY_LLM_TIMEOUT),
+        supports_cache_control=service_type == "anthropic",
+        tool_profile=service.tool_profile,
+        supports_tools=service.supports_tools,
+        target=target,
+        label=provider.label,
+    )
+
+
+# Results ---------------------------------------------------------------------------------------
+class ToolCall(NamedTuple):
+    id: str
+    name: str
+    arguments: str  # JSON text, as the model wrote it
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_creation_tokens": self.cache_creation_tokens,
+        }
+
+
+@dataclass(frozen=True)
+class LLMResult:
+    text: str
+    tool_calls: list[ToolCall]
+    usage: Usage
+    finish_reason: str | None
+    model: str | None
+
+    def assistant_message(self) -> dict[str, Any]:
+        """This reply as an OpenAI-format history message, for the next step of a loop."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.text or None}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in self.tool_calls
+            ]
+        return message
+
+
+# The call --------------------------------------------------------------------------------------
+@functools.cache
+def _litellm():
+    # Same switches as sparky.settings, for scripts that use the gateway without Django setup.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.drop_params = True  # a parameter the model lacks (temperature on o-series) is dropped
+    return litellm
+
+
+def complete(
+    config: LLMConfig,
+    *,
+    messages: Sequence[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    tool_choice: str | Mapping[str, Any] | None = None,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    timeout: float | None = None,
+) -> LLMResult:
+    """One model reply (text and/or tool calls), with the gateway's retry rules applied."""
+    return _complete(
+        config,
+        messages=messages,
+        tools=tools,
+        tool_choice=tool_choice,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        timeout=timeout,
+    )
+
+
+def _complete(
+    config: LLMConfig,
+    *,
+    messages,
+    tools=None,
+    tool_choice=None,
+    max_tokens=None,
+    temperature=None,
+    timeout=None,
+    allow_empty: bool = False,
+) -> LLMResult:
+    litellm = _litellm()
+    timeout = float(timeout if timeout is not None else config.timeout)
+    kwargs: dict[str, Any] = {
+        "model": config.model,
+        "messages": list(messages) if config.supports_cache_control else _strip_cache(messages),
+        "api_key": config.api_key or _NO_KEY,
+        "timeout": timeout,
+        "num_retries": 0,  # retries are ours, below
+        "max_retries": 0,
+    }
+    if config.api_base:
+        kwargs["api_base"] = config.api_base
+    if tools:
+        kwargs["tools"] = list(tools) if config.supports_cache_control else _strip_cache(tools)
+        if tool_choice is not None:
+            kwargs["tool_choice"] = tool_choice
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+
+    http_client = None
+    if config.target is not None:
+        http_client, kwargs["client"] = _pinned_litellm_client(config, timeout)
+    attempts: list[LLMError] = []
+    try:
+        while True:
+            try:
+                response = litellm.completion(**kwargs)
+                return _result(response, config, allow_empty=allow_empty)
+            except LLMError as error:
+                _log_failure(config, error)
+                raise
+            except Exception as exc:
+                error = _translate(exc, config, timeout)
+            attempts.append(error)
+            delay = _retry_delay(attempts)
+            if delay is None:
+                _log_failure(config, error)
+                raise error from None  # the provider exception may quote the request
+            logger.info("Retrying %s in %.1f s after: %s", config.description, delay, error)
+            time.sleep(delay)
+    finally:
+        if http_client is not None:
+            http_client.close()
+
+
+def _retry_delay(failures: list[LLMError]) -> float | None:
+    """Seconds to wait before trying again after these failures, or None to give up.
+
+    Only where the provider asks for it: a 429 that says when (Retry-After), up to
+    MAX_RATE_LIMIT_RETRIES times within MAX_RETRY_WAIT seconds of waiting; a 5xx once.
+    Timeouts, refused connections and 4xx are not retried: the turn has a time budget.
+    """
+    error = failures[-1]
+    waited = sum(_planned_wait(f) for f in failures[:-1])
+    if isinstance(error, LLMRateLimited):
+        earlier = sum(isinstance(f, LLMRateLimited) for f in failures[:-1])
+        if error.retry_after is None or earlier >= MAX_RATE_LIMIT_RETRIES:
+            return None
+        return error.retry_after if waited + error.retry_after <= MAX_RETRY_WAIT else None
+    if isinstance(error, LLMUnavailable) and (error.status or 0) >= 500:
+        if any(isinstance(f, LLMUnavailable) and (f.status or 0) >= 500 for f in failures[:-1]):
+            return None
+        return min(_planned_wait(error), max(0.0, MAX_RETRY_WAIT - waited))
+    return None
+
+
+def _planned_wait(error: LLMError) -> float:
+    if isinstance(error, LLMRateLimited):
+        return error.retry_after or 0.0
+    if isinstance(error, LLMUnavailable):
+        return SERVER_ERROR_BACKOFF if error.retry_after is None else error.retry_after
+    return 0.0
+
+
+def _pinned_litellm_client(config: LLMConfig, timeout: float):
+    """(httpx client, what litellm's `client=` takes for this route) bound to the checked IP.
+
+    litellm's OpenAI route takes an openai.OpenAI client (ours wraps the pinned httpx client);
+    every other route used here (anthropic, ollama_chat, gemini, groq, mistral, openrouter) goes
+    through litellm's HTTPHandler, which takes an httpx client as is.
+    """
+    http_client = netguard.pinned_client(config.target, timeout=timeout)
+    if config.provider == "openai":
+        import openai
+
+        sdk = openai.OpenAI(
+            api_key=config.api_key or _NO_KEY,
+            base_url=config.api_base,
+            http_client=http_client,
+            max_retries=0,
+            timeout=timeout,
+        )
+        return http_client, sdk
+    from litellm.llms.custom_httpx.http_handler import HTTPHandler
+
+    return http_client, HTTPHandler(client=http_client, timeout=timeout)
+
+
+def _strip_cache(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Drop Anthropic cache_control markers for providers that may reject unknown fields."""
+    cleaned = []
+    for item in items:
+        item = {k: v for k, v in item.items() if k != "cache_control"}
+        content = item.get("content")
+        if isinstance(content, list):
+            item["content"] = [
+                {k: v for k, v in block.items() if k != "cache_control"}
+                if isinstance(block, Mapping)
+                else block
+                for block in content
+            ]
+        cleaned.append(item)
+    return cleaned
+
+
+def _result(response, config: LLMConfig, *, allow_empty: bool) -> LLMResult:
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        raise LLMBadResponse(f"{config.description} sent a reply with no message in it.")
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    text = _text_of(getattr(message, "content", None))
+    calls = []
+    for index, call in enumerate(getattr(message, "tool_calls", None) or []):
+        function = getattr(call, "function", None)
+        name = getattr(function, "name", None)
+        if not name:
+            continue
+        arguments = getattr(function, "arguments", None)
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments if arguments is not None else {})
+        call_id = getattr(call, "id", None) or f"call_{index}_{uuid.uuid4().hex[:12]}"
+        calls.append(ToolCall(call_id, name, arguments or "{}"))
+    if not text.strip() and not calls and not allow_empty:
+        raise LLMBadResponse(f"{config.description} sent an empty reply.")
+    return LLMResult(
+        text=text,
+        tool_calls=calls,
+        usage=_usage_of(getattr(response, "usage", None)),
+        finish_reason=getattr(choice, "finish_reason", None),
+        model=getattr(response, "model", None),
+    )
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, Mapping))
+    return ""
+
+
+def _usage_of(usage: Any) -> Usage:
+    if usage is None:
+        return Usage()
+
+    def number(obj: Any, name: str) -> int:
+        value = getattr(obj, name, None) if obj is not None else None
+        return int(value) if isinstance(value, int | float) else 0
+
+    details = getattr(usage, "prompt_tokens_details", None)
+    return Usage(
+        prompt_tokens=number(usage, "prompt_tokens"),
+        completion_tokens=number(usage, "completion_tokens"),
+        cache_read_tokens=number(usage, "cache_read_input_tokens")
+        or number(details, "cached_tokens"),
+        cache_creation_tokens=number(usage, "cache_creation_input_tokens")
+        or number(details, "cache_creation_tokens"),
+    )
+
+
+# Failures --------------------------------------------------------------------------------------
+def _chain(exc: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen and len(seen) < 12:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return seen
+
+
+def _translate(exc: Exception, config: LLMConfig, timeout: float) -> LLMError:
+    """A provider/litellm/httpx exception as one of ours, with a message fit for the user."""
+    import httpx
+
+    litellm = _litellm()
+    chain = _chain(exc)
+    what = config.description
+    for inner in chain:
+        if isinstance(inner, netguard.BlockedURL):
+            return LLMBlockedURL(str(inner))
+    status = _status_of(chain)
+
+    def has(*types) -> bool:
+        return any(isinstance(e, types) for e in chain)
+
+    if has(litellm.Timeout, httpx.TimeoutException):
+        return LLMTimeout(f"{what} did not answer within {timeout:g} seconds.", status=status)
+    if has(json.JSONDecodeError):
+        return LLMBadResponse(f"{what} sent a reply that is not valid JSON.", status=status)
+    if status == 429 or has(litellm.RateLimitError):
+        retry_after = _retry_after(exc)
+        when = f" It asks to wait {retry_after:g} s." if retry_after is not None else ""
+        return LLMRateLimited(
+            f"{what} is rate limiting requests; try again shortly.{when}", retry_after=retry_after
+        )
+    if status in (401, 403) or has(litellm.AuthenticationError, litellm.PermissionDeniedError):
+        return LLMAuthError(
+            f"{what} refused the API key ({status or 'unauthorised'}); check the key in settings.",
+            status=status,
+        )
+    if has(httpx.ConnectError, ConnectionError, httpx.RemoteProtocolError):
+        # Only scheme, host and port: a path or query of a user's URL may carry a secret.
+        where = f" at {config.target.scheme}://{config.target.host_header}" if config.target else ""
+        return LLMUnavailable(f"{what} could not be reached{where}.")
+    if status is not None and 300 <= status < 400:
+        return LLMBadResponse(
+            f"{what} answered with a redirect ({status}); Sparky does not follow redirects of "
+            "AI services. Set the final URL in settings.",
+            status=status,
+        )
+    detail = _provider_detail(exc, config)
+    if (status is not None and status >= 500) or has(
+        litellm.InternalServerError, litellm.ServiceUnavailableError
+    ):
+        return LLMUnavailable(
+            f"{what} had a server error ({status or 'unknown'}); try again later.",
+            status=status,
+            retry_after=_retry_after(exc),
+        )
+    if has(litellm.ContextWindowExceededError):
+        return LLMError(f"The conversation is too long for {what}.", status=status)
+    if status is not None:
+        return LLMError(f"{what} refused the request ({status}): {detail}", status=status)
+    return LLMError(f"The call to {what} failed: {detail}", status=status)
+
+
+def _status_of(chain: list[BaseException]) -> int | None:
+    """The HTTP status the provider really sent: the deepest response in the chain.
+
+    litellm's outer exception can disagree (a 307 from Anthropic surfaces as an
+    APIConnectionError with status 500), so the wrapped httpx response wins.
+    """
+    for inner in reversed(chain):
+        code = getattr(getattr(inner, "response", None), "status_code", None)
+        if isinstance(code, int):
+            return code
+    code = getattr(chain[0], "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def _retry_after(exc: Exception) -> float | None:
+    headers = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        millis = headers.get("retry-after-ms")
+        value = headers.get("retry-after")
+    except AttributeError:
+        return None
+    try:
+        if millis is not None:
+            return max(0.0, float(millis) / 1000)
+        if value is None:
+            return None
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:  # an HTTP date
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+_PREFIXES = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+:\s*)?(?:\w+Exception\s*-\s*)?")
+_SECRET_PATTERNS = [
+    re.compile(r"(?i)(bearer\s+)[^\s'\",}]+"),
+    re.compile(r"(?i)((?:x-api-key|api[_-]?key|x-goog-api-key)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}&]+"),
+    re.compile(r"(?i)([?&]key=)[^&\s'\"]+"),
+    re.compile(r"\b(?:sk|pk|rk|gsk|xai|key)[-_][A-Za-z0-9*._-]{6,}"),
+    re.compile(r"\bAIza[0-9A-Za-z_-]{20,}"),
+]
+
+
+def _sanitise(text: str, config: LLMConfig) -> str:
+    if config.api_key and len(config.api_key) >= 4:
+        text = text.replace(config.api_key, "[redacted]")
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + "[redacted]", text)
+    return text
+
+
+def _provider_detail(exc: Exception, config: LLMConfig) -> str:
+    raw = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    text = _PREFIXES.sub("", str(raw)).strip()
+    # A JSON error body: keep just its message.
+    try:
+        body = json.loads(text)
+        error = body.get("error", body) if isinstance(body, dict) else body
+        if isinstance(error, dict):
+            text = str(error.get("message") or text)
+        elif isinstance(error, str):
+            text = error
+    except (ValueError, AttributeError):
+        pass
+    text = text.split(". Received Model Group=")[0].split("Handle with `litellm")[0].strip()
+    text = _sanitise(text, config)
+    return text[:300] + ("..." if len(text) > 300 else "")
+
+
+def _log_failure(config: LLMConfig, error: LLMError) -> None:
+    logger.warning(
+        "LLM call failed: %s [%s, model %s, status %s]",
+        error,
+        type(error).__name__,
+        config.model,
+        error.status,
+    )
+
+
+# Tokens and the settings page ------------------------------------------------------------------
+def count_tokens(
+    config_or_model: LLMConfig | str,
+    messages: Sequence[Mapping[str, Any]] | None = None,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    text: str | None = None,
+) -> int:
+    """Tokens of a prompt for this model, counted offline with litellm's bundled tokenizers."""
+    model = config_or_model.model if isinstance(config_or_model, LLMConfig) else config_or_model
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {"model": model or "", "use_default_image_token_count": True}
+    if messages is not None:
+        kwargs["messages"] = list(messages)
+    if text is not None:
+        kwargs["text"] = text
+    if tools:
+        kwargs["tools"] = list(tools)
+    if messages is None and text is None:
+        kwargs["text"] = ""
+    return int(litellm.token_counter(**kwargs))
+
+
+def test_connection(config: LLMConfig) -> tuple[bool, str]:
+    """A tiny completion for the settings page: (ok, what to tell the user)."""
+    try:
+        _complete(
+            config,
+            messages=[{"role": "user", "content": "Reply with the single word: ok"}],
+            max_tokens=16,
+            timeout=min(config.timeout, 30.0),
+            allow_empty=True,  # an answer of any kind proves the connection works
+        )
+    except LLMError as error:
+        return False, str(error)
+    return True, f"Connected: {config.description} answered."
+
+
+test_connection.__test__ = False  # not a pytest test, despite the name
