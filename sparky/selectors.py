@@ -14,6 +14,7 @@ from nutrition.models import NUTRIENTS, nutrient_unit
 from nutrition.selectors import nutrition_totals, water_for
 from nutrition.services import goal_for
 from sparky.dates import parse_day
+from sparky.services import preferences_for
 
 DEFAULT_WATER_GOAL = 8  # glasses, when the user has not set one
 REMAINING_FORMULA = "goal - consumed + burned"
@@ -142,8 +143,6 @@ def period_summary(*, user, start: dt.date, end: dt.date) -> dict:
         start, end = end, start
     if (end - start).days + 1 > MAX_PERIOD_DAYS:
         start = end - dt.timedelta(days=MAX_PERIOD_DAYS - 1)
-    from sparky.services import preferences_for
-
     weights = dict(
         CheckInMeasurement.objects.for_user(user)
         .between(start, end)
