@@ -8,7 +8,7 @@ from nutrition.catalog import import_foods
 CATALOG_PARTS = ("foods", "exercises")
 
 
-@shared_task(acks_late=True)
+@shared_task
 def catalog_import_task(parts: list[str]) -> dict:
     """Load the public catalog parts named ("foods", "exercises") off the request path.
 
