@@ -254,16 +254,17 @@ def test_concurrent_requests_are_all_answered_and_recorded():
         fake.respond_with(lambda req: req.last_user_text().upper())
         answers: dict[int, str] = {}
 
-        def ask(n: int) -> None:
+        def ask(client: httpx.Client, n: int) -> None:
             body = {"messages": [{"role": "user", "content": f"message {n}"}]}
-            reply = httpx.post(f"{fake.openai_base}/chat/completions", json=body)
+            reply = client.post(f"{fake.openai_base}/chat/completions", json=body)
             answers[n] = reply.json()["choices"][0]["message"]["content"]
 
-        threads = [threading.Thread(target=ask, args=(n,)) for n in range(20)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        with httpx.Client() as client:
+            threads = [threading.Thread(target=ask, args=(client, n)) for n in range(20)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
 
         assert answers == {n: f"MESSAGE {n}" for n in range(20)}
         assert len(fake.requests) == 20

@@ -1,9 +1,18 @@
 """The SSRF guard: which AI service URLs are refused, and where a checked URL really connects."""
 
+import datetime
 import ipaddress
 import socket
+import ssl
+import tempfile
+import threading
 
+import httpx
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from chat.netguard import BlockedURL, check_url, pinned_client, private_allowed
 from tests import fake_llm as fake_llm_module
@@ -222,3 +231,65 @@ def test_staff_and_the_setting_allow_private_targets(db, settings):
     assert private_allowed(staff) is True
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
     assert private_allowed(member) is True
+
+
+@pytest.fixture
+def tls_listener():
+    """A loopback TLS server with a self-signed certificate that records the SNI it is sent."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "llm.example.test")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .sign(key, hashes.SHA256())
+    )
+    with tempfile.NamedTemporaryFile(suffix=".pem") as pem:
+        pem.write(cert.public_bytes(serialization.Encoding.PEM))
+        pem.write(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+        )
+        pem.flush()
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(pem.name)
+    names: list[str | None] = []
+    context.sni_callback = lambda sock, server_name, ctx: names.append(server_name)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def serve_one() -> None:
+        try:
+            conn, _ = listener.accept()
+            with context.wrap_socket(conn, server_side=True):
+                pass
+        except (OSError, ssl.SSLError):
+            pass  # the client rejects our self-signed certificate, as it should
+
+    thread = threading.Thread(target=serve_one, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1], names
+    thread.join(timeout=5)
+    listener.close()
+
+
+def test_https_connects_to_the_checked_address_with_the_host_name_as_sni(dns, tls_listener):
+    port, server_names = tls_listener
+    dns.answers["llm.example.test"] = ["127.0.0.1"]
+    target = check_url(f"https://llm.example.test:{port}/v1", allow_private=True)
+    dns.answers["llm.example.test"] = ["10.66.66.66"]
+
+    with pinned_client(target, timeout=5) as client, pytest.raises(httpx.ConnectError) as failed:
+        client.get(f"{target.pinned_url}/models")
+
+    assert server_names == ["llm.example.test"]  # TLS was for the name, on the checked IP
+    assert "CERTIFICATE_VERIFY_FAILED" in str(failed.value)  # and the certificate is verified
+    assert dns.lookups == ["llm.example.test"]
