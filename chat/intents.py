@@ -999,4 +999,6 @@ def _date(data: dict, label: str) -> str | None:
                 return dt.date.fromisoformat(text[:10]).isoformat()
             except ValueError:
                 pass
-    raise IntentError(f"date must be null, 'today', 'yesterday' or YYYY-MM-DD, not {_shown(raw)}.")
+    raise IntentError(
+        f"{label} date must be null, 'today', 'yesterday' or YYYY-MM-DD, not {_shown(raw)}."
+    )
