@@ -486,6 +486,8 @@ def _food_data(data: dict) -> dict:
     raw_quantity = _pick(data, "quantity", "qty", "amount", "servings", "count", "number")
     raw_unit = _pick(data, "unit", "units", "serving_unit", "measure", "unit_of_measure")
     quantity, unit_from_quantity = _number_and_word(raw_quantity, "log_food quantity")
+    # No unit stays None ("one serving or piece"), not the spec's default "g": "2 eggs" logged as
+    # 2 g is the classic mix-up, and the services know each food's serving when no unit is given.
     unit = _food_unit(raw_unit)
     if unit is None and unit_from_quantity is not None:
         unit = _food_unit(unit_from_quantity)  # "quantity": "200g"
