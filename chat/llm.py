@@ -173,6 +173,9 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
             f"The API key of {service.service_name} cannot be read any more; enter it again."
         ) from None
     url = (service.custom_url or "").strip() or sparky_services.DEFAULT_URLS.get(service_type)
+    if url and service_type == "anthropic":
+        # litellm appends /v1/messages itself; a base that already ends in /v1 would double it.
+        url = re.sub(r"/v1/?$", "", url.rstrip("/"))
     if service_type == "custom" and not url:
         raise LLMConfigError(f"Set the URL of the server for {service.service_name}.")
     # A cloud service without a key would make litellm reach for the server's own env keys.

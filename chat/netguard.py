@@ -31,10 +31,18 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 _SETTING_HINT = "ask an admin to set SPARKY_ALLOW_PRIVATE_AI_URLS"
 
 # Instance-metadata services of the big clouds: AWS/GCP/Azure/OpenStack/DigitalOcean/Oracle
-# (169.254.169.254), AWS over IPv6, AWS ECS task metadata, Alibaba Cloud.
+# (169.254.169.254), AWS over IPv6, AWS ECS task metadata, Alibaba Cloud, Oracle's older
+# endpoint, and Azure's WireServer (a public address that only means something inside Azure).
 _METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200")
+    for a in (
+        "169.254.169.254",
+        "fd00:ec2::254",
+        "169.254.170.2",
+        "100.100.100.200",
+        "192.0.0.192",
+        "168.63.129.16",
+    )
 )
 _METADATA_NAMES = frozenset({"metadata", "metadata.google.internal", "metadata.goog"})
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT: not global, not "private"

@@ -193,6 +193,15 @@ def test_a_custom_url_on_the_private_network_is_refused(alice, settings):
         config_for(service, alice)
 
 
+def test_an_anthropic_url_ending_in_v1_is_not_doubled(alice, fake_llm, private_ok):
+    fake_llm.reply_text("ok")
+    config = config_on_fake(alice, fake_llm, "anthropic", url=f"{fake_llm.anthropic_base}/v1/")
+
+    complete(config, messages=HI)
+
+    assert fake_llm.last.path == "/v1/messages"
+
+
 def test_another_users_service_cannot_be_used(alice, bob):
     service = ai_service_create(
         user=bob, service_name="bob's", service_type="openai", api_key=SECRET, model_name="gpt"

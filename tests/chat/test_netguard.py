@@ -68,6 +68,7 @@ def dns(monkeypatch):
         ("http://169.254.169.254/latest/meta-data/", "a cloud metadata address"),
         ("http://[fd00:ec2::254]/", "a cloud metadata address"),
         ("http://[::ffff:169.254.169.254]/", "a cloud metadata address"),
+        ("http://168.63.129.16/", "a cloud metadata address"),
     ],
 )
 def test_it_refuses_addresses_that_are_not_public(url, reason):
@@ -107,6 +108,8 @@ def test_cloud_metadata_stays_refused_even_when_private_targets_are_allowed():
         check_url("http://169.254.169.254/", allow_private=True)
     with pytest.raises(BlockedURL, match="cloud metadata"):
         check_url("http://metadata.google.internal/computeMetadata/v1/", allow_private=True)
+    with pytest.raises(BlockedURL, match="cloud metadata"):
+        check_url("http://168.63.129.16/", allow_private=True)  # public, yet Azure's WireServer
 
 
 @pytest.mark.parametrize(
