@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.postgres.functions import RandomUUID
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
+from django.db.models import F, Func
 from django.db.models.functions import Lower, Now
 from django.utils import timezone
 
@@ -110,6 +111,13 @@ class Food(NutrientColumns):
     food_group = models.CharField(max_length=100, blank=True, default="")
     # Added: the catalog's original description ("Egg, whole, raw, fresh") for search and citing.
     original_name = models.CharField(max_length=255, blank=True, default="")
+    # Added for search: the name as sorted English word stems without catalog filler ("Bananas,
+    # raw" -> "banana"), computed by Postgres (function food_search_key, migration 0003).
+    search_key = models.GeneratedField(
+        expression=Func(F("name"), function="food_search_key"),
+        output_field=models.TextField(),
+        db_persist=True,
+    )
 
     objects = FoodQuerySet.as_manager()
 
@@ -126,6 +134,14 @@ class Food(NutrientColumns):
             GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="foods_name_trgm"),
             models.Index(fields=["user", "name"], name="foods_user_name_idx"),
             models.Index(fields=["barcode"], name="foods_barcode_idx"),
+            # Search tokens: each stem, and each stem tagged with the key's length ("banana#1"),
+            # so the shortest names containing the query's words are found first. No pending
+            # list (fastupdate): a search must not scan megabytes of unmerged entries after a load.
+            GinIndex(
+                Func(F("search_key"), function="food_search_tokens"),
+                name="foods_search_tokens",
+                fastupdate=False,
+            ),
         ]
 
     def __str__(self) -> str:
