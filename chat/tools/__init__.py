@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import importlib
 import json
 import logging
 import re
@@ -23,16 +24,6 @@ import jsonschema
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import transaction
 
-from chat.tools import (  # noqa: F401  (importing registers the tools)
-    checkin,
-    coaching,
-    exercise,
-    food,
-    goals,
-    profile,
-    reports,
-    vision,
-)
 from chat.tools.base import (
     CATEGORIES,
     CORE_CATEGORIES,
@@ -64,6 +55,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+# Importing a category's module registers its tools; this order is the registry's order.
+for _module in ("food", "exercise", "checkin", "goals", "coaching", "vision", "profile", "reports"):
+    importlib.import_module(f"chat.tools.{_module}")
 CACHE_CONTROL = {"type": "ephemeral"}
 
 
@@ -89,14 +83,14 @@ def enable_tool() -> Tool:
         name=ENABLE_TOOL_NAME,
         category="coaching",
         description=(
-            "Load more tool categories for this conversation when the tools you have cannot do what "
-            "the user asked. Call it before telling the user something is not possible. "
+            "Load more tool categories for this conversation when the tools you have cannot do "
+            "what the user asked. Call it before telling the user something is not possible. "
             "Categories: " + "; ".join(f"{slug}: {text}" for slug, text in CATEGORIES.items())
         ),
         parameters=obj(
             required=["categories"],
             categories=array(
-                "Category slugs to load, e.g. [\"exercise\"].",
+                'Category slugs to load, e.g. ["exercise"].',
                 string("a category slug", enum=list(CATEGORIES)),
             ),
         ),
@@ -264,8 +258,14 @@ def _validation_text(error: ValidationError) -> str:
     return " ".join(error.messages)
 
 
-def run_tool(ctx: ToolContext, name: str, raw_arguments, *, allowed: ToolSet | None = None,
-             dormant_hint: str | None = None) -> ToolResult:
+def run_tool(
+    ctx: ToolContext,
+    name: str,
+    raw_arguments,
+    *,
+    allowed: ToolSet | None = None,
+    dormant_hint: str | None = None,
+) -> ToolResult:
     """Execute one tool call. Never raises for the model's mistakes or the user's bad input."""
     if allowed is not None:
         t = allowed.get(name)
@@ -274,7 +274,9 @@ def run_tool(ctx: ToolContext, name: str, raw_arguments, *, allowed: ToolSet | N
     if t is None:
         if name in registry() or name == ENABLE_TOOL_NAME:
             hint = dormant_hint or "It is not available right now."
-            return ToolResult(ok=False, message=f"The tool {name} was not offered on this step. {hint}")
+            return ToolResult(
+                ok=False, message=f"The tool {name} was not offered on this step. {hint}"
+            )
         choices = ", ".join(allowed.names if allowed is not None else registry())
         return ToolResult(ok=False, message=f"There is no tool named {name!r}. Tools: {choices}.")
     try:

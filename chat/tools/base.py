@@ -52,6 +52,7 @@ class Written:
     kind: str  # food_entry | exercise_entry | checkin | custom_measurement | water | goal | food
     id: str
     summary: str
+    date: str | None = None  # the diary day it belongs to (ISO), when it has one
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)

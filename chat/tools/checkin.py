@@ -72,7 +72,9 @@ def log_checkin(ctx, args) -> ToolResult:
         ok=True,
         message=f"Recorded {summary}.",
         data={"date": row.entry_date},
-        written=[Written(kind="checkin", id=str(row.id), summary=summary)],
+        written=[
+            Written(kind="checkin", id=str(row.id), summary=summary, date=str(row.entry_date))
+        ],
     )
 
 
@@ -109,7 +111,14 @@ def log_custom_measurement(ctx, args) -> ToolResult:
     return ToolResult(
         ok=True,
         message=f"Recorded {summary}.",
-        written=[Written(kind="custom_measurement", id=str(row.id), summary=summary)],
+        written=[
+            Written(
+                kind="custom_measurement",
+                id=str(row.id),
+                summary=summary,
+                date=str(row.entry_date),
+            )
+        ],
     )
 
 
@@ -136,7 +145,7 @@ def log_water(ctx, args) -> ToolResult:
         ok=True,
         message=f"Added {summary}.",
         data={"total_glasses": total, "date": day},
-        written=[Written(kind="water", id=f"{day.isoformat()}", summary=summary)],
+        written=[Written(kind="water", id=day.isoformat(), summary=summary, date=day.isoformat())],
     )
 
 
@@ -157,7 +166,7 @@ def set_water(ctx, args) -> ToolResult:
     return ToolResult(
         ok=True,
         message=f"Set {summary}.",
-        written=[Written(kind="water", id=day.isoformat(), summary=summary)],
+        written=[Written(kind="water", id=day.isoformat(), summary=summary, date=day.isoformat())],
     )
 
 

@@ -37,7 +37,12 @@ def entry_line(entry: ExerciseEntry) -> str:
 
 
 def written_exercise(entry) -> Written:
-    return Written(kind="exercise_entry", id=str(entry.id), summary=entry_line(entry))
+    return Written(
+        kind="exercise_entry",
+        id=str(entry.id),
+        summary=entry_line(entry),
+        date=entry.entry_date.isoformat() if entry.entry_date else None,
+    )
 
 
 @tool(
@@ -81,13 +86,20 @@ def search_exercises(ctx, args) -> ToolResult:
         notes=string("Anything else worth keeping, e.g. '3 sets of 10'."),
         exercise_id=string("An exercise_id from search_exercises, when you have one."),
     ),
-    example={"exercise_name": "running", "duration_minutes": 28, "distance": 5, "distance_unit": "km"},
+    example={
+        "exercise_name": "running",
+        "duration_minutes": 28,
+        "distance": 5,
+        "distance_unit": "km",
+    },
 )
 def log_exercise(ctx, args) -> ToolResult:
     exercise = None
     if args.get("exercise_id"):
         try:
-            exercise = exercise_services.exercise_get(user=ctx.user, exercise_id=args["exercise_id"])
+            exercise = exercise_services.exercise_get(
+                user=ctx.user, exercise_id=args["exercise_id"]
+            )
         except Exception:
             exercise = None
     name = (args.get("exercise_name") or "").strip()
@@ -166,7 +178,9 @@ def _ambiguous(rows) -> ToolResult:
     listing = "; ".join(f"{entry_line(r)} [id {r.id}]" for r in rows)
     return ToolResult(
         ok=False,
-        message=f"Several exercise entries match: {listing}. Ask the user which one, then use its id.",
+        message=(
+            f"Several exercise entries match: {listing}. Ask the user which one, then use its id."
+        ),
     )
 
 
@@ -201,7 +215,9 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
     if "new_date" in args:
         changes["entry_date"] = args["new_date"]
     if not changes:
-        raise ValidationError("Say what to change: duration_minutes, distance, calories or new_date.")
+        raise ValidationError(
+            "Say what to change: duration_minutes, distance, calories or new_date."
+        )
     before = entry_line(entry)
     entry = exercise_services.exercise_entry_update(user=ctx.user, entry_id=entry.id, **changes)
     written = written_exercise(entry)
@@ -234,7 +250,14 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
     return ToolResult(
         ok=True,
         message=f"Deleted {line}.",
-        written=[Written(kind="exercise_entry_deleted", id=str(entry.id), summary=line)],
+        written=[
+            Written(
+                kind="exercise_entry_deleted",
+                id=str(entry.id),
+                summary=line,
+                date=entry.entry_date.isoformat() if entry.entry_date else None,
+            )
+        ],
     )
 
 
@@ -246,8 +269,9 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
         required=["name", "calories_per_hour"],
         name=string("Name of the exercise."),
         calories_per_hour=number("Estimated kcal burned per hour."),
-        category=string("Kind of exercise.", enum=["cardio", "strength", "sports", "flexibility",
-                                                   "general"]),
+        category=string(
+            "Kind of exercise.", enum=["cardio", "strength", "sports", "flexibility", "general"]
+        ),
     ),
     example={"name": "padel", "calories_per_hour": 450, "category": "sports"},
 )

@@ -12,7 +12,6 @@ from sparky.dates import now_for, parse_day
 from .base import (
     CORE,
     DATE_ARG,
-    FULL,
     MEAL_ARG,
     ToolResult,
     Written,
@@ -73,14 +72,21 @@ def entry_line(entry: FoodEntry) -> str:
 
 
 def written_food(entry: FoodEntry) -> Written:
-    return Written(kind="food_entry", id=str(entry.id), summary=entry_line(entry))
+    return Written(
+        kind="food_entry",
+        id=str(entry.id),
+        summary=entry_line(entry),
+        date=entry.entry_date.isoformat(),
+    )
 
 
 def _ambiguous(kind: str, rows, describe) -> ToolResult:
     listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
     return ToolResult(
         ok=False,
-        message=f"Several {kind} entries match: {listing}. Ask the user which one, then use its id.",
+        message=(
+            f"Several {kind} entries match: {listing}. Ask the user which one, then use its id."
+        ),
     )
 
 
@@ -103,7 +109,9 @@ def search_foods(ctx, args) -> ToolResult:
     limit = max(1, min(int(args.get("limit", 5)), 10))
     foods = food_services.food_search(user=ctx.user, query=args["query"], limit=limit)
     if not foods:
-        return ToolResult(ok=True, message=f"No food matches {args['query']!r}.", data={"foods": []})
+        return ToolResult(
+            ok=True, message=f"No food matches {args['query']!r}.", data={"foods": []}
+        )
     return ToolResult(
         ok=True,
         message=f"{len(foods)} foods match {args['query']!r}.",
@@ -221,7 +229,13 @@ def _nutrition_from(args) -> dict:
         date=DATE_ARG,
         **_NUTRIENT_ARGS,
     ),
-    example={"food_name": "chicken burrito", "calories": 650, "protein": 35, "carbs": 70, "fat": 22},
+    example={
+        "food_name": "chicken burrito",
+        "calories": 650,
+        "protein": 35,
+        "carbs": 70,
+        "fat": 22,
+    },
 )
 def log_external_food(ctx, args) -> ToolResult:
     option = {
@@ -252,7 +266,9 @@ def log_external_food(ctx, args) -> ToolResult:
     name="food_diary",
     category="food",
     profiles=CORE,
-    description="Read the user's food diary for a day: every entry by meal, with calories and macros.",
+    description=(
+        "Read the user's food diary for a day: every entry by meal, with calories and macros."
+    ),
     parameters=obj(date=DATE_ARG),
     example={"date": "today"},
 )
@@ -282,8 +298,8 @@ def _entry_queryset(ctx):
     profiles=CORE,
     writes=True,
     description=(
-        "Change a food entry the user already logged: its amount, unit, meal or day. Identify it by "
-        "entry_id, or by food_name and the date it was logged."
+        "Change a food entry the user already logged: its amount, unit, meal or day. Identify it "
+        "by entry_id, or by food_name and the date it was logged."
     ),
     parameters=obj(
         entry_id=string("The entry's id, if known."),
@@ -314,13 +330,13 @@ def edit_food_entry(ctx, args) -> ToolResult:
     if "new_date" in args:
         changes["entry_date"] = args["new_date"]
     if not changes:
-        return ToolResult(ok=False, message="Say what to change: quantity, unit, meal_type or new_date.")
+        return ToolResult(
+            ok=False, message="Say what to change: quantity, unit, meal_type or new_date."
+        )
     before = entry_line(entry)
     entry = food_services.food_entry_update(user=ctx.user, entry_id=entry.id, **changes)
     written = written_food(entry)
-    return ToolResult(
-        ok=True, message=f"Changed {before} to {written.summary}.", written=[written]
-    )
+    return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
 
 
 @tool(
@@ -358,7 +374,14 @@ def delete_food_entry(ctx, args) -> ToolResult:
     return ToolResult(
         ok=True,
         message=f"Deleted {line}.",
-        written=[Written(kind="food_entry_deleted", id=str(entry.id), summary=line)],
+        written=[
+            Written(
+                kind="food_entry_deleted",
+                id=str(entry.id),
+                summary=line,
+                date=entry.entry_date.isoformat(),
+            )
+        ],
     )
 
 
@@ -380,8 +403,13 @@ def delete_food_entry(ctx, args) -> ToolResult:
         serving_unit=string("Serving unit (default 'g')."),
         **_NUTRIENT_ARGS,
     ),
-    example={"food_name": "protein bar", "calories": 210, "protein": 20, "serving_size": 1,
-             "serving_unit": "bar"},
+    example={
+        "food_name": "protein bar",
+        "calories": 210,
+        "protein": 20,
+        "serving_size": 1,
+        "serving_unit": "bar",
+    },
 )
 def create_custom_food(ctx, args) -> ToolResult:
     food = food_services.food_create_custom(

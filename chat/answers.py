@@ -1,0 +1,85 @@
+"""Answers to questions about the user's own day, without a model (the offline engine).
+
+"How many calories did I eat today?", "how much protein yesterday?", "did I drink enough water?":
+read from the same daily summary every other surface uses, and say it plainly.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sparky.dates import parse_day
+from sparky.selectors import daily_summary
+
+_TOPICS = {
+    "protein": re.compile(r"\bprotein\b", re.I),
+    "carbs": re.compile(r"\bcarb(s|ohydrates?)?\b", re.I),
+    "fat": re.compile(r"\bfats?\b", re.I),
+    "dietary_fiber": re.compile(r"\bfib(er|re)\b", re.I),
+    "sugars": re.compile(r"\bsugars?\b", re.I),
+    "sodium": re.compile(r"\b(sodium|salt)\b", re.I),
+    "water": re.compile(r"\b(water|hydrat\w*|glasses)\b", re.I),
+    "exercise": re.compile(r"\b(exercis\w*|burn(ed|t)?|workouts?|active|steps)\b", re.I),
+    "weight": re.compile(r"\b(weigh\w*)\b", re.I),
+    "calories": re.compile(r"\b(calories|kcal|cals?|eat|ate|eaten)\b", re.I),
+}
+
+
+def _n(value, digits=0) -> str:
+    if value is None:
+        return "?"
+    value = float(value)
+    return f"{value:,.{digits}f}" if digits else f"{round(value):,}"
+
+
+def _nutrient_line(summary: dict, name: str, label: str) -> str:
+    row = summary["nutrients"][name]
+    text = f"{label} {_n(row['consumed'], 1)} {row['unit']}"
+    if row["goal"] is not None:
+        text += f" of {_n(row['goal'], 1)} {row['unit']} ({row['percent']}%)"
+    return text
+
+
+def calories_line(summary: dict) -> str:
+    cal = summary["calories"]
+    text = f"{_n(cal['consumed'])} kcal eaten"
+    if cal["burned"]:
+        text += f", {_n(cal['burned'])} burned"
+    if cal["goal"] is not None:
+        text += f"; goal {_n(cal['goal'])}, {_n(cal['remaining'])} left"
+    return text
+
+
+def answer_question(*, user, text: str) -> str:
+    day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
+    day = parse_day(user, day_word)
+    summary = daily_summary(user=user, day=day)
+    asked = [topic for topic, rx in _TOPICS.items() if rx.search(text)]
+    label = "Yesterday" if day_word == "yesterday" else "Today"
+    parts = []
+    for topic in asked or ["calories", "protein", "water", "exercise"]:
+        if topic == "calories":
+            parts.append(calories_line(summary))
+        elif topic == "water":
+            water = summary["water"]
+            parts.append(f"water {water['glasses']} of {water['goal']} glasses")
+        elif topic == "exercise":
+            ex = summary["exercise"]
+            parts.append(
+                f"{ex['count']} workouts, {ex['minutes']} min, {ex['calories_burned']} kcal"
+            )
+        elif topic == "weight":
+            checkin = (summary.get("measurements") or {}).get("checkin") or {}
+            weight = checkin.get("weight")
+            parts.append(f"weight {weight}" if weight is not None else "no weigh-in recorded")
+        else:
+            names = {
+                "protein": "protein",
+                "carbs": "carbs",
+                "fat": "fat",
+                "dietary_fiber": "fiber",
+                "sugars": "sugars",
+                "sodium": "sodium",
+            }
+            parts.append(_nutrient_line(summary, topic, names[topic]))
+    return f"{label} ({day.isoformat()}): " + "; ".join(parts) + "."

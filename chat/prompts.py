@@ -1,0 +1,77 @@
+"""System prompt composition from prompts/*.md.
+
+The system prompt is: the profile's base template, one sub-prompt per active category (only those),
+the dormant-category note for the mode, the intent-JSON instructions for models without tool
+calling, then the user's own custom prompt under its own heading. It carries no per-request values
+(no date, no time): those travel with the user's message (`turn_context`) so a provider's prompt
+cache stays warm across turns.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from django.conf import settings
+
+from chat.tools.base import CATEGORIES
+
+PROMPTS_DIR = Path(settings.BASE_DIR) / "prompts"
+
+
+@functools.cache
+def template(name: str) -> str:
+    """A prompt file's text; missing files are an error (they ship with the code)."""
+    return (PROMPTS_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
+
+
+def template_exists(name: str) -> bool:
+    return (PROMPTS_DIR / f"{name}.md").exists()
+
+
+def category_prompt(profile: str, category: str) -> str | None:
+    name = f"chatbot-{profile}-{category}"
+    return template(name) if template_exists(name) else None
+
+
+def dormant_categories(active) -> list[str]:
+    return [c for c in CATEGORIES if c not in set(active)]
+
+
+def compose_system_prompt(
+    *,
+    profile: str,
+    categories,
+    mode: str,
+    custom_prompts=(),
+    intent_json: str | None = None,
+) -> str:
+    """The whole system prompt for a turn. `mode` is 'auto' or 'manual'."""
+    parts = [template(f"chatbot-{profile}")]
+    for category in CATEGORIES:  # stable order keeps equal turns byte-identical
+        if category in categories and (text := category_prompt(profile, category)):
+            parts.append(text)
+    dormant = dormant_categories(categories)
+    if dormant and intent_json is None:
+        listing = ", ".join(f"{c} ({CATEGORIES[c]})" for c in dormant)
+        parts.append(template(f"dormant-{mode}").format(dormant=listing))
+    if intent_json:
+        parts.append(template("intent-json").format(intents=intent_json))
+    custom = [p.strip() for p in custom_prompts if p and p.strip()]
+    if custom:
+        parts.append("## The user's own instructions\n" + "\n\n".join(custom))
+    return "\n\n".join(parts)
+
+
+def turn_context(*, now, user, prefs) -> str:
+    """Per-request facts, sent with the user's message rather than in the system prompt."""
+    return (
+        f"[Context: it is {now:%A} {now:%Y-%m-%d}, {now:%H:%M} in the user's time zone "
+        f"({user.time_zone}). Units: weight {prefs.default_weight_unit}, lengths "
+        f"{prefs.default_measurement_unit}.]"
+    )
+
+
+def classifier_prompt() -> str:
+    listing = "\n".join(f"- {slug}: {text}" for slug, text in CATEGORIES.items())
+    return template("classifier").format(categories=listing)

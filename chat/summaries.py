@@ -1,0 +1,144 @@
+"""Progress summaries: after a turn that logged something, one message with the day's totals and a
+tip tailored to what was just logged. Multi-item turns get one summary, not one per item.
+
+The summary is written by a Celery task (eagerly in-process when no broker is configured) as an
+assistant message marked `kind: progress_summary`; the chat page polls for it and the API lists it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.db import transaction
+
+from chat.answers import calories_line
+from chat.models import ChatMessage
+from sparky.dates import now_for, today_for
+
+logger = logging.getLogger(__name__)
+KIND = "progress_summary"
+_FOOD = {"food_entry", "food_entry_deleted", "food"}
+_EXERCISE = {"exercise_entry", "exercise_entry_deleted", "exercise"}
+_BODY = {"checkin", "custom_measurement"}
+
+
+def queue_progress_summary(*, user, message: ChatMessage) -> None:
+    from chat.tasks import progress_summary_task
+
+    message_id = str(message.id)
+    transaction.on_commit(lambda: progress_summary_task.delay(message_id))
+
+
+def _pct(row) -> int | None:
+    return row.get("percent")
+
+
+def tip_for(*, user, kinds: set[str], summary: dict) -> str:
+    """One concrete suggestion, chosen by what was just logged and where the day stands."""
+    nutrients = summary["nutrients"]
+    calories = summary["calories"]
+    water = summary["water"]
+    hour = now_for(user).hour
+    if kinds & _FOOD:
+        if calories["remaining"] is not None and calories["remaining"] < 0:
+            over = -calories["remaining"]
+            minutes = int(over / 4.5) + 1  # brisk walking burns roughly 4-5 kcal a minute
+            return (
+                f"You're {round(over)} kcal over today's goal; a {minutes}-minute brisk walk "
+                "would about even it out, or keep the next meal light."
+            )
+        protein = nutrients["protein"]
+        if _pct(protein) is not None and _pct(protein) < 50 and hour >= 14:
+            return (
+                f"Protein is at {_pct(protein)}% of your goal; eggs, Greek yogurt, fish, tofu "
+                "or lentils at the next meal would close the gap."
+            )
+        fiber = nutrients["dietary_fiber"]
+        if fiber["consumed"] < 10 and hour >= 16:
+            return (
+                "Fiber is low so far today; vegetables, beans, berries or whole grains with "
+                "dinner would help."
+            )
+        return "Logging as you go makes the day's numbers trustworthy; nice work."
+    if kinds & _EXERCISE:
+        if water["glasses"] < water["goal"]:
+            return (
+                f"Good session. Drink a glass or two of water to recover: you're at "
+                f"{water['glasses']} of {water['goal']} glasses."
+            )
+        return "Good session. A protein-rich meal within a few hours helps recovery."
+    if "water" in kinds:
+        if water["remaining"]:
+            return f"{water['remaining']} more glasses to reach your water goal."
+        return "Water goal reached for today."
+    if kinds & _BODY:
+        return (
+            "Weigh in at the same time of day, ideally in the morning, so the trend reflects "
+            "real change rather than meals and water."
+        )
+    return "Keep it up."
+
+
+def build_progress_summary(*, user, kinds: set[str], day: dt.date) -> str:
+    from sparky.selectors import daily_summary
+
+    summary = daily_summary(user=user, day=day)
+    label = "Today" if day == today_for(user) else day.isoformat()
+    parts = []
+    if kinds & _FOOD or not kinds & (_EXERCISE | _BODY | {"water"}):
+        macros = summary["nutrients"]
+        macro_text = ", ".join(
+            f"{name} {round(float(macros[key]['consumed']))}"
+            + (f"/{round(float(macros[key]['goal']))}" if macros[key]["goal"] is not None else "")
+            + " g"
+            for key, name in (("protein", "protein"), ("carbs", "carbs"), ("fat", "fat"))
+        )
+        parts.append(f"{calories_line(summary)}; {macro_text}")
+    if kinds & _EXERCISE:
+        ex = summary["exercise"]
+        parts.append(f"exercise {ex['minutes']} min, {ex['calories_burned']} kcal burned")
+    if "water" in kinds or kinds & _EXERCISE:
+        water = summary["water"]
+        parts.append(f"water {water['glasses']}/{water['goal']} glasses")
+    if kinds & _BODY:
+        checkin = (summary.get("measurements") or {}).get("checkin") or {}
+        shown = [f"{k} {v}" for k, v in checkin.items() if k in ("weight", "waist", "steps") and v]
+        if shown:
+            parts.append(", ".join(shown))
+    tip = tip_for(user=user, kinds=kinds, summary=summary)
+    return f"{label} so far: " + "; ".join(parts) + f".\nTip: {tip}"
+
+
+def create_progress_summary(*, message_id: str) -> ChatMessage | None:
+    """Write the summary for one assistant reply; safe to re-run (one summary per reply)."""
+    with transaction.atomic():
+        reply = (
+            ChatMessage.objects.select_for_update()
+            .filter(pk=message_id, message_type="assistant")
+            .select_related("user")
+            .first()
+        )
+        if reply is None:
+            return None
+        existing = (
+            ChatMessage.objects.for_user(reply.user)
+            .filter(metadata__kind=KIND, metadata__summary_for=str(reply.id))
+            .first()
+        )
+        if existing is not None:
+            return existing
+        entries = ((reply.metadata or {}).get("response") or {}).get("entries") or []
+        if not entries:
+            return None
+        kinds = {e.get("kind") for e in entries}
+        dates = sorted({e["date"] for e in entries if e.get("date")})
+        day = dt.date.fromisoformat(dates[-1]) if dates else today_for(reply.user)
+        text = build_progress_summary(user=reply.user, kinds=kinds, day=day)
+        return ChatMessage.objects.create(
+            user=reply.user,
+            session_id=reply.session_id,
+            message_type=ChatMessage.Type.ASSISTANT,
+            content=text,
+            metadata={"kind": KIND, "summary_for": str(reply.id), "date": day.isoformat()},
+        )

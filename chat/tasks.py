@@ -1,0 +1,15 @@
+"""Celery tasks of the chat app: thin wrappers that take ids, re-fetch, and call a service."""
+
+from celery import shared_task
+
+from chat import summaries
+
+
+@shared_task(bind=True, max_retries=3, default_retry_delay=5, acks_late=True)
+def progress_summary_task(self, message_id: str) -> str | None:
+    """Write the progress summary of one assistant reply. Safe to re-run: one summary per reply."""
+    try:
+        summary = summaries.create_progress_summary(message_id=message_id)
+    except Exception as exc:  # a database blip: try again shortly
+        raise self.retry(exc=exc) from exc
+    return str(summary.id) if summary else None
