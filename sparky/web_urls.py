@@ -1,0 +1,3 @@
+"""Accounts and settings pages (filled in by the browser work)."""
+
+urlpatterns: list = []
