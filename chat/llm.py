@@ -279,30 +279,13 @@ def complete(
     max_tokens: int | None = None,
     temperature: float | None = None,
     timeout: float | None = None,
-) -> LLMResult:
-    """One model reply (text and/or tool calls), with the gateway's retry rules applied."""
-    return _complete(
-        config,
-        messages=messages,
-        tools=tools,
-        tool_choice=tool_choice,
-        max_tokens=max_tokens,
-        temperature=temperature,
-        timeout=timeout,
-    )
-
-
-def _complete(
-    config: LLMConfig,
-    *,
-    messages,
-    tools=None,
-    tool_choice=None,
-    max_tokens=None,
-    temperature=None,
-    timeout=None,
     allow_empty: bool = False,
 ) -> LLMResult:
+    """One model reply (text and/or tool calls), with the gateway's retry rules applied.
+
+    A reply with neither text nor tool calls raises LLMBadResponse, unless `allow_empty`: an
+    agent loop may accept a silent final step after its tools have done the work.
+    """
     litellm = _litellm()
     timeout = float(timeout if timeout is not None else config.timeout)
     kwargs: dict[str, Any] = {
@@ -655,7 +638,7 @@ def count_tokens(
 def test_connection(config: LLMConfig) -> tuple[bool, str]:
     """A tiny completion for the settings page: (ok, what to tell the user)."""
     try:
-        _complete(
+        complete(
             config,
             messages=[{"role": "user", "content": "Reply with the single word: ok"}],
             max_tokens=16,

@@ -423,6 +423,14 @@ def test_an_empty_reply_is_a_bad_response(alice, fake_llm, private_ok, service_t
         complete(config_on_fake(alice, fake_llm, service_type), messages=HI)
 
 
+def test_an_empty_reply_can_be_accepted_when_asked_for(alice, fake_llm, private_ok):
+    fake_llm.reply_empty()
+
+    result = complete(config_on_fake(alice, fake_llm), messages=HI, allow_empty=True)
+
+    assert (result.text, result.tool_calls) == ("", [])
+
+
 @pytest.mark.parametrize("service_type", ["custom", "anthropic"])
 def test_a_slow_service_times_out_without_a_retry(alice, fake_llm, private_ok, service_type):
     fake_llm.reply_delay(5)
