@@ -554,6 +554,7 @@ def _agent_loop(turn: _Turn, config, classification: Classification, profile: st
             tools=tools_payload,
             timeout=min(config.timeout, remaining),
             temperature=0.2 if profile == "core" else None,
+            allow_empty=bool(turn.written or turn.option_requests),
         )
         turn.add_usage(result.usage.as_dict())
         if not result.tool_calls:
