@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from chat import summaries
+from chat import services, summaries
 
 
 @shared_task(bind=True, max_retries=3, default_retry_delay=5, acks_late=True)
@@ -13,3 +13,15 @@ def progress_summary_task(self, message_id: str) -> str | None:
     except Exception as exc:  # a database blip: try again shortly
         raise self.retry(exc=exc) from exc
     return str(summary.id) if summary else None
+
+
+@shared_task(bind=True, max_retries=3, default_retry_delay=60)
+def auto_clear_history_task(self) -> int:
+    """Enforce the '7days'/'30days' auto-clear preferences (scheduled hourly by beat).
+
+    Safe to re-run: what is already deleted stays deleted and a second run deletes nothing.
+    """
+    try:
+        return services.history_auto_clear()
+    except Exception as exc:  # a database blip: the batches already done stay done
+        raise self.retry(exc=exc) from exc
