@@ -11,10 +11,14 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 
 from exercise.models import ExerciseEntry
 from nutrition.models import NUTRIENTS, FoodEntry, nutrient_unit
+from nutrition.selectors import frequent_foods
+from nutrition.services import entry_nutrients, goal_for
+from sparky.selectors import goal_value, period_summary
 
 ONE_DAY = dt.timedelta(days=1)
 CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
@@ -48,8 +52,6 @@ CONSISTENT_SHARE = Decimal("0.6")
 # Nutrients the foods eaten mostly do not record (custom foods often carry only macros) are
 # reported as unknown instead of as a gap.
 MIN_COVERAGE = 0.7
-# UserGoal names monounsaturated fat differently from the nutrient columns.
-_GOAL_FIELD = {"monounsaturated_unsaturated": "monounsaturated_fat"}
 
 
 def span(end: dt.date, days: int) -> tuple[dt.date, dt.date]:
@@ -73,9 +75,9 @@ def _food_entries(user, start, end):
     )
 
 
-def _source_knows(entry, name: str) -> bool:
-    source = entry.variant if entry.variant_id else entry.food
-    return getattr(source, name, None) is not None
+def _food_knows(entry, name: str) -> bool:
+    # Nutrients of an entry are always the food's own values times the portion.
+    return getattr(entry.food, name, None) is not None
 
 
 def daily_nutrients(*, user, start: dt.date, end: dt.date) -> dict[dt.date, dict[str, Decimal]]:
@@ -85,19 +87,22 @@ def daily_nutrients(*, user, start: dt.date, end: dt.date) -> dict[dt.date, dict
 
 def _daily_nutrients(entries) -> tuple[dict, dict[str, float]]:
     """(per-day totals, share of entries whose food records each nutrient)."""
-    from nutrition.services import entry_nutrients
-
     days: dict[dt.date, dict[str, Decimal]] = {}
     known = dict.fromkeys(NUTRIENTS, 0)
     count = 0
     for entry in entries:
+        try:
+            nutrients = entry_nutrients(entry)
+        except ValidationError:
+            # An entry a later unit rule no longer converts; the diary counts it as nothing too.
+            nutrients = {}
         count += 1
         totals = days.setdefault(entry.entry_date, dict.fromkeys(NUTRIENTS, Decimal(0)))
-        for name, value in entry_nutrients(entry).items():
+        for name, value in nutrients.items():
             if name in totals and value is not None:
                 totals[name] += _dec(value)
         for name in NUTRIENTS:
-            if _source_knows(entry, name):
+            if _food_knows(entry, name):
                 known[name] += 1
     coverage = {name: (known[name] / count if count else 0.0) for name in NUTRIENTS}
     return days, coverage
@@ -140,15 +145,13 @@ def logging_streak(*, user, today: dt.date) -> dict:
 
 
 def _goal_values(user, days) -> dict[dt.date, dict[str, Decimal]]:
-    from nutrition.services import goal_for
-
     out = {}
     for day in days:
         goal = goal_for(user=user, day=day)
         values = {}
         if goal is not None:
             for name in NUTRIENTS:
-                value = getattr(goal, _GOAL_FIELD.get(name, name), None)
+                value = goal_value(goal, name)
                 if value is not None and value > 0:
                     values[name] = _dec(value)
         out[day] = values
@@ -307,14 +310,11 @@ def series_stats(points: list[tuple[dt.date, float]], *, tolerance: float) -> di
 
 
 def coaching_snapshot(*, user, end: dt.date, days: int = SNAPSHOT_DAYS) -> dict:
-    """The facts the coach advises from: the last `days` days against the goals.
+    """The facts the coach advises from: the `days` days ending on `end` (the user's today, as
+    frequent_foods counts back from today) against the goals.
 
     Food averages are over the days with food logged; exercise and water over every day.
     """
-    from nutrition.selectors import frequent_foods
-    from nutrition.services import goal_for
-    from sparky.selectors import goal_value, period_summary
-
     start, end = span(end, days)
     period = period_summary(user=user, start=start, end=end)
     goal = goal_for(user=user, day=end)

@@ -7,7 +7,7 @@ user's real ones rather than the model's guesses.
 from __future__ import annotations
 
 from sparky import reports
-from sparky.dates import parse_day
+from sparky.dates import parse_day, today_for
 
 from .base import ToolResult, integer, obj, string, tool
 
@@ -34,13 +34,11 @@ def _versus(block: dict, unit: str) -> str:
         "protein, carbs and fat against their goals, exercise minutes, water, weight change, how "
         "many days they logged and the foods they logged most. Call it before giving advice."
     ),
-    parameters=obj(
-        date=string("Last day to look at: YYYY-MM-DD or 'yesterday'. Leave out for today."),
-    ),
+    parameters=obj(),
     example={},
 )
 def coaching_snapshot(ctx, args) -> ToolResult:
-    end = parse_day(ctx.user, args.get("date"))
+    end = today_for(ctx.user)
     snap = reports.coaching_snapshot(user=ctx.user, end=end)
     data = {
         "period": f"{snap['start']} to {snap['end']}",
@@ -65,10 +63,7 @@ def coaching_snapshot(ctx, args) -> ToolResult:
             "weigh_ins": weight["weigh_ins"],
             "unit": weight["unit"],
         }
-    data["top_foods"] = [
-        {"name": row.get("name"), "times": row.get("times_logged", row.get("count"))}
-        for row in snap["top_foods"]
-    ]
+    data["top_foods"] = [{"name": row["name"], "times": row["times"]} for row in snap["top_foods"]]
     if not snap["days_logged"] and not snap["exercise"]["sessions"] and not snap["weight"]:
         return ToolResult(
             ok=True,
@@ -112,7 +107,7 @@ def nutrient_gaps(ctx, args) -> ToolResult:
             "nutrient": g["nutrient"],
             "status": g["status"],
             "average": _r(g["average"], 0 if g["average"] >= 100 else 1),
-            "target": f"{g['target_kind']} {_r(g['target'], 0 if g['target'] >= 100 else 1)}",
+            "target": f"{g['target_kind']} {_r(g['target'], 0 if g['target'] >= 100 else 1):g}",
             "unit": g["unit"],
             "basis": g["basis"],
             "days_off": f"{g['days_off']} of {g['days_logged']}",

@@ -132,8 +132,7 @@ def nutrition_trend(ctx, args) -> ToolResult:
     unit = nutrient_unit(nutrient)
     label = nutrient.replace("_", " ")
     goal = food_services.goal_for(user=ctx.user, day=end)
-    goal_field = "monounsaturated_fat" if nutrient == "monounsaturated_unsaturated" else nutrient
-    goal_value = getattr(goal, goal_field, None) if goal is not None else None
+    goal_value = summary_selectors.goal_value(goal, nutrient)
     if not points:
         return ToolResult(
             ok=True,
