@@ -238,7 +238,8 @@ def measurement_trend(ctx, args) -> ToolResult:
     unit_text = f" {unit}" if unit else ""
     text = (
         f"{label} from {start} to {end}: {stats['count']} readings, {stats['first']['value']:g} "
-        f"-> {stats['last']['value']:g}{unit_text} ({stats['change']:+.1f}), {stats['direction']}."
+        f"-> {stats['last']['value']:g}{unit_text} ({round(stats['change'], 2):+g}), "
+        f"{stats['direction']}."
     )
     return ToolResult(
         ok=True,

@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from nutrition import services as food_services
-from nutrition.models import FoodEntry
+from nutrition.models import Food, FoodEntry
 from sparky.dates import today_for
 
 from .base import (
@@ -219,6 +219,21 @@ def _label_problem(args) -> str | None:
     return None
 
 
+def _same_label(user, name: str, args) -> Food | None:
+    """The user's own food saved from this same label before, if any."""
+    return (
+        Food.objects.owned_by(user)
+        .filter(
+            is_custom=True,
+            name__iexact=name,
+            serving_size=Decimal(str(args["serving_size"])),
+            calories=Decimal(str(args["calories"])),
+        )
+        .order_by("created_at")
+        .first()
+    )
+
+
 @tool(
     name="scan_nutrition_label",
     category="vision",
@@ -260,18 +275,25 @@ def scan_nutrition_label(ctx, args) -> ToolResult:
     problem = _label_problem(args)
     if problem:
         return ToolResult(ok=False, message=f"Not saved. {problem}")
-    nutrients = {k: args[k] for k in ("calories", *_MACROS, *_LABEL_EXTRAS) if k in args}
-    food = food_services.food_create_custom(
-        user=ctx.user,
-        name=args["product_name"].strip(),
-        serving_size=args["serving_size"],
-        serving_unit=args["serving_unit"].strip(),
-        **nutrients,
-    )
-    written = [Written(kind="food", id=str(food.id), summary=food.name)]
+    name = " ".join(args["product_name"].split())
+    food = _same_label(ctx.user, name, args)
+    written = []
+    if food is None:
+        nutrients = {k: args[k] for k in ("calories", *_MACROS, *_LABEL_EXTRAS) if k in args}
+        food = food_services.food_create_custom(
+            user=ctx.user,
+            name=name,
+            serving_size=args["serving_size"],
+            serving_unit=args["serving_unit"].strip(),
+            **nutrients,
+        )
+        written.append(Written(kind="food", id=str(food.id), summary=food.name))
+        verb = "Saved"
+    else:
+        verb = "Already had"  # the same label scanned again: no duplicate food
     card = food_card(food)
     data = {"food": card}
-    message = f"Saved {food.name} to your foods ({card['serving']}, {args['calories']:g} kcal)."
+    message = f"{verb} {food.name} in your foods ({card['serving']}, {args['calories']:g} kcal)."
     if args.get("log"):
         servings = Decimal(str(args.get("quantity", 1)))
         entry = food_services.food_entry_create(

@@ -109,6 +109,7 @@ def test_a_label_is_saved_as_the_users_own_food(alice, bob):
     result = call(alice, "scan_nutrition_label", LABEL)
 
     assert result.ok, result.message
+    assert result.message.startswith("Saved Oat Crunch granola")
     food = Food.objects.get(user=alice, name="Oat Crunch granola")
     assert food.is_custom
     assert (food.serving_size, food.serving_unit, food.calories) == (40, "g", 180)
@@ -173,3 +174,12 @@ def test_a_label_with_more_macros_than_the_serving_weighs_is_refused(alice):
     assert not result.ok
     assert "serving" in result.message
     assert not Food.objects.filter(user=alice).exists()
+
+
+def test_scanning_the_same_label_twice_keeps_one_food(alice):
+    call(alice, "scan_nutrition_label", LABEL)
+    again = call(alice, "scan_nutrition_label", {**LABEL, "log": True})
+
+    assert again.ok, again.message
+    assert Food.objects.filter(user=alice, name="Oat Crunch granola").count() == 1
+    assert FoodEntry.objects.for_user(alice).count() == 1
