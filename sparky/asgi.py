@@ -1,6 +1,27 @@
+"""ASGI entry point: Django for every path, the MCP server (chat.mcp) at /mcp.
+
+Serve with `uvicorn sparky.asgi:application --lifespan on`: the lifespan starts the MCP SDK's
+session manager (Django itself has no lifespan handling, so lifespan goes to the MCP app only).
+"""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sparky.settings")
-application = get_asgi_application()
+django_app = get_asgi_application()  # sets Django up before anything imports models
+
+from chat.mcp import MCP_PATH, http_app  # noqa: E402
+
+mcp_app = http_app(path=MCP_PATH)
+
+
+async def application(scope, receive, send):
+    if (
+        scope["type"] == "lifespan"
+        or scope["type"] == "http"
+        and (scope["path"] == MCP_PATH or scope["path"].startswith(MCP_PATH + "/"))
+    ):
+        await mcp_app(scope, receive, send)
+    else:
+        await django_app(scope, receive, send)

@@ -1,0 +1,96 @@
+"""MCP fixtures: a public food, DRF tokens, and Sparky's ASGI app served by uvicorn in a thread.
+
+MCP handlers reach the database from sync_to_async threads, which have their own connections, so
+every MCP test is transactional (`django_db(transaction=True)`): data must be committed to be seen.
+"""
+
+import socket
+import threading
+import time
+from decimal import Decimal
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from nutrition.models import Food, FoodVariant
+
+
+@pytest.fixture
+def egg(db):
+    food = Food.objects.create(
+        name="Egg, whole, raw, fresh",
+        original_name="Egg, whole, raw, fresh",
+        calories=143,
+        protein=Decimal("12.56"),
+        carbs=Decimal("0.72"),
+        fat=Decimal("9.51"),
+        serving_size=100,
+        serving_unit="g",
+        source="usda_sr28",
+        source_id="01123",
+    )
+    FoodVariant.objects.create(
+        food=food,
+        serving_size=1,
+        serving_unit="large",
+        gram_weight=50,
+        sequence=1,
+        calories=Decimal("71.5"),
+        protein=Decimal("6.28"),
+        carbs=Decimal("0.36"),
+        fat=Decimal("4.76"),
+    )
+    return food
+
+
+@pytest.fixture
+def alices_granola(alice):
+    """A custom food only alice can see."""
+    return Food.objects.create(
+        name="Alice's secret maple granola",
+        calories=450,
+        protein=10,
+        carbs=60,
+        fat=18,
+        serving_size=100,
+        serving_unit="g",
+        is_custom=True,
+        user=alice,
+    )
+
+
+@pytest.fixture
+def alice_token(alice):
+    return Token.objects.create(user=alice).key
+
+
+@pytest.fixture
+def bob_token(bob):
+    return Token.objects.create(user=bob).key
+
+
+@pytest.fixture(scope="session")
+def mcp_url(django_db_setup):
+    """Base URL of sparky.asgi under uvicorn (lifespan on), serving the pytest database."""
+    import uvicorn
+
+    from sparky.asgi import application
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(application, lifespan="on", log_level="warning", access_log=False)
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
