@@ -1,0 +1,132 @@
+"""The text of progress summaries (delivery by a real worker is in tests/celery/test_worker.py).
+
+These call create_progress_summary directly, the way the task does; no Celery involved.
+"""
+
+import datetime as dt
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from chat.coach import handle_turn
+from chat.models import ChatMessage
+from chat.summaries import KIND, create_progress_summary
+from nutrition.models import Food, FoodEntry, UserGoal
+from sparky.dates import today_for
+
+
+def reply_with(user, entries):
+    return ChatMessage.objects.create(
+        user=user,
+        session_id=uuid.uuid4(),
+        message_type="assistant",
+        content="Logged.",
+        metadata={"response": {"entries": entries}},
+    )
+
+
+def eaten(user, food, quantity, day=None):
+    entry = FoodEntry.objects.create(
+        user=user,
+        food=food,
+        quantity=Decimal(quantity),
+        unit=food.serving_unit,
+        meal_type="lunch",
+        entry_date=day or today_for(user),
+    )
+    return {"kind": "food_entry", "id": str(entry.id), "date": entry.entry_date.isoformat()}
+
+
+@pytest.fixture
+def soup(db):
+    return Food.objects.create(
+        name="Instant noodle soup",
+        calories=450,
+        protein=9,
+        carbs=60,
+        fat=18,
+        sodium=1800,
+        serving_size=1,
+        serving_unit="bowl",
+        source="test",
+        source_id="soup",
+    )
+
+
+@pytest.mark.django_db
+def test_a_multi_item_turn_gets_one_summary_that_adds_the_items_up(alice, catalog):
+    turn = handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    summary = create_progress_summary(message_id=turn.message_id)
+
+    assert len(turn.entries) == 2
+    assert summary.metadata == {
+        "kind": KIND,
+        "summary_for": turn.message_id,
+        "date": turn.entries[0]["date"],
+    }
+    assert summary.content.startswith("Today so far: ")
+    assert "Those 2 items:" in summary.content
+    assert ChatMessage.objects.filter(metadata__kind=KIND).count() == 1
+
+
+@pytest.mark.django_db
+def test_summarising_the_same_reply_twice_keeps_one_summary(alice, catalog):
+    turn = handle_turn(alice, "3 glasses of water")
+
+    first = create_progress_summary(message_id=turn.message_id)
+    again = create_progress_summary(message_id=turn.message_id)
+
+    assert first.id == again.id
+    assert "water 3/8 glasses" in first.content
+    assert "5 more glasses to reach your water goal" in first.content
+
+
+@pytest.mark.django_db
+def test_a_reply_that_logged_nothing_gets_no_summary(alice):
+    reply = reply_with(alice, [])
+
+    assert create_progress_summary(message_id=reply.id) is None
+    assert not ChatMessage.objects.filter(metadata__kind=KIND).exists()
+
+
+@pytest.mark.django_db
+def test_going_over_the_calorie_goal_suggests_a_walk_of_the_right_length(alice, soup):
+    UserGoal.objects.create(user=alice, calories=500)
+
+    summary = create_progress_summary(message_id=reply_with(alice, [eaten(alice, soup, 2)]).id)
+
+    # 900 kcal eaten against 500: 400 over, about 89 minutes of brisk walking.
+    assert "400 kcal over the day's goal" in summary.content
+    assert "89-minute brisk walk" in summary.content
+
+
+@pytest.mark.django_db
+def test_a_salty_meal_gets_a_tip_about_that_meal(alice, soup):
+    summary = create_progress_summary(message_id=reply_with(alice, [eaten(alice, soup, 1)]).id)
+
+    assert "salty (1,800 mg sodium" in summary.content
+
+
+@pytest.mark.django_db
+def test_a_summary_of_an_earlier_day_is_labelled_with_that_day(alice, soup):
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+
+    summary = create_progress_summary(
+        message_id=reply_with(alice, [eaten(alice, soup, 1, day=yesterday)]).id
+    )
+
+    assert summary.content.startswith(f"{yesterday.isoformat()} so far: ")
+    assert summary.metadata["date"] == yesterday.isoformat()
+
+
+@pytest.mark.django_db
+def test_a_forged_entry_of_another_user_is_not_counted(alice, bob, soup):
+    bobs = eaten(bob, soup, 1)
+    own = eaten(alice, soup, 1)
+
+    summary = create_progress_summary(message_id=reply_with(alice, [own, bobs]).id)
+
+    assert "450 kcal eaten" in summary.content
+    assert "Those 2 items" not in summary.content
