@@ -20,10 +20,10 @@ run: install
 	$(PY) manage.py sparky_setup
 	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
 
-# Web, Celery worker and beat together (needs CELERY_BROKER_URL, e.g. redis://127.0.0.1:6379/0).
+# Web (uvicorn, MCP at /mcp), Celery worker and beat together; Ctrl-C stops all three.
+# Needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0): sparky_dev says so before setup runs.
 dev: install
-	$(PY) manage.py sparky_setup
-	$(PY) manage.py sparky_dev
+	$(PY) manage.py sparky_dev --setup $(if $(ADDR),--addr $(ADDR))
 
 worker: install
 	$(VENV)/bin/celery -A sparky worker --loglevel=INFO
