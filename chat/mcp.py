@@ -202,23 +202,30 @@ async def serve_stdio(*, user, profile: str | None = None) -> None:
 # --- streamable HTTP -------------------------------------------------------------------------
 
 
+def allowed_hosts() -> list[str]:
+    """settings.ALLOWED_HOSTS as Django applies it (in DEBUG an empty list means local hosts)."""
+    if settings.ALLOWED_HOSTS:
+        return list(settings.ALLOWED_HOSTS)
+    return [".localhost", "127.0.0.1", "[::1]"] if settings.DEBUG else []
+
+
 def transport_security() -> TransportSecuritySettings:
     """DNS-rebinding protection for the hosts Django serves (settings.ALLOWED_HOSTS).
 
     The SDK matches exact hosts (and host:*), so Django's wildcard forms ('*', '.example.com')
     switch its check off; `TokenAuthApp` still validates Host with Django's own rules.
     """
-    hosts = list(settings.ALLOWED_HOSTS)
+    hosts = allowed_hosts()
     if any(h == "*" or h.startswith(".") for h in hosts):
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    allowed_hosts, origins = [], list(getattr(settings, "CSRF_TRUSTED_ORIGINS", []))
+    exact, origins = [], list(getattr(settings, "CSRF_TRUSTED_ORIGINS", []))
     for host in hosts:
-        allowed_hosts += [host, f"{host}:*"]
+        exact += [host, f"{host}:*"]
         origins += [
             f"{scheme}://{host}{port}" for scheme in ("http", "https") for port in ("", ":*")
         ]
     return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=allowed_hosts, allowed_origins=origins
+        enable_dns_rebinding_protection=True, allowed_hosts=exact, allowed_origins=origins
     )
 
 
@@ -251,7 +258,7 @@ class TokenAuthApp:
             return
         headers = Headers(scope=scope)
         domain, _port = split_domain_port(headers.get("host", ""))
-        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        if not domain or not validate_host(domain, allowed_hosts()):
             await JSONResponse({"error": "Invalid Host header."}, status_code=400)(
                 scope, receive, send
             )

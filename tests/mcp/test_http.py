@@ -21,7 +21,7 @@ INITIALIZE = {
 JSON_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-def session(url: str, authorization: str, body):
+def session(url: str, authorization: str, body, mode: str = "auto"):
     """Open the SDK's streamable-HTTP client with this Authorization header and run `body`."""
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -31,7 +31,7 @@ def session(url: str, authorization: str, body):
         headers = {"Authorization": authorization}
         async with (
             create_mcp_http_client(headers=headers) as http,
-            Client(streamable_http_client(url, http_client=http)) as client,
+            Client(streamable_http_client(url, http_client=http), mode=mode) as client,
         ):
             return await body(client)
 
@@ -95,6 +95,20 @@ def test_a_host_django_does_not_serve_is_refused(mcp_url, alice_token):
     assert response.status_code in (400, 421)
 
 
+def test_a_web_page_on_another_origin_is_refused(mcp_url, alice_token):
+    headers = {**JSON_HEADERS, "Authorization": f"Bearer {alice_token}"}
+
+    foreign = httpx.post(
+        f"{mcp_url}/mcp", json=INITIALIZE, headers={**headers, "Origin": "https://evil.test"}
+    )
+    local = httpx.post(
+        f"{mcp_url}/mcp", json=INITIALIZE, headers={**headers, "Origin": "http://localhost:6274"}
+    )
+
+    assert foreign.status_code == 403
+    assert local.status_code == 200
+
+
 def test_a_valid_token_gets_the_users_tool_set_with_either_scheme(mcp_url, alice_token):
     bearer = names(f"{mcp_url}/mcp", f"Bearer {alice_token}")
     token = names(f"{mcp_url}/mcp", f"Token {alice_token}")
@@ -102,6 +116,19 @@ def test_a_valid_token_gets_the_users_tool_set_with_either_scheme(mcp_url, alice
     assert len(bearer) == 35
     assert token == bearer
     assert "sparky_enable_tools" not in bearer
+
+
+def test_clients_of_the_older_handshake_protocol_are_served_too(mcp_url, alice_token, egg):
+    async def body(client):
+        tools = (await client.list_tools()).tools
+        result = await client.call_tool("food_details", {"food_id": str(egg.id)})
+        return tools, result
+
+    tools, result = session(f"{mcp_url}/mcp", f"Bearer {alice_token}", body, mode="legacy")
+
+    assert len(tools) == 35
+    assert not result.is_error
+    assert "Egg, whole, raw, fresh" in text_of(result)
 
 
 def test_the_profile_query_parameter_selects_the_core_set(mcp_url, alice_token):
