@@ -1,4 +1,14 @@
-"""The chat page and its htmx endpoints (filled in by the browser work)."""
+"""The chat page and its htmx endpoints."""
+
+from django.urls import path
+
+from chat import views
 
 app_name = "chat"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.page, name="page"),
+    path("chat/send/", views.send, name="send"),
+    path("chat/tools/", views.tool_selector, name="tools"),
+    path("chat/summary/<uuid:reply_id>/", views.summary, name="summary"),
+    path("chat/images/<uuid:user_id>/<str:filename>", views.image, name="image"),
+]

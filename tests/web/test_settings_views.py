@@ -1,0 +1,281 @@
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from nutrition.models import UserGoal
+from sparky.models import AIServiceSettings
+from sparky.services import ai_service_api_key, ai_service_create, preferences_for
+
+pytestmark = pytest.mark.django_db
+KEY = "sk-live-VERY-secret-key-4242"
+
+
+def service_form(**overrides):
+    data = {
+        "service_name": "My OpenAI",
+        "service_type": "openai",
+        "api_key": KEY,
+        "model_name": "gpt-4o-mini",
+        "custom_url": "",
+        "tool_profile": "full",
+        "supports_tools": "on",
+        "system_prompt": "",
+        "is_active": "on",
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+@pytest.fixture
+def alices_service(alice):
+    return ai_service_create(
+        user=alice,
+        service_name="Work OpenAI",
+        service_type="openai",
+        api_key=KEY,
+        model_name="gpt-4o-mini",
+    )
+
+
+def test_adding_a_service_stores_the_key_encrypted_and_never_shows_it(alice, alice_client):
+    response = alice_client.post(reverse("settings_ai_add"), service_form(), follow=True)
+
+    assert response.status_code == 200
+    service = AIServiceSettings.objects.for_user(alice).get()
+    assert service.service_name == "My OpenAI" and service.is_active
+    assert ai_service_api_key(service) == KEY
+    assert KEY not in service.api_key
+    html = response.content.decode()
+    assert "key set" in html
+    assert KEY not in html and service.api_key not in html
+
+
+def test_a_refused_service_form_does_not_echo_the_key(alice, alice_client):
+    response = alice_client.post(reverse("settings_ai_add"), service_form(service_name=""))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="id_service_name_errors"' in html
+    assert KEY not in html
+    assert not AIServiceSettings.objects.for_user(alice).exists()
+
+
+def test_a_service_error_from_the_service_layer_lands_on_its_field(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_ai_add"),
+        service_form(service_type="custom", custom_url="ftp://example.com", api_key=""),
+    )
+
+    html = response.content.decode()
+    assert 'id="id_custom_url_errors"' in html
+    assert "must start with http:// or https://" in html
+    assert not AIServiceSettings.objects.for_user(alice).exists()
+
+
+def test_the_edit_form_never_renders_the_key_and_blank_keeps_it(
+    alice, alice_client, alices_service
+):
+    url = reverse("settings_ai_edit", args=[alices_service.id])
+
+    page = alice_client.get(url).content.decode()
+
+    assert KEY not in page and alices_service.api_key not in page
+    assert 'type="password"' in page and "A key is set" in page
+
+    alice_client.post(url, service_form(api_key="", service_name="Renamed", tool_profile="core"))
+
+    alices_service.refresh_from_db()
+    assert alices_service.service_name == "Renamed"
+    assert alices_service.tool_profile == "core"
+    assert ai_service_api_key(alices_service) == KEY
+
+
+def test_a_new_key_on_edit_replaces_the_old_one(alice, alice_client, alices_service):
+    alice_client.post(
+        reverse("settings_ai_edit", args=[alices_service.id]),
+        service_form(api_key="sk-new-key-0002", supports_tools=None),
+    )
+
+    alices_service.refresh_from_db()
+    assert ai_service_api_key(alices_service) == "sk-new-key-0002"
+    assert alices_service.supports_tools is False
+
+
+def test_the_list_shows_key_set_but_never_the_key(alice, alice_client, alices_service):
+    html = alice_client.get(reverse("settings_ai")).content.decode()
+
+    assert "Work OpenAI" in html and "key set" in html
+    assert KEY not in html and alices_service.api_key not in html
+
+
+def test_activating_a_service_deactivates_the_others(alice, alice_client, alices_service):
+    other = ai_service_create(
+        user=alice, service_name="Local", service_type="ollama", api_key="", model_name="llama3.2"
+    )
+    assert not AIServiceSettings.objects.get(pk=alices_service.pk).is_active
+
+    alice_client.post(reverse("settings_ai_activate", args=[alices_service.id]))
+
+    assert AIServiceSettings.objects.get(pk=alices_service.pk).is_active
+    assert not AIServiceSettings.objects.get(pk=other.pk).is_active
+
+
+def test_the_offline_button_deactivates_every_service(alice, alice_client, alices_service):
+    alice_client.post(reverse("settings_ai_offline"))
+
+    assert not AIServiceSettings.objects.for_user(alice).active().exists()
+
+
+def test_deleting_a_service_removes_it(alice, alice_client, alices_service):
+    alice_client.post(reverse("settings_ai_delete", args=[alices_service.id]))
+
+    assert not AIServiceSettings.objects.for_user(alice).exists()
+
+
+def test_bob_gets_404_for_alices_services(alice, bob_client, alices_service):
+    for name in ("settings_ai_activate", "settings_ai_delete", "settings_ai_test"):
+        assert bob_client.post(reverse(name, args=[alices_service.id])).status_code == 404, name
+    edit = reverse("settings_ai_edit", args=[alices_service.id])
+    assert bob_client.get(edit).status_code == 404
+    assert bob_client.post(edit, service_form(service_name="Hijacked")).status_code == 404
+    alices_service.refresh_from_db()
+    assert alices_service.service_name == "Work OpenAI"
+    assert KEY not in bob_client.get(reverse("settings_ai")).content.decode()
+
+
+def test_test_connection_reports_success_from_the_model(alice, alice_client, fake_llm, private_ai):
+    service = ai_service_create(
+        user=alice,
+        service_name="Loopback",
+        service_type="custom",
+        api_key="sk-loopback-0003",
+        model_name="fake-model",
+        custom_url=fake_llm.openai_base,
+    )
+    fake_llm.reply_text("ok")
+
+    response = alice_client.post(
+        reverse("settings_ai_test", args=[service.id]), HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Works." in html and "Connected" in html
+    assert "sk-loopback-0003" not in html
+    assert fake_llm.last.api_key == "sk-loopback-0003"  # the key did reach the provider
+
+
+def test_test_connection_reports_a_refused_url(alice, alice_client, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    service = ai_service_create(
+        user=alice,
+        service_name="Sneaky",
+        service_type="custom",
+        api_key="sk-sneaky-0004",
+        model_name="m",
+        custom_url="http://169.254.169.254/v1",
+    )
+
+    response = alice_client.post(
+        reverse("settings_ai_test", args=[service.id]), HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    assert "Failed." in html
+    assert "sk-sneaky-0004" not in html
+
+
+def test_the_service_form_is_protected_by_csrf(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    response = client.post(reverse("settings_ai_add"), service_form())
+
+    assert response.status_code == 403
+    assert not AIServiceSettings.objects.for_user(alice).exists()
+
+
+def test_preferences_are_saved(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "dd/MM/yyyy",
+            "default_weight_unit": "lb",
+            "default_measurement_unit": "inches",
+            "time_zone": "America/New_York",
+            "auto_clear_history": "7days",
+            "system_prompt": "Be brief.",
+            "dietary_notes": "vegetarian",
+        },
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert b"Preferences saved." in response.content
+    prefs = preferences_for(alice)
+    alice.refresh_from_db()
+    assert (prefs.date_format, prefs.default_weight_unit, prefs.default_measurement_unit) == (
+        "dd/MM/yyyy",
+        "lb",
+        "inches",
+    )
+    assert alice.time_zone == "America/New_York"
+    assert prefs.auto_clear_history == "7days"
+    assert prefs.system_prompt == "Be brief." and prefs.dietary_notes == "vegetarian"
+
+
+def test_an_unknown_time_zone_is_refused_next_to_the_field(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "yyyy-MM-dd",
+            "default_weight_unit": "kg",
+            "default_measurement_unit": "cm",
+            "time_zone": "Mars/Olympus_Mons",
+            "auto_clear_history": "never",
+        },
+    )
+
+    assert response.status_code == 200
+    assert b'id="id_time_zone_errors"' in response.content
+    alice.refresh_from_db()
+    assert alice.time_zone == "UTC"
+
+
+def test_the_preferences_page_lists_time_zones_and_labels_every_input(alice_client):
+    html = alice_client.get(reverse("settings_preferences")).content.decode()
+
+    assert '<option value="Europe/Berlin">' in html
+    for name in ("date_format", "time_zone", "default_weight_unit", "dietary_notes"):
+        assert f'<label for="id_{name}">' in html
+
+
+def test_clearing_the_chat_history_deletes_the_messages(alice, alice_client):
+    from chat.models import ChatMessage
+
+    ChatMessage.objects.create(user=alice, message_type="user", content="hello")
+
+    alice_client.post(reverse("settings_clear_history"))
+
+    assert not ChatMessage.objects.for_user(alice).exists()
+
+
+def test_default_goals_are_saved_and_shown_again(alice, alice_client):
+    alice_client.post(
+        reverse("settings_goals"),
+        {"calories": "2100", "protein": "130", "carbs": "", "fat": "70", "water_goal": "10"},
+    )
+
+    goal = UserGoal.objects.for_user(alice).get(goal_date__isnull=True)
+    assert goal.calories == 2100 and goal.protein == 130 and goal.water_goal == 10
+    assert goal.carbs is None
+    html = alice_client.get(reverse("settings_goals")).content.decode()
+    assert 'value="2100"' in html and 'value="130"' in html
+
+
+def test_a_negative_goal_is_refused_next_to_the_field(alice, alice_client):
+    response = alice_client.post(reverse("settings_goals"), {"calories": "-5"})
+
+    assert response.status_code == 200
+    assert b'id="id_calories_errors"' in response.content
+    assert not UserGoal.objects.for_user(alice).exists()
