@@ -247,13 +247,25 @@ def _user_for_token(key: str):
 
 
 class TokenAuthApp:
-    """ASGI wrapper: a valid Host and a DRF token on every request, or no MCP at all."""
+    """ASGI wrapper: a valid Host and a DRF token on every request, or no MCP at all.
 
-    def __init__(self, app):
-        self.app = app
+    `make_app` builds the SDK's app; each lifespan (server start) gets a fresh one, because the
+    SDK's session manager can run only once and a process may start a server more than once.
+    """
+
+    def __init__(self, make_app):
+        self.make_app = make_app
+        self.app = make_app()
+        self._started = False
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":  # lifespan: the MCP session manager's task group
+        if scope["type"] == "lifespan":  # runs the SDK session manager's task group
+            if self._started:
+                self.app = self.make_app()
+            self._started = True
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
@@ -290,11 +302,13 @@ def http_app(*, path: str = MCP_PATH):
 
     Its lifespan must run (uvicorn --lifespan on): it owns the SDK's session manager.
     """
-    server = build_server()
-    app = server.streamable_http_app(
-        streamable_http_path=path,
-        stateless_http=True,
-        json_response=True,
-        transport_security=transport_security(),
-    )
-    return TokenAuthApp(app)
+
+    def make_app():
+        return build_server().streamable_http_app(
+            streamable_http_path=path,
+            stateless_http=True,
+            json_response=True,
+            transport_security=transport_security(),
+        )
+
+    return TokenAuthApp(make_app)

@@ -182,3 +182,30 @@ def test_the_rest_of_the_site_is_still_django(mcp_url):
     response = httpx.get(f"{mcp_url}/this-page-does-not-exist/")
 
     assert response.status_code == 404
+
+
+def test_the_mcp_app_can_start_again_after_a_shutdown():
+    from chat.mcp import http_app
+
+    app = http_app()
+
+    async def lifespan_once():
+        events = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+        sent = []
+
+        async def receive():
+            if events:
+                return events.pop(0)
+            await anyio.sleep_forever()
+
+        async def send(message):
+            sent.append(message["type"])
+
+        await app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, receive, send)
+        return sent
+
+    for _ in range(2):
+        assert anyio.run(lifespan_once) == [
+            "lifespan.startup.complete",
+            "lifespan.shutdown.complete",
+        ]
