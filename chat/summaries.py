@@ -28,7 +28,9 @@ def queue_progress_summary(*, user, message: ChatMessage) -> None:
     from chat.tasks import progress_summary_task
 
     message_id = str(message.id)
-    transaction.on_commit(lambda: progress_summary_task.delay(message_id))
+    # robust: with no broker the task runs right here, eagerly; a summary that fails (or a broker
+    # that is down) is logged and must never turn the already-saved turn into an error.
+    transaction.on_commit(lambda: progress_summary_task.delay(message_id), robust=True)
 
 
 def _pct(row) -> int | None:
