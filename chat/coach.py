@@ -220,7 +220,7 @@ def _manual_categories(categories) -> list[str] | None:
 def _history(user) -> list[ChatMessage]:
     recent = (
         ChatMessage.objects.for_user(user)
-        .exclude(metadata__kind=SUMMARY_KIND)
+        .exclude(metadata__contains={"kind": SUMMARY_KIND})
         .order_by("-created_at")[:HISTORY_MESSAGES]
     )
     return list(reversed(recent))
@@ -374,9 +374,13 @@ def _resolve_pending_choice(turn: _Turn) -> CoachResponse | None:
         return None
     previous = turn.previous
     meta = (previous.metadata or {}) if previous else {}
-    raw = meta.get("options")
-    if raw is None:
-        return None  # no options were offered: a plain new request
+    if meta.get("options") is None:
+        # A bare number right after options were used up is a late pick, not a new request.
+        offered_before = any(
+            (m.metadata or {}).get("options") for m in turn.history if m.message_type == "assistant"
+        )
+        if number is None or not offered_before:
+            return None  # no options were offered: a plain new request
     data = options.pending_options(previous)
     guide = CoachResponse(
         action="none",

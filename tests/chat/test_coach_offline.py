@@ -1,0 +1,115 @@
+"""The built-in offline model: everyday logging with no AI service configured, and its limits."""
+
+import pytest
+
+from chat.coach import TurnRejected, handle_turn
+from chat.models import ChatMessage
+from exercise.models import ExerciseEntry
+from measurements.models import CheckInMeasurement
+from nutrition.models import FoodEntry, WaterIntake
+from sparky.dates import today_for
+
+pytestmark = pytest.mark.django_db
+
+
+def summaries(user):
+    return ChatMessage.objects.for_user(user).filter(metadata__kind="progress_summary")
+
+
+def test_two_items_for_breakfast_are_both_logged_with_one_summary(alice, catalog):
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+    assert response.engine == "offline" and response.action == "logged"
+    entries = FoodEntry.objects.for_user(alice).select_related("food").order_by("food__name")
+    assert [(e.food.name.split(",")[0], float(e.quantity), e.meal_type) for e in entries] == [
+        ("Bananas", 1.0, "breakfast"),
+        ("Egg", 2.0, "breakfast"),
+    ]
+    # one batched progress summary for the whole turn (tasks run in-process without a broker)
+    summary = summaries(alice).get()
+    assert summary.metadata["summary_for"] == response.message_id
+    assert "kcal" in summary.content and "Tip:" in summary.content
+
+
+def test_a_walk_is_logged_with_calories_from_the_catalog(alice, catalog):
+    response = handle_turn(alice, "walked 45 min")
+    entry = ExerciseEntry.objects.for_user(alice).select_related("exercise").get()
+    assert entry.exercise.name.startswith("Walking")
+    assert entry.duration_minutes == 45 and entry.calories_burned > 0
+    assert response.entries[0]["kind"] == "exercise_entry"
+
+
+def test_weight_and_waist_in_one_message_make_one_check_in(alice, catalog):
+    handle_turn(alice, "weight 80.2kg waist 84cm")
+    row = CheckInMeasurement.objects.for_user(alice).get()
+    assert float(row.weight) == 80.2 and float(row.waist) == 84
+    assert row.entry_date == today_for(alice)
+
+
+def test_water_glasses_add_up(alice, catalog):
+    handle_turn(alice, "3 glasses of water")
+    handle_turn(alice, "drank a glass of water")
+    assert WaterIntake.objects.for_user(alice).get().glasses_consumed == 4
+
+
+def test_yesterday_is_honoured(alice, catalog):
+    import datetime as dt
+
+    handle_turn(alice, "yesterday I had 2 eggs")
+    entry = FoodEntry.objects.for_user(alice).get()
+    assert entry.entry_date == today_for(alice) - dt.timedelta(days=1)
+
+
+def test_a_question_is_answered_from_the_users_own_numbers(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+    response = handle_turn(alice, "how many calories did I eat today?")
+    assert response.action == "answered"
+    assert "143 kcal" in response.message  # 2 large eggs = 100 g = 143 kcal
+    assert not summaries(alice).filter(metadata__summary_for=response.message_id).exists()
+
+
+def test_nonsense_gets_a_plain_answer_and_how_to_configure_a_model(alice, catalog):
+    response = handle_turn(alice, "asdf qwerty zxcv")
+    assert response.action == "none"
+    assert "didn't understand" in response.message and "Settings" in response.message
+    assert not FoodEntry.objects.exists()
+
+
+def test_ran_out_of_milk_logs_no_exercise(alice, catalog):
+    handle_turn(alice, "I ran out of milk")
+    assert not ExerciseEntry.objects.exists()
+
+
+def test_an_unknown_food_offers_the_nearest_catalog_foods(alice, catalog):
+    response = handle_turn(alice, "had an egg sandwich thing for lunch")
+    if response.action == "logged":  # the parser found a catalog egg: acceptable
+        return
+    assert response.action == "options"
+    assert "Reply with a number" in response.message or "manual:" in response.message
+
+
+def test_empty_and_oversized_messages_are_refused_before_anything_is_stored(alice, settings):
+    settings.SPARKY_MAX_MESSAGE_CHARS = 50
+    with pytest.raises(TurnRejected) as empty:
+        handle_turn(alice, "   ")
+    assert empty.value.code == "empty"
+    with pytest.raises(TurnRejected) as long:
+        handle_turn(alice, "x" * 51)
+    assert long.value.code == "too_long" and "50" in str(long.value)
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_bad_photo_is_refused_with_a_reason(alice):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    fake = SimpleUploadedFile("lunch.jpg", b"this is not a picture", content_type="image/jpeg")
+    with pytest.raises(TurnRejected) as refused:
+        handle_turn(alice, "my lunch", image=fake)
+    assert refused.value.code == "bad_image"
+    assert "not an image" in str(refused.value)
+    assert not ChatMessage.objects.exists()
+
+
+def test_unknown_manual_categories_are_refused(alice):
+    with pytest.raises(TurnRejected) as refused:
+        handle_turn(alice, "hi", categories=["food", "admin"])
+    assert refused.value.code == "bad_categories"
