@@ -83,15 +83,14 @@ def enable_tool() -> Tool:
         name=ENABLE_TOOL_NAME,
         category="coaching",
         description=(
-            "Load more tool categories for this conversation when the tools you have cannot do "
-            "what the user asked. Call it before telling the user something is not possible. "
-            "Categories: " + "; ".join(f"{slug}: {text}" for slug, text in CATEGORIES.items())
+            "Load more tool categories when your tools cannot do what the user asked. Call it "
+            "before telling the user something is not possible."
         ),
         parameters=obj(
             required=["categories"],
             categories=array(
-                'Category slugs to load, e.g. ["exercise"].',
-                string("a category slug", enum=list(CATEGORIES)),
+                'Categories to load, e.g. ["exercise"].',
+                string("category", enum=list(CATEGORIES)),
             ),
         ),
         handler=_enable_handler,

@@ -145,12 +145,9 @@ def obj(required: list[str] | None = None, **properties) -> dict:
     return out
 
 
-DATE_ARG = string(
-    "Day of the entry: YYYY-MM-DD, 'today' or 'yesterday' in the user's time zone. "
-    "Leave out for today."
-)
+DATE_ARG = string("YYYY-MM-DD, 'today' or 'yesterday'. Omit for today.")
 MEAL_ARG = string(
-    "Meal: breakfast, lunch, dinner or snack. Leave out to use the meal of the user's local time.",
+    "Omit to use the meal of the user's local time.",
     enum=["breakfast", "lunch", "dinner", "snack"],
 )
 

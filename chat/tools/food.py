@@ -94,14 +94,11 @@ def _ambiguous(kind: str, rows, describe) -> ToolResult:
     name="search_foods",
     category="food",
     profiles=CORE,
-    description=(
-        "Search the food catalog and the user's own foods by name. Returns food_ids with nutrition "
-        "per serving. Use it when unsure which food the user means."
-    ),
+    description="Search the food catalog and the user's foods; returns food_ids and nutrition.",
     parameters=obj(
         required=["query"],
-        query=string("What to look for, e.g. 'greek yogurt'."),
-        limit=integer("How many results, 1 to 10 (default 5)."),
+        query=string("e.g. 'greek yogurt'."),
+        limit=integer("1 to 10 (default 5)."),
     ),
     example={"query": "oatmeal"},
 )
@@ -125,17 +122,13 @@ def search_foods(ctx, args) -> ToolResult:
     profiles=CORE,
     writes=True,
     description=(
-        "Log a food the user ate into their diary. food_name is REQUIRED: always pass the food's "
-        "name, e.g. 'egg', even when you also have a food_id. One call per food item."
+        "Log a food the user ate. food_name is REQUIRED, even with a food_id. One call per item."
     ),
     parameters=obj(
         required=["food_name"],
-        food_name=string("REQUIRED. The food, as the user said it, e.g. 'scrambled eggs'."),
-        quantity=number("How many units, e.g. 2 (default 1)."),
-        unit=string(
-            "Unit of the quantity: g, oz, ml, cup, tbsp, slice, piece, serving... "
-            "Leave out for pieces/servings ('2 eggs' is quantity 2, no unit)."
-        ),
+        food_name=string("REQUIRED. The food as the user said it, e.g. 'scrambled eggs'."),
+        quantity=number("Default 1."),
+        unit=string("g, oz, ml, cup, tbsp, slice... Omit for pieces: '2 eggs' is quantity 2."),
         meal_type=MEAL_ARG,
         date=DATE_ARG,
         food_id=string("A food_id from search_foods, when you have one."),
@@ -187,11 +180,8 @@ def log_food(ctx, args) -> ToolResult:
 
 
 _NUTRIENT_ARGS = {
-    "saturated_fat": number("Saturated fat, g."),
-    "sugars": number("Sugars, g."),
     "dietary_fiber": number("Fiber, g."),
     "sodium": number("Sodium, mg."),
-    "cholesterol": number("Cholesterol, mg."),
 }
 
 
@@ -212,19 +202,19 @@ def _nutrition_from(args) -> dict:
     profiles=CORE,
     writes=True,
     description=(
-        "Log a food the catalog does not have (a restaurant dish, a branded product) with your own "
-        "nutrition estimate for ONE serving. food_name is REQUIRED: always pass it."
+        "Log a food the catalog lacks (a restaurant dish, a product) with nutrition for ONE "
+        "serving. food_name is REQUIRED."
     ),
     parameters=obj(
         required=["food_name", "calories"],
-        food_name=string("REQUIRED. Name of the food, e.g. 'chicken burrito'."),
-        calories=number("kcal in one serving."),
-        protein=number("Protein in one serving, g."),
-        carbs=number("Carbohydrates in one serving, g."),
-        fat=number("Fat in one serving, g."),
-        serving_size=number("Size of one serving (default 1)."),
-        serving_unit=string("Unit of the serving, e.g. 'g' or 'piece' (default 'serving')."),
-        quantity=number("How many servings were eaten (default 1)."),
+        food_name=string("REQUIRED. e.g. 'chicken burrito'."),
+        calories=number("kcal per serving."),
+        protein=number("g per serving."),
+        carbs=number("g per serving."),
+        fat=number("g per serving."),
+        serving_size=number("Default 1."),
+        serving_unit=string("e.g. 'g', 'piece' (default 'serving')."),
+        quantity=number("Servings eaten (default 1)."),
         meal_type=MEAL_ARG,
         date=DATE_ARG,
         **_NUTRIENT_ARGS,
@@ -298,17 +288,17 @@ def _entry_queryset(ctx):
     profiles=CORE,
     writes=True,
     description=(
-        "Change a food entry the user already logged: its amount, unit, meal or day. Identify it "
-        "by entry_id, or by food_name and the date it was logged."
+        "Change a logged food entry (amount, unit, meal, day). Identify it by entry_id, or by "
+        "food_name and date."
     ),
     parameters=obj(
         entry_id=string("The entry's id, if known."),
-        food_name=string("Name of the logged food, e.g. 'eggs', when there is no id."),
+        food_name=string("The logged food, e.g. 'eggs'."),
         date=DATE_ARG,
         quantity=number("New quantity."),
         unit=string("New unit."),
-        meal_type=MEAL_ARG,
-        new_date=string("Move the entry to this day (YYYY-MM-DD, 'today', 'yesterday')."),
+        meal_type=string("New meal.", enum=["breakfast", "lunch", "dinner", "snack"]),
+        new_date=string("Move it to this day."),
     ),
     example={"food_name": "eggs", "date": "today", "quantity": 3},
 )
@@ -345,12 +335,12 @@ def edit_food_entry(ctx, args) -> ToolResult:
     profiles=CORE,
     writes=True,
     description=(
-        "Delete a food entry, only when the user explicitly asks to remove it. Identify it by "
-        "entry_id, or by food_name and date."
+        "Delete a food entry, only when the user asks. Identify it by entry_id, or by food_name "
+        "and date."
     ),
     parameters=obj(
         entry_id=string("The entry's id, if known."),
-        food_name=string("Name of the logged food, when there is no id."),
+        food_name=string("The logged food."),
         date=DATE_ARG,
     ),
     example={"food_name": "banana", "date": "today"},
