@@ -37,50 +37,53 @@ CONFIDENT_SCORE = 0.6
 # How people say it -> how catalogs name it. Trigrams cope with typos and plurals but not with
 # irregular verbs ("ran") or synonyms ("bike"), so those few are mapped by hand.
 _ACTIVITY_WORDS = {
+    "aerobic": ("aerobics", "zumba"),
     "bicycling": (
-        "bike",
-        "biked",
-        "bikes",
-        "biking",
-        "bicycle",
-        "bicycled",
-        "cycle",
-        "cycled",
-        "cycles",
+        "bike", "biked", "bikes", "biking", "bicycle", "bicycled", "cycle", "cycled", "cycles",
         "cycling",
     ),
+    "circuit training": ("circuit", "circuits", "hiit", "crossfit"),
     "dancing": ("dance", "danced", "dances"),
     "general exercise": ("workout", "exercise", "exercised", "exercising", "trained"),
+    "health club exercise": ("gym",),
     "hiking": ("hike", "hiked", "hikes"),
     "jogging": ("jog", "jogged", "jogs"),
     "rowing": ("row", "rowed", "rows"),
     "running": ("run", "ran", "runs", "running"),
     "skating": ("skate", "skated", "skates"),
     "skiing": ("ski", "skied", "skis"),
+    "spin bike": ("spin", "spinning"),
     "stretching": ("stretch", "stretched", "stretches"),
     "swimming": ("swim", "swam", "swum", "swims", "swimming"),
     "walking": ("walk", "walked", "walks", "walking", "stroll", "strolled"),
     "weight lifting": ("lift", "lifted", "lifting", "weights", "weightlifting"),
-}
+    "weight training": ("strength",),
+}  # fmt: skip
 _CANONICAL = {word: canon for canon, words in _ACTIVITY_WORDS.items() for word in words}
 _VOCABULARY = sorted({*_CANONICAL, *_ACTIVITY_WORDS, "yoga", "pilates", "elliptical"})
 # Among equally similar catalog names, the everyday variant of an activity ("running, 6 mph"
 # rather than "running, marathon"): how Compendium descriptions of it begin.
 _TYPICAL = {
+    "aerobic": "aerobic, general",
     "bicycling": "bicycling, general",
+    "boxing": "boxing, punching bag",
+    "circuit training": "circuit training, including",
+    "climbing": "rock or mountain climbing",
+    "dancing": "general dancing",
     "hiking": "hiking, cross country",
     "jogging": "jogging, general",
     "rowing": "rowing, stationary, general, moderate",
     "running": "running, 6 mph",
     "swimming": "swimming, leisurely",
     "walking": "walking, 3.5 mph",
+    "weight training": "weight training, moderate",
     "yoga": "yoga, hatha",
 }
 _FILLER = {
     "a", "an", "the", "i", "my", "some", "did", "do", "went", "go", "going", "for", "of", "to",
     "and", "had", "session", "morning", "afternoon", "evening", "today", "yesterday", "min",
     "mins", "minute", "minutes", "hour", "hours", "hr", "hrs", "km", "kms", "mile", "miles",
-    "quick", "little", "bit",
+    "quick", "little", "bit", "class", "classes",
 }  # fmt: skip
 _DISTANCE_UNITS = {
     "km": "km", "kms": "km", "k": "km", "kilometer": "km", "kilometers": "km",
@@ -98,7 +101,7 @@ def _correct(word: str) -> str:
     """A misspelt activity word ("runing", "swiming") to the nearest one we know."""
     if word in _CANONICAL or len(word) < 4:
         return word
-    close = difflib.get_close_matches(word, _VOCABULARY, n=1, cutoff=0.85)
+    close = difflib.get_close_matches(word, _VOCABULARY, n=1, cutoff=0.9)
     return close[0] if close else word
 
 
@@ -124,8 +127,8 @@ def exercise_search(*, user, query: str, limit: int = 10) -> list[Exercise]:
     """Exercises visible to the user matching `query`: the user's own custom ones first, then
     the public and shared catalog, each group by similarity. Each result has `.score` (0..1).
 
-    Among names equally similar, a name that starts with the activity, then its everyday
-    variant (_TYPICAL), then a "general" one, then the shortest wins.
+    Among names equally similar, the activity's everyday variant (_TYPICAL), then a name that
+    starts with the query, then a "general" one, then the shortest wins.
     """
     query = (query or "").strip()
     limit = max(1, min(int(limit), 50))
@@ -161,7 +164,7 @@ def exercise_search(*, user, query: str, limit: int = 10) -> list[Exercise]:
             rounded=Round(Cast("sim", DecimalField(max_digits=8, decimal_places=4)), 2)
         )
         .order_by(
-            "-own", "-exact", "-rounded", "-prefix", "-typical", "-general", Length("name"), "name"
+            "-own", "-exact", "-rounded", "-typical", "-prefix", "-general", Length("name"), "name"
         )[:limit]
     )
     results = list(results)

@@ -25,6 +25,15 @@ from tests.exercise.conftest import public_exercise
         ("jogging", "jogging"),
         ("hiked", "hiking"),
         ("rowing", "rowing"),
+        ("Elliptical trainer", "elliptical trainer"),
+        ("spin class", "bicycling, stationary"),
+        ("HIIT", "circuit training"),
+        ("yoga class", "yoga"),
+        ("gym", "health club exercise"),
+        ("strength training", "weight training"),
+        ("Bench press", "bench press"),
+        ("Push-ups", "push ups"),
+        ("tennis", "tennis"),
     ],
 )
 def test_everyday_words_find_the_activity_in_the_catalog(alice, catalog, said, expected_start):
@@ -36,7 +45,16 @@ def test_everyday_words_find_the_activity_in_the_catalog(alice, catalog, said, e
 
 @pytest.mark.parametrize(
     ("said", "low", "high"),
-    [("ran", 7, 10), ("bike", 6, 8), ("walked", 3, 5), ("swim", 5, 7), ("yoga", 2, 3)],
+    [
+        ("ran", 7, 10),
+        ("bike", 6, 8),
+        ("walked", 3, 5),
+        ("swim", 5, 7),
+        ("yoga", 2, 3),
+        ("dancing", 4, 8),
+        ("boxing", 5, 8),
+        ("strength training", 3, 5),
+    ],
 )
 def test_the_everyday_variant_wins_over_extreme_ones(alice, catalog, said, low, high):
     # "ran" is an ordinary run, not a marathon or running up stairs: it sets the calories.
