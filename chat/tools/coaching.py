@@ -73,11 +73,13 @@ def coaching_snapshot(ctx, args) -> ToolResult:
             ),
             data=data,
         )
+    sessions = snap["exercise"]["sessions"]
     parts = [
         f"logged food on {data['days_logged']} days",
         f"average {_versus(snap['calories'], 'kcal')}",
         f"protein {_versus(snap['protein'], 'g')}",
-        f"exercise {snap['exercise']['minutes']} min in {snap['exercise']['sessions']} sessions",
+        f"exercise {snap['exercise']['minutes']} min in {sessions} "
+        f"session{'' if sessions == 1 else 's'}",
     ]
     if snap["weight"] and snap["weight"]["weigh_ins"] > 1:
         parts.append(f"weight {data['weight']['change']:+g} {data['weight']['unit']}")

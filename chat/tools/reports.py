@@ -55,17 +55,17 @@ def weekly_report(ctx, args) -> ToolResult:
     unit = summary["weight_unit"]
     days = []
     for row in summary["days"]:
-        day = {
-            "date": row["date"],
-            "logged": row["logged"],
-            "calories": _r(row["calories"], 0),
-            "protein": _r(row["protein"]),
-            "carbs": _r(row["carbs"]),
-            "fat": _r(row["fat"]),
-            "burned": row["burned"],
-            "exercise_minutes": row["exercise_minutes"],
-            "water": row["water"],
-        }
+        day = {"date": row["date"], "logged": row["logged"]}
+        if row["logged"]:  # an unlogged day's zeros are missing data; leave them out
+            day.update(
+                calories=_r(row["calories"], 0),
+                protein=_r(row["protein"]),
+                carbs=_r(row["carbs"]),
+                fat=_r(row["fat"]),
+            )
+        day.update(
+            burned=row["burned"], exercise_minutes=row["exercise_minutes"], water=row["water"]
+        )
         if row["weight"] is not None:
             day["weight"] = _r(row["weight"])
         days.append(day)
