@@ -28,6 +28,21 @@ from django.db.models.functions import Lower
 from nutrition.models import Food
 
 BARCODE = re.compile(r"\d{8,14}")
+# SR28 names some foods by their group first: the food is the next part.
+CATEGORY_WORDS = frozenset(
+    {"fish", "nuts", "cereals", "beverages", "spices", "seeds", "snacks", "candies", "crustaceans"}
+)
+CATEGORY_STEMS = (
+    "fish",
+    "nut",
+    "cereal",
+    "beverag",
+    "spice",
+    "seed",
+    "snack",
+    "candi",
+    "crustacean",
+)
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 8
 # A query word that is not in the vocabulary is replaced by at most this many near words.
@@ -39,8 +54,10 @@ MAX_WORD_COMBINATIONS = 4
 CANDIDATES_PER_COMBINATION = 40
 LONGER_BY = 8
 OWN_CANDIDATES = 100
-# The user's own foods come first only when they match at least this well.
-OWN_FIRST_MIN_SCORE = 0.3
+# The user's own foods that hold every query word are ranked as if they matched this much better:
+# they come first among similar matches, but "Egg, whole, raw" still beats their own "Boiled egg
+# and cauliflower bake" for "egg", so logging "2 eggs" logs eggs.
+OWN_HEAD_START = 0.1
 # food_find_best logs without asking only above this score, with every query word matched.
 CONFIDENT_SCORE = 0.6
 
@@ -57,20 +74,25 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "chickpea": ("garbanzo",),
     "minc": ("ground",),
 }
-SYNONYM_QUALITY = 0.9
+SYNONYM_QUALITY = 0.95
 
 # Extra stems in a name that describe how the food is prepared, cut or how fat it is: they cost
-# a third of a word that changes what the food is.
+# a third of a word that changes what the food is. SR28's group words ("Fish, salmon", "Nuts,
+# almonds") are light too.
 LIGHT_STEMS = frozenset(
     {
         *("roast", "grill", "bake", "boil", "steam", "fri", "poach", "scrambl", "toast", "broil"),
         *("stew", "brais", "microwav", "saute", "sauté", "smoke", "frozen", "can", "drain"),
-        *("solid", "water", "nonfat", "lowfat", "fat", "reduc", "free", "skim", "milkfat"),
-        *("lean", "meat", "skin", "boneless", "skinless", "slice", "chop", "dice", "mash"),
-        *("long", "medium", "short", "grain", "cereal"),
+        *("solid", "water", "nonfat", "lowfat", "fat", "reduc", "free", "skim", "lean"),
+        *("meat", "skin", "boneless", "skinless", "slice", "chop", "dice", "mash", "long"),
+        *("medium", "short", "grain", "dri", "instant", *CATEGORY_STEMS),
     }
 )
 LIGHT_WEIGHT = 0.35
+# Fortification and fat-content details ("fluid, 3.25% milkfat, with added vitamin D") hardly
+# change what a food is.
+TRIVIAL_STEMS = frozenset({"vitamin", "milkfat", "fluid", "mineral"})
+TRIVIAL_WEIGHT = 0.1
 # Foods that are a dish or a product for a particular eater, not the food itself.
 COMPOUND_STEMS = frozenset({"babyfood", "restaur"})
 COMPOUND_GROUPS = frozenset(
@@ -85,8 +107,9 @@ BRAND = re.compile(r"[A-Z]{3,}")
 NEUTRAL_WORDS = frozenset(
     {"raw", "fresh", "whole", "plain", "regular", "cooked", "prepared", "uncooked", "fortified"}
 )
-NEUTRAL_BONUS = 0.03
-HEAD_MISS_FACTOR = 0.97
+NEUTRAL_BONUS = 0.1
+# "Crackers, milk" is crackers: SR28 names start with what the food is.
+HEAD_MISS_FACTOR = 0.75
 PENALTY_SCALE = 0.15
 
 
@@ -113,7 +136,8 @@ def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
     query_neutral = set(_WORDS.findall(text.lower())) & NEUTRAL_WORDS
     if options:
         candidates = _candidates(user, options, partial=False)
-        if len(options) > 1 and sum(c.complete for c in _ranked(candidates, options)) < limit:
+        ranked = _ranked(candidates, options, query_neutral)
+        if len(options) > 1 and sum(c.complete for c in ranked) < limit:
             # Not enough names hold every word: let one word go ("chicken breast sandwich").
             candidates = {**_candidates(user, options, partial=True), **candidates}
     else:
@@ -121,13 +145,12 @@ def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
     ranked = sorted(
         _ranked(candidates, options, query_neutral),
         key=lambda c: (
-            not (c.user_id == user.id and c.score >= OWN_FIRST_MIN_SCORE),
-            -c.score,
+            -(c.score + (OWN_HEAD_START if c.user_id == user.id and c.complete else 0)),
             len(c.name),
             c.name,
         ),
     )[:limit]
-    foods = Food.objects.in_bulk([c.id for c in ranked])
+    foods = _foods_by_id([c.id for c in ranked])
     out = []
     for c in ranked:
         food = foods[c.id]
@@ -135,6 +158,21 @@ def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
         food.complete = c.complete
         out.append(food)
     return out
+
+
+def _foods_by_id(ids: list) -> dict:
+    """Food rows by id, read with one plain statement (the ORM's query building would cost more
+    than the search itself). The timestamps stay deferred: a search result never shows them."""
+    if not ids:
+        return {}
+    fields = [f for f in Food._meta.concrete_fields if f.name not in ("created_at", "updated_at")]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM foods WHERE id = ANY(%s)", [ids])
+        rows = cursor.fetchall()
+    names = [f.attname for f in fields]
+    foods = (Food.from_db(connection.alias, names, row) for row in rows)
+    return {food.id: food for food in foods}
 
 
 def best_food(*, user, name: str) -> Food | None:
@@ -221,7 +259,8 @@ def _combinations(options, partial: bool) -> list[tuple[str, ...]]:
 
 _CANDIDATES_SQL = f"""
 (SELECT id, name, search_key, user_id, food_group FROM foods
- WHERE user_id = %(user)s AND food_search_tokens(search_key) && %(every_word)s::text[]
+ -- Not the token index: a user has few foods, a common word has thousands of rows.
+ WHERE user_id = %(user)s AND string_to_array(search_key, ' ') && %(every_word)s::text[]
  LIMIT {OWN_CANDIDATES})
 UNION ALL
 SELECT c.* FROM unnest(%(combinations)s::text[]) AS k(words)
@@ -232,7 +271,8 @@ CROSS JOIN LATERAL (
         SELECT CASE WHEN n IS NULL THEN w ELSE array(SELECT x || '#' || n FROM unnest(w) x) END
                AS tokens
         FROM (SELECT string_to_array(k.words, ' ') AS w) AS q,
-             LATERAL (SELECT generate_series(cardinality(q.w), cardinality(q.w) + {LONGER_BY})
+             LATERAL (SELECT generate_series(food_search_length(q.w),
+                                              food_search_length(q.w) + {LONGER_BY})
                       UNION ALL SELECT NULL) AS bucket(n)
     ) AS b
     CROSS JOIN LATERAL (
@@ -319,7 +359,7 @@ def _rank(c: Candidate, options, query_neutral) -> None:
         else:
             complete = False
     extras = c.key - matched
-    penalty = sum(LIGHT_WEIGHT if e in LIGHT_STEMS else 1.0 for e in extras)
+    penalty = sum(_weight(e) for e in extras)
     if c.key & COMPOUND_STEMS or c.food_group in COMPOUND_GROUPS:
         penalty += COMPOUND_PENALTY
     if BRAND.search(c.name) and not c.name.isupper():
@@ -334,10 +374,20 @@ def _rank(c: Candidate, options, query_neutral) -> None:
     c.complete = complete
 
 
-def _head_has(lowered_name: str, stems: set[str]) -> bool:
-    """Whether the name's first part ("bananas" of "bananas, raw") holds one of the stems.
+def _weight(stem: str) -> float:
+    """What an extra word of a name costs: numbers and letters ("2% milkfat", "vitamin D")
+    qualify a food rather than change it."""
+    if stem in TRIVIAL_STEMS or stem.isdigit() or len(stem) == 1:
+        return TRIVIAL_WEIGHT
+    return LIGHT_WEIGHT if stem in LIGHT_STEMS else 1.0
 
-    A stem is a prefix of its word give or take its last letter ("berri" of "berry").
-    """
-    head = _WORDS.findall(lowered_name.split(",", 1)[0])
+
+def _head_has(lowered_name: str, stems: set[str]) -> bool:
+    """Whether the name's first part ("bananas" of "bananas, raw"; "salmon" of "fish, salmon,
+    raw") holds one of the stems. A stem is a prefix of its word give or take its last letter
+    ("berri" of "berry")."""
+    parts = lowered_name.split(",", 2)
+    head = _WORDS.findall(parts[0])
+    if len(parts) > 1 and head and set(head) <= CATEGORY_WORDS:
+        head = _WORDS.findall(parts[1])
     return any(word.startswith(stem[: max(3, len(stem) - 1)]) for word in head for stem in stems)

@@ -1,0 +1,592 @@
+"""Nutrition writes: custom foods, the food diary, goals and water, and the food search.
+
+These functions are the only writers of their tables. Every one takes the acting user, reads and
+writes only what that user may see, validates before it writes (ValidationError with a code and a
+message that says what was wrong and what is expected), and runs in one transaction, so a refused
+call leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+
+from nutrition import search, units
+from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
+from sparky.dates import parse_day, today_for
+
+# DecimalField(max_digits=12, decimal_places=3) and (10, 3): the largest values the columns hold.
+NUTRIENT_MAX = Decimal("999999999.999")
+SERVING_MAX = Decimal("9999999.999")
+_PLACES = Decimal("0.001")
+# One diary entry above this is almost always a unit mix-up ("75 x 100 g"), never written silently.
+IMPLAUSIBLE_KCAL = Decimal(5000)
+MAX_GLASSES_PER_ADD = 50
+MAX_GLASSES_PER_DAY = 100
+MAX_WATER_GOAL = 100
+
+MEAL_SYNONYMS = {
+    **dict.fromkeys(["breakfast", "brekkie", "brekky", "morning", "breakfst"], MealType.BREAKFAST),
+    # Brunch is eaten late morning in place of lunch; it counts towards lunch.
+    **dict.fromkeys(["lunch", "brunch", "luncheon", "midday", "noon"], MealType.LUNCH),
+    **dict.fromkeys(["dinner", "supper", "evening", "evening meal", "dinnertime"], MealType.DINNER),
+    **dict.fromkeys(["snack", "snacks", "dessert", "treat", "other", "anytime"], MealType.SNACK),
+}
+# UserGoal calls one nutrient differently from the food columns; both names are accepted.
+_GOAL_ALIASES = {"monounsaturated_unsaturated": "monounsaturated_fat"}
+GOAL_FIELDS = tuple(_GOAL_ALIASES.get(n, n) for n in NUTRIENTS)
+FOOD_FIELDS = ("name", "serving_size", "serving_unit", "barcode", "shared_with_public")
+
+
+# --- search --------------------------------------------------------------------------------------
+
+
+def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
+    """The user's own foods first among similar matches, then public and shared ones; best
+    first, each with `.score` (0..1) and `.complete` (every query word matched)."""
+    return search.search_foods(user=user, query=query, limit=limit)
+
+
+def food_get(*, user, food_id) -> Food:
+    """A food the user may see, else Food.DoesNotExist (an id that is not a UUID included)."""
+    return Food.objects.visible_to(user).get(pk=_uuid(food_id, Food))
+
+
+def food_find_best(*, user, name: str) -> Food | None:
+    """The food to log for `name` when the match is confident, else None (offer options)."""
+    return search.best_food(user=user, name=name)
+
+
+# --- custom foods --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def food_create_custom(*, user, name: str, serving_size=100, serving_unit="g", **nutrients) -> Food:
+    """A food of the user's own, with nutrient values per `serving_size` `serving_unit`.
+
+    Also accepts `barcode` and `shared_with_public`; other unknown fields are refused.
+    """
+    extra = {k: nutrients.pop(k) for k in ("barcode", "shared_with_public") if k in nutrients}
+    food = Food(user=user, is_custom=True, shared_with_public=False)
+    _apply_food_fields(
+        food,
+        {"name": name, "serving_size": serving_size, "serving_unit": serving_unit, **extra},
+        nutrients,
+    )
+    food.full_clean()
+    food.save()
+    return food
+
+
+@transaction.atomic
+def food_update_custom(*, user, food_id, **fields) -> Food:
+    """Change one of the user's own foods. Entries logged with it follow the new values (a fix
+    to a custom food is almost always a correction). Shared foods of others are read-only."""
+    food = _own_food(user, food_id, for_update=True)
+    if not fields:
+        raise ValidationError(
+            f"Say what to change on {food.name}: {', '.join(FOOD_FIELDS)} or a nutrient.",
+            code="no_changes",
+        )
+    plain = {k: fields.pop(k) for k in FOOD_FIELDS if k in fields}
+    _apply_food_fields(food, plain, fields)
+    food.full_clean()
+    food.save()
+    return food
+
+
+@transaction.atomic
+def food_delete_custom(*, user, food_id) -> None:
+    """Delete one of the user's own foods, refused while diary entries use it.
+
+    A diary entry keeps pointing at its food (the calories of a past day must not change), so a
+    food in use stays; the message says what to do instead.
+    """
+    food = _own_food(user, food_id, for_update=True)
+    mine = FoodEntry.objects.filter(food=food, user=user).count()
+    others = FoodEntry.objects.filter(food=food).exclude(user=user).count()
+    if mine or others:
+        used = f"{mine} of your diary entries" if mine else ""
+        if others:
+            used += (" and " if used else "") + "other people who logged it after you shared it"
+        raise ValidationError(
+            f"{food.name} is used by {used}, so it stays. Delete those entries first"
+            + (", or stop sharing it." if others else "."),
+            code="in_use",
+        )
+    food.delete()
+
+
+def _own_food(user, food_id, *, for_update: bool = False) -> Food:
+    pk = _uuid(food_id, Food)
+    queryset = Food.objects.owned_by(user).filter(is_custom=True)
+    if for_update:
+        queryset = queryset.select_for_update()
+    try:
+        return queryset.get(pk=pk)
+    except Food.DoesNotExist:
+        shared = Food.objects.visible_to(user).filter(pk=pk).first()
+        if shared is None:
+            raise
+        raise ValidationError(
+            f"{shared.name} is not one of your own foods: you can log it but not change or "
+            "delete it. Create your own food to adjust it.",
+            code="read_only",
+        ) from None
+
+
+def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:
+    unknown = sorted(set(nutrients) - set(NUTRIENTS))
+    if unknown:
+        raise ValidationError(
+            f"Unknown food field(s) {', '.join(unknown)}; nutrients are {', '.join(NUTRIENTS)}.",
+            code="unknown_field",
+        )
+    if "name" in fields:
+        name = " ".join(str(fields["name"] or "").split())
+        if not name:
+            raise ValidationError("A food needs a name.", code="invalid_name")
+        if len(name) > 255:
+            raise ValidationError("A food name can be at most 255 characters.", code="invalid_name")
+        food.name = name
+    if "serving_size" in fields:
+        food.serving_size = _amount(
+            fields["serving_size"], "serving_size", SERVING_MAX, positive=True
+        )
+    if "serving_unit" in fields:
+        food.serving_unit = _serving_unit(fields["serving_unit"])
+    if "barcode" in fields:
+        barcode = str(fields["barcode"] or "").strip() or None
+        if barcode is not None and (not barcode.isdigit() or not 8 <= len(barcode) <= 14):
+            raise ValidationError(
+                f"{barcode!r} is not a barcode; use the 8 to 14 digits under the bars.",
+                code="invalid_barcode",
+            )
+        food.barcode = barcode
+    if "shared_with_public" in fields:
+        food.shared_with_public = bool(fields["shared_with_public"])
+    for name, value in nutrients.items():
+        setattr(food, name, None if value is None else _amount(value, name, NUTRIENT_MAX))
+
+
+def _serving_unit(value) -> str:
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise ValidationError(
+            "A serving needs a unit, e.g. 'g', 'ml', 'piece' or 'bar'.", code="invalid_unit"
+        )
+    # Known units are stored in one spelling ("grams" -> "g") so later conversions match them.
+    parsed = units.parse_unit(text)
+    unit = parsed.canonical if parsed.factor == 1 and parsed.canonical else text.lower()
+    if len(unit) > 50:
+        raise ValidationError("A serving unit can be at most 50 characters.", code="invalid_unit")
+    return unit
+
+
+# --- diary ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def food_entry_create(
+    *,
+    user,
+    food,
+    quantity=1,
+    unit=None,
+    meal_type="snack",
+    entry_date=None,
+    variant=None,
+) -> FoodEntry:
+    """Log `quantity` `unit` of a food the user may see into their diary.
+
+    `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
+    eggs), else servings. Refuses future days, unknown units, absurd amounts and entries over
+    5,000 kcal (code 'implausible', asking whether another unit was meant).
+    """
+    food = _visible_food(user, food)
+    day = parse_day(user, entry_date)
+    meal = clean_meal_type(meal_type)
+    chosen = _variant_of(food, variant)
+    portion = units.portion(food=food, quantity=quantity, unit=unit, variant=chosen)
+    _check_plausible(food, portion, quantity, unit)
+    entry = FoodEntry(
+        user=user,
+        food=food,
+        meal_type=meal,
+        quantity=portion.quantity,
+        unit=portion.unit[:50],
+        entry_date=day,
+        variant=portion.variant,
+    )
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def food_option_add(
+    *,
+    user,
+    option: dict,
+    quantity=None,
+    unit=None,
+    meal_type="snack",
+    entry_date=None,
+) -> FoodEntry:
+    """Log an option the coach offered ({name, calories, protein, carbs, fat, serving_size,
+    serving_unit, ...nutrients}) as a custom food of the user's; one serving unless a quantity
+    is given. Picking the same option again reuses the food instead of making a copy."""
+    if not isinstance(option, dict) or not str(option.get("name") or "").strip():
+        raise ValidationError("The option has no food name.", code="invalid_option")
+    parse_day(user, entry_date)  # refused before a food is created for nothing
+    clean_meal_type(meal_type)
+    nutrients = {k: option[k] for k in NUTRIENTS if option.get(k) is not None}
+    serving_size = option.get("serving_size") or 1
+    serving_unit = option.get("serving_unit") or units.SERVING
+    name = " ".join(str(option["name"]).split())
+    food = _same_custom_food(user, name, serving_size, serving_unit, nutrients.get("calories"))
+    if food is None:
+        food = food_create_custom(
+            user=user,
+            name=name,
+            serving_size=serving_size,
+            serving_unit=serving_unit,
+            **nutrients,
+        )
+    return food_entry_create(
+        user=user,
+        food=food,
+        quantity=1 if quantity is None else quantity,
+        unit=unit,
+        meal_type=meal_type,
+        entry_date=entry_date,
+    )
+
+
+@transaction.atomic
+def food_entry_update(
+    *, user, entry_id, quantity=None, unit=None, meal_type=None, entry_date=None
+) -> FoodEntry:
+    """Change an entry's amount, unit, meal or day; what is not given stays."""
+    entry = (
+        FoodEntry.objects.for_user(user)
+        .select_related("food", "variant")
+        .select_for_update(of=("self",))
+        .get(pk=_uuid(entry_id, FoodEntry))
+    )
+    if quantity is None and unit is None and meal_type is None and entry_date is None:
+        raise ValidationError(
+            "Say what to change: quantity, unit, meal_type or entry_date.", code="no_changes"
+        )
+    if quantity is not None or unit is not None:
+        same_unit = unit is None
+        portion = units.portion(
+            food=entry.food,
+            quantity=entry.quantity if quantity is None else quantity,
+            unit=entry.unit if same_unit else unit,
+            variant=entry.variant if same_unit else None,
+        )
+        _check_plausible(
+            entry.food,
+            portion,
+            entry.quantity if quantity is None else quantity,
+            entry.unit if same_unit else unit,
+        )
+        entry.quantity, entry.unit, entry.variant = (
+            portion.quantity,
+            portion.unit[:50],
+            portion.variant,
+        )
+    if meal_type is not None:
+        entry.meal_type = clean_meal_type(meal_type)
+    if entry_date is not None:
+        entry.entry_date = parse_day(user, entry_date)
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def food_entry_delete(*, user, entry_id) -> None:
+    entry = FoodEntry.objects.for_user(user).get(pk=_uuid(entry_id, FoodEntry))
+    entry.delete()
+
+
+def entry_nutrients(entry: FoodEntry) -> dict[str, Decimal | None]:
+    """Every nutrient in NUTRIENTS for the amount logged; None where the food has no value.
+
+    Works on unsaved entries too (a draft to show before logging); a unit the food cannot take
+    raises the same ValidationError as logging it would.
+    """
+    portion = units.portion(
+        food=entry.food, quantity=entry.quantity, unit=entry.unit, variant=entry.variant
+    )
+    return nutrients_for(entry.food, portion.multiplier)
+
+
+def nutrients_for(food: Food, multiplier: Decimal) -> dict[str, Decimal | None]:
+    """The food's stored nutrients times `multiplier`, to three places; None stays None."""
+    out = {}
+    for name in NUTRIENTS:
+        value = getattr(food, name)
+        out[name] = None if value is None else (Decimal(value) * multiplier).quantize(_PLACES)
+    return out
+
+
+def clean_meal_type(value) -> str:
+    """breakfast, lunch, dinner or snack from what a person or model wrote ("Brunch", "supper")."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return MealType.SNACK
+    key = " ".join(str(value).lower().split())
+    meal = MEAL_SYNONYMS.get(key)
+    if meal is None:
+        raise ValidationError(
+            f"{value!r} is not a meal; use breakfast, lunch, dinner or snack.",
+            code="invalid_meal_type",
+        )
+    return meal.value
+
+
+def _visible_food(user, food) -> Food:
+    food_id = food.pk if isinstance(food, Food) else food
+    try:
+        return food_get(user=user, food_id=food_id)
+    except Food.DoesNotExist:
+        raise ValidationError(
+            "That food is not in the catalog or your foods; search for it again.",
+            code="food_not_found",
+        ) from None
+
+
+def _variant_of(food: Food, variant) -> FoodVariant | None:
+    if variant is None:
+        return None
+    variant_id = variant.pk if isinstance(variant, FoodVariant) else variant
+    try:
+        return FoodVariant.objects.get(pk=_uuid(variant_id, FoodVariant), food=food)
+    except FoodVariant.DoesNotExist:
+        raise ValidationError(
+            f"That serving is not one of {food.name}'s servings.", code="unknown_unit"
+        ) from None
+
+
+def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None:
+    if food.calories is None:
+        return
+    kcal = Decimal(food.calories) * portion.multiplier
+    if kcal <= IMPLAUSIBLE_KCAL:
+        return
+    said = units.clean_quantity(quantity).normalize()
+    said_unit = " ".join(str(unit).split()) if unit else portion.unit
+    asked = units.parse_unit(unit)
+    suggestion = ""
+    if asked.factor != 1 and asked.canonical:  # "75 x 100 g" was most likely 75 g
+        suggestion = f" Did you mean {said:f} {asked.canonical} ({kcal / asked.factor:,.0f} kcal)?"
+    elif asked.canonical not in units.MASS_G:  # "75 servings" may have been 75 g
+        try:
+            grams = units.portion(food=food, quantity=said, unit="g")
+        except ValidationError:
+            grams = None
+        if grams is not None:
+            in_grams = Decimal(food.calories) * grams.multiplier
+            suggestion = f" Did you mean {said:f} g ({in_grams:,.0f} kcal)?"
+    raise ValidationError(
+        f"{said:f} x {said_unit} of {food.name} would be {kcal:,.0f} kcal, more than anyone "
+        f"eats at once.{suggestion} If another unit or amount was meant, log it with that.",
+        code="implausible",
+    )
+
+
+def _same_custom_food(user, name, serving_size, serving_unit, calories) -> Food | None:
+    try:
+        size = Decimal(str(serving_size)).quantize(_PLACES)
+        kcal = None if calories is None else Decimal(str(calories)).quantize(_PLACES)
+    except (InvalidOperation, ValueError):
+        return None  # food_create_custom says what is wrong with the values
+    unit = units.parse_unit(serving_unit).canonical or str(serving_unit).strip().lower()
+    return (
+        Food.objects.owned_by(user)
+        .filter(
+            is_custom=True,
+            name__iexact=name,
+            serving_size=size,
+            serving_unit=unit,
+            calories=kcal,
+        )
+        .order_by("created_at")
+        .first()
+    )
+
+
+# --- goals ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def goal_set(*, user, goal_date=None, **values) -> UserGoal:
+    """Set goals: the default goal when goal_date is None, else the goal of that day (which may
+    be in the future: tomorrow's plan). Only the given values change; None clears one."""
+    if not values:
+        raise ValidationError(
+            f"Say which goals to set: {', '.join(GOAL_FIELDS)} or water_goal.", code="no_values"
+        )
+    changes = {}
+    for name, value in values.items():
+        field = _GOAL_ALIASES.get(name, name)
+        if field == "water_goal":
+            changes[field] = None if value is None else _glasses(value, 0, MAX_WATER_GOAL, "goal")
+        elif field in GOAL_FIELDS:
+            changes[field] = None if value is None else _amount(value, name, NUTRIENT_MAX)
+        else:
+            raise ValidationError(
+                f"{name!r} is not a goal; goals are {', '.join(GOAL_FIELDS)} and water_goal.",
+                code="unknown_field",
+            )
+    day = None if goal_date is None else _goal_day(user, goal_date)
+    goal = UserGoal.objects.for_user(user).select_for_update().filter(goal_date=day).first()
+    if goal is None:
+        try:
+            with transaction.atomic():  # two first-time setters at once: the second updates
+                goal = UserGoal(user=user, goal_date=day, **changes)
+                goal.full_clean()
+                goal.save()
+                return goal
+        except IntegrityError:
+            goal = UserGoal.objects.for_user(user).select_for_update().get(goal_date=day)
+    for field, value in changes.items():
+        setattr(goal, field, value)
+    goal.full_clean()
+    goal.save()
+    return goal
+
+
+def goal_for(*, user, day) -> UserGoal | None:
+    """The goal that applies on `day`: that day's own goal, else the default goal, else None."""
+    day = day if _is_date(day) else parse_day(user, day)
+    goals = UserGoal.objects.for_user(user)
+    return goals.filter(goal_date=day).first() or goals.filter(goal_date__isnull=True).first()
+
+
+def _goal_day(user, value) -> dt.date:
+    if _is_date(value):
+        return value
+    text = str(value).strip().lower()
+    if text == "tomorrow":
+        return today_for(user) + dt.timedelta(days=1)
+    try:
+        return parse_day(user, value)
+    except ValidationError as exc:
+        if exc.code != "future_date":
+            raise
+        return dt.date.fromisoformat(text[:10])
+
+
+# --- water ---------------------------------------------------------------------------------------
+
+_WATER_UPSERT = """
+INSERT INTO water_intake (id, user_id, entry_date, glasses_consumed, created_at, updated_at)
+VALUES (gen_random_uuid(), %s, %s, %s, now(), now())
+ON CONFLICT (user_id, entry_date) DO UPDATE
+SET glasses_consumed = {new_total}, updated_at = now()
+WHERE {new_total} <= %s
+RETURNING glasses_consumed
+"""
+
+
+@transaction.atomic
+def water_add(*, user, glasses=1, entry_date=None) -> int:
+    """Add glasses of water to a day; returns the day's new total.
+
+    One INSERT ... ON CONFLICT DO UPDATE: concurrent adds never lose a glass.
+    """
+    count = _glasses(glasses, 1, MAX_GLASSES_PER_ADD, "add")
+    day = parse_day(user, entry_date)
+    total = _water_upsert(
+        user, day, count, "water_intake.glasses_consumed + EXCLUDED.glasses_consumed"
+    )
+    if total is None:
+        raise ValidationError(
+            f"That would be more than {MAX_GLASSES_PER_DAY} glasses on {day.isoformat()}; "
+            "set the day's total with the right number instead.",
+            code="invalid_quantity",
+        )
+    return total
+
+
+@transaction.atomic
+def water_set(*, user, glasses, entry_date=None) -> int:
+    """Set a day's glasses of water (0 clears it); returns the total."""
+    count = _glasses(glasses, 0, MAX_GLASSES_PER_DAY, "set")
+    day = parse_day(user, entry_date)
+    return _water_upsert(user, day, count, "EXCLUDED.glasses_consumed")
+
+
+def _water_upsert(user, day: dt.date, count: int, new_total: str) -> int | None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _WATER_UPSERT.format(new_total=new_total),
+            [user.pk, day, count, MAX_GLASSES_PER_DAY],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def _glasses(value, low: int, high: int, what: str) -> int:
+    problem = {
+        "add": f"Glasses to add must be a whole number from {low} to {high}",
+        "set": f"A day's glasses must be a whole number from {low} to {high}",
+        "goal": f"A water goal must be a whole number of glasses from {low} to {high}",
+    }[what]
+    try:
+        number = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        number = None
+    if (
+        isinstance(value, bool)
+        or number is None
+        or not number.is_finite()
+        or number != number.to_integral_value()
+        or not low <= number <= high
+    ):
+        raise ValidationError(f"{problem}, not {value!r}.", code="invalid_quantity")
+    return int(number)
+
+
+# --- values --------------------------------------------------------------------------------------
+
+
+def _amount(value, name: str, maximum: Decimal, positive: bool = False) -> Decimal:
+    """A non-negative (or positive) decimal that fits its column, to three places."""
+    expected = "a positive number" if positive else "a number of 0 or more"
+    try:
+        number = Decimal(str(value).strip()) if not isinstance(value, bool) else None
+    except (InvalidOperation, ValueError):
+        number = None
+    if number is None or not number.is_finite():
+        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
+    number = number.quantize(_PLACES)
+    if number < 0 or (positive and number == 0):
+        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
+    if number > maximum:
+        raise ValidationError(
+            f"{name} of {value} is too large; the most it can be is {maximum:,}.",
+            code="invalid_value",
+        )
+    return number
+
+
+def _uuid(value, model):
+    """The id as a UUID; anything else is "no such row", as for an id that does not exist."""
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except (ValueError, AttributeError, TypeError):
+        raise model.DoesNotExist(f"No {model._meta.verbose_name} with id {value!r}.") from None
+
+
+def _is_date(value) -> bool:
+    return isinstance(value, dt.date) and not isinstance(value, dt.datetime)

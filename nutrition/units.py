@@ -1,0 +1,415 @@
+"""Units: what "2 large", "150 g", "1 cup" or "3 slices" of a food is, as a multiple of the
+nutrient values the food stores (per `serving_size` `serving_unit`, per 100 g for SR28 foods).
+
+    portion(food=egg, quantity=2, unit="large").multiplier   # 2 x 50 g / 100 g = 1.0
+
+Routes, first that applies: a serving; the food's own serving unit; a mass (g, kg, oz, lb) when
+the food's weight is known (its serving is a mass, or a household serving gives grams); a
+household serving named by the unit ("cup" -> "cup, sliced", "large" -> "large (8" long)",
+"slices" -> "slice"); a volume through the food's volume serving or a household volume with its
+grams; pieces ("piece", "each", "whole") through the typical piece-like serving, or one serving
+when the food itself is counted in pieces. Anything else is refused naming the units that work.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
+from functools import cached_property
+
+from django.core.exceptions import ValidationError
+
+MASS_G = {
+    "g": Decimal(1),
+    "kg": Decimal(1000),
+    "mg": Decimal("0.001"),
+    "oz": Decimal("28.349523125"),
+    "lb": Decimal("453.59237"),
+}
+VOLUME_ML = {
+    "ml": Decimal(1),
+    "cl": Decimal(10),
+    "dl": Decimal(100),
+    "l": Decimal(1000),
+    "tsp": Decimal("4.92892159375"),
+    "tbsp": Decimal("14.78676478125"),
+    "fl oz": Decimal("29.5735295625"),
+    "cup": Decimal("236.5882365"),
+    "pint": Decimal("473.176473"),
+    "quart": Decimal("946.352946"),
+}
+SERVING = "serving"
+PIECE = "piece"
+SIZES = ("extra small", "small", "medium", "large", "extra large", "jumbo")
+# Household servings that stand for one piece of the food, in the order a bare "1 piece" (or no
+# unit at all) prefers them; a size is picked by weight (the middle one), nouns like "breast" or
+# "cookie" follow, and SR28's "unit (yield from ...)" comes last.
+GENERIC_PIECES = ("piece", "each", "whole", "item", "fruit")
+NOT_PIECES = frozenset(
+    {*MASS_G, *VOLUME_ML, SERVING, "nlea", "package", "container", "can", "jar", "bottle", "box"}
+    | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
+)
+
+ALIASES = {
+    **dict.fromkeys(["g", "gram", "grams", "gr", "grm", "gm", "gms"], "g"),
+    **dict.fromkeys(["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"], "kg"),
+    **dict.fromkeys(["mg", "milligram", "milligrams"], "mg"),
+    **dict.fromkeys(["oz", "ounce", "ounces"], "oz"),
+    **dict.fromkeys(["lb", "lbs", "pound", "pounds"], "lb"),
+    **dict.fromkeys(["ml", "mls", "milliliter", "milliliters", "millilitre", "millilitres"], "ml"),
+    **dict.fromkeys(["cl", "centiliter", "centilitre"], "cl"),
+    **dict.fromkeys(["dl", "deciliter", "decilitre"], "dl"),
+    **dict.fromkeys(["l", "liter", "liters", "litre", "litres", "ltr"], "l"),
+    **dict.fromkeys(["tsp", "tsps", "teaspoon", "teaspoons"], "tsp"),
+    **dict.fromkeys(["tbsp", "tbsps", "tbs", "tbl", "tablespoon", "tablespoons"], "tbsp"),
+    **dict.fromkeys(["fl oz", "floz", "fluid ounce", "fluid ounces"], "fl oz"),
+    **dict.fromkeys(["cup", "cups", "c"], "cup"),
+    **dict.fromkeys(["pint", "pints", "pt"], "pint"),
+    **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
+    **dict.fromkeys(["serving", "servings", "serve", "serves", "portion", "portions"], SERVING),
+    **dict.fromkeys(
+        ["piece", "pieces", "pc", "pcs", "each", "ea", "whole", "item", "items"], PIECE
+    ),
+    **dict.fromkeys(["unit", "units", "x"], PIECE),
+    **dict.fromkeys(["small", "sm"], "small"),
+    **dict.fromkeys(["medium", "med", "regular"], "medium"),
+    **dict.fromkeys(["large", "lg", "big"], "large"),
+    **dict.fromkeys(["extra large", "xl", "x-large", "extra-large"], "extra large"),
+    **dict.fromkeys(["extra small", "xs", "x-small", "extra-small"], "extra small"),
+    "jumbo": "jumbo",
+}
+
+MAX_GRAMS = Decimal(10_000)
+MAX_ML = Decimal(10_000)
+MAX_COUNT = Decimal(100)
+MAX_QUANTITY = Decimal(100_000)
+_PLACES = Decimal("0.001")
+_LEADING_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit as a caller wrote it: "100 g" is 100 x g; `word` is the unit word itself."""
+
+    factor: Decimal
+    canonical: str | None  # g, cup, piece, serving, large...; None for other words
+    word: str  # "slice" for "slices": matched against household servings
+
+    @property
+    def label(self) -> str:
+        return self.canonical or self.word
+
+
+@dataclass(frozen=True)
+class Portion:
+    multiplier: Decimal  # times the food's stored nutrient values
+    unit: str  # the unit to store on the entry
+    variant: object | None  # the FoodVariant the amount went through
+    grams: Decimal | None  # the weight, when it is known without another query
+    quantity: Decimal | None = None  # the amount in `unit` ("100 g" x 2 -> 200 g)
+
+
+def normalize_unit(text) -> str | None:
+    """One spelling per unit ("Grams" -> "g", "tablespoons" -> "tbsp", "slices" -> "slice");
+    None for no unit."""
+    return parse_unit(text).label or None
+
+
+def parse_unit(text) -> Unit:
+    if text is None or not str(text).strip():
+        return Unit(Decimal(1), None, "")
+    raw = " ".join(str(text).strip().lower().replace(".", " ").split())
+    factor = Decimal(1)
+    if m := _LEADING_NUMBER.match(raw):
+        factor, raw = Decimal(m.group(1)), m.group(2).strip() or "serving"
+        if factor <= 0:
+            raise ValidationError(
+                f"{text!r} is not a unit: the number in it must be positive.",
+                code="unknown_unit",
+            )
+    canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
+    return Unit(factor, canonical, canonical or _singular(raw))
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "oes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
+
+
+def head_of(serving_unit: str) -> str:
+    """The unit word of a household serving: 'medium (7" to 7-7/8" long)' -> "medium",
+    "cup, sliced" -> "cup", "slices" -> "slice", "extra large" -> "extra large"."""
+    text = " ".join((serving_unit or "").lower().split())
+    for size in ("extra large", "extra small"):
+        if text.startswith(size):
+            return size
+    first = re.split(r"[\s,(]", text, maxsplit=1)[0]
+    if text.startswith("fl oz"):
+        first = "fl oz"
+    return ALIASES.get(first) or ALIASES.get(_singular(first)) or _singular(first)
+
+
+def clean_quantity(quantity) -> Decimal:
+    """A positive, finite quantity to three places, or ValidationError 'invalid_quantity'."""
+    problem = (
+        f"{quantity!r} is not an amount I can log; give a positive number such as 1, 2.5 or 150."
+    )
+    if isinstance(quantity, bool) or quantity is None:
+        raise ValidationError(problem, code="invalid_quantity")
+    try:
+        if isinstance(quantity, float) and not math.isfinite(quantity):
+            raise ValidationError(problem, code="invalid_quantity")
+        value = Decimal(str(quantity).strip())
+    except (InvalidOperation, ValueError):
+        raise ValidationError(problem, code="invalid_quantity") from None
+    if not value.is_finite() or value <= 0:
+        raise ValidationError(problem, code="invalid_quantity")
+    if value > MAX_QUANTITY:
+        raise ValidationError(
+            f"{value:,} is far more than one person eats; check the amount.",
+            code="invalid_quantity",
+        )
+    value = value.quantize(_PLACES)
+    if value <= 0:
+        raise ValidationError(problem, code="invalid_quantity")
+    return value
+
+
+def portion(*, food, quantity, unit=None, variant=None, variants=None) -> Portion:
+    """How much of `food` `quantity` `unit` is: the multiplier of its stored nutrients.
+
+    `variant` is a household serving the caller already chose; `variants` may pass the food's
+    servings to spare a query (they are read from the database only when needed).
+    """
+    amount_of = clean_quantity(quantity)
+    asked = parse_unit(unit)
+    amount = (amount_of * asked.factor).quantize(_PLACES)
+    base = _Base(food, variants)
+    if variant is not None:
+        if variant.food_id != food.id:
+            raise ValidationError(
+                f"That serving belongs to another food, not {food.name}.", code="unknown_unit"
+            )
+        if not asked.label or asked.canonical == PIECE or _matches(variant, asked):
+            return _checked(food, _via_variant(base, variant, amount), amount, asked)
+
+    result = None
+    if not asked.label:
+        result = _natural(base, amount)
+    elif asked.canonical == SERVING:
+        result = Portion(amount, SERVING, None, base.grams_for(amount))
+    elif base.unit_matches(asked):
+        mult = amount / base.amount
+        result = Portion(mult, asked.label, None, base.grams_for(mult))
+    elif asked.canonical in MASS_G:
+        grams = amount * MASS_G[asked.canonical]
+        if base.grams:
+            result = Portion(grams / base.grams, asked.canonical, None, grams)
+    if result is None and asked.label:
+        match = next((v for v in base.usable_variants() if _matches(v, asked)), None)
+        if match is not None:
+            result = _via_variant(base, match, amount, label=asked.label)
+    if result is None and asked.canonical in VOLUME_ML:
+        result = _by_volume(base, amount * VOLUME_ML[asked.canonical], asked.canonical)
+    if result is None and (asked.canonical in (PIECE, *SIZES) or base.names(asked.word)):
+        result = _pieces(base, amount)
+    if result is None:
+        raise ValidationError(
+            f"{asked.label!r} is not a unit I can convert for {food.name}; use one of: "
+            f"{', '.join(available_units(food, variants=base.variants))}.",
+            code="unknown_unit",
+        )
+    return _checked(food, result, amount, asked)
+
+
+def available_units(food, variants=None) -> list[str]:
+    """The units `portion` accepts for this food, for messages and tool hints."""
+    base = _Base(food, variants)
+    units = [SERVING]
+    if base.unit_word and base.unit_word not in units:
+        units.append(base.unit_word)
+    if base.grams:
+        units += ["g", "oz", "kg", "lb"]
+    if base.ml or base.density():
+        units += ["ml", "cup", "tbsp", "tsp", "fl oz"]
+    if base.piece_variant() is not None or base.counted:
+        units.append(PIECE)
+    for v in base.usable_variants():
+        units.append(head_of(v.serving_unit))
+    return list(dict.fromkeys(u for u in units if u))
+
+
+# --- internals -----------------------------------------------------------------------------------
+
+
+class _Base:
+    """The food's stored serving, as an amount of a unit, with its weight when known."""
+
+    def __init__(self, food, variants=None):
+        self.food = food
+        self._variants = list(variants) if variants is not None else None
+        size = food.serving_size
+        self.size = Decimal(size) if size is not None and Decimal(size) > 0 else Decimal(1)
+        parsed = parse_unit(food.serving_unit or SERVING)
+        self.amount = self.size * parsed.factor  # "100 g" -> 100, "2 slice" -> 2
+        self.unit = parsed
+        self.unit_word = parsed.label
+        mass, volume = MASS_G.get(parsed.canonical), VOLUME_ML.get(parsed.canonical)
+        self.direct_grams = self.amount * mass if mass else None
+        self.ml = self.amount * volume if volume else None
+        # Counted in pieces: a serving of "1 bar", "2 slices", "1 piece", "1 serving".
+        self.counted = mass is None and volume is None
+
+    @cached_property
+    def grams(self) -> Decimal | None:
+        """The serving's weight: its own unit, or a household serving of the same unit."""
+        if self.direct_grams is not None:
+            return self.direct_grams
+        for v in self.usable_variants(weighed=True):
+            if _matches(v, self.unit):
+                return Decimal(v.gram_weight) / Decimal(v.serving_size) * self.amount
+        return None
+
+    @property
+    def variants(self) -> list:
+        if self._variants is None:
+            self._variants = list(self.food.variants.all()) if self.food.pk else []
+        return self._variants
+
+    def usable_variants(self, weighed: bool = False) -> list:
+        return [
+            v
+            for v in self.variants
+            if v.serving_size and Decimal(v.serving_size) > 0 and (v.gram_weight or not weighed)
+        ]
+
+    def unit_matches(self, asked: Unit) -> bool:
+        return bool(asked.label) and asked.label == self.unit_word
+
+    def grams_for(self, multiplier: Decimal) -> Decimal | None:
+        # Only a weight known without reading the household servings: totals stay one query.
+        return None if self.direct_grams is None else self.direct_grams * multiplier
+
+    def names(self, word: str) -> bool:
+        """Whether a unit word is the food itself: "2 bananas" of "Bananas, raw"."""
+        words = {_singular(w) for w in re.findall(r"[a-z]+", self.food.name.lower())}
+        return len(word) > 2 and _singular(word) in words
+
+    def variant_multiplier(self, variant) -> Decimal | None:
+        """The multiplier of one `variant.serving_size` of the variant."""
+        if variant.gram_weight and self.grams:
+            return Decimal(variant.gram_weight) / self.grams
+        calories = self.food.calories
+        if variant.calories is not None and calories:
+            return Decimal(variant.calories) / Decimal(calories)
+        return None
+
+    def density(self) -> Decimal | None:
+        """Grams per ml, from a household volume serving that has a weight."""
+        for v in self.usable_variants(weighed=True):
+            head = head_of(v.serving_unit)
+            if head in VOLUME_ML:
+                ml = Decimal(v.serving_size) * VOLUME_ML[head]
+                return Decimal(v.gram_weight) / ml
+        return None
+
+    def piece_variant(self):
+        pieces = [v for v in self.usable_variants() if self.variant_multiplier(v) is not None]
+        by_head = {}
+        for v in pieces:
+            by_head.setdefault(head_of(v.serving_unit), v)
+        for head in GENERIC_PIECES:
+            if head in by_head or (head == "piece" and PIECE in by_head):
+                return by_head.get(head) or by_head[PIECE]
+        sizes = [v for h, v in by_head.items() if h in SIZES]
+        if sizes:
+            sizes.sort(key=lambda v: self.variant_multiplier(v) / Decimal(v.serving_size))
+            return sizes[len(sizes) // 2]
+        nouns = [v for h, v in by_head.items() if h not in NOT_PIECES and h not in ("unit",)]
+        if nouns:
+            return nouns[0]
+        return None
+
+
+def _matches(variant, asked: Unit) -> bool:
+    return bool(asked.label) and head_of(variant.serving_unit) == asked.label
+
+
+def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None) -> Portion:
+    per = base.variant_multiplier(variant)
+    if per is None:
+        raise ValidationError(
+            f"The serving {variant.serving_unit!r} of {base.food.name} has no weight or "
+            "nutrients to convert from; log it in another unit.",
+            code="unknown_unit",
+        )
+    count = amount / Decimal(variant.serving_size)
+    grams = count * Decimal(variant.gram_weight) if variant.gram_weight else None
+    return Portion(count * per, label or head_of(variant.serving_unit), variant, grams)
+
+
+def _natural(base: _Base, amount: Decimal) -> Portion:
+    """No unit: pieces of a countable food ("2 eggs"), else servings."""
+    if not base.counted:
+        piece = base.piece_variant()
+        if piece is not None:
+            return _via_variant(base, piece, amount)
+    return Portion(amount, SERVING, None, base.grams_for(amount))
+
+
+def _by_volume(base: _Base, ml: Decimal, label: str) -> Portion | None:
+    if base.ml:
+        mult = ml / base.ml
+        return Portion(mult, label, None, base.grams_for(mult))
+    density = base.density()
+    if density and base.grams:
+        grams = ml * density
+        return Portion(grams / base.grams, label, None, grams)
+    return None
+
+
+def _pieces(base: _Base, amount: Decimal) -> Portion | None:
+    piece = base.piece_variant()
+    if piece is not None:
+        return _via_variant(base, piece, amount, label=head_of(piece.serving_unit))
+    if base.counted:
+        # A food kept per "1 bar" or "1 serving": a piece is one of those.
+        mult = amount / base.amount if base.unit.canonical != SERVING else amount
+        return Portion(mult, PIECE, None, base.grams_for(mult))
+    return None
+
+
+def _checked(food, result: Portion, amount: Decimal, asked: Unit) -> Portion:
+    """Refuse amounts no one eats at once, in the terms the caller used."""
+    result = replace(result, quantity=amount)
+    number = f"{amount.normalize():f}"
+    counted = asked.canonical not in MASS_G and asked.canonical not in VOLUME_ML
+    if counted and amount > MAX_COUNT:
+        what = asked.label or ("pieces" if result.variant is not None else "servings")
+        hint = f" Did you mean {number} g?" if not asked.label else ""
+        raise ValidationError(
+            f"{number} {what} of {food.name} is more than anyone eats at once (at most "
+            f"{MAX_COUNT} pieces or servings).{hint} Check the amount and the unit.",
+            code="invalid_quantity",
+        )
+    said = f"{number} {asked.label}".strip()
+    if result.grams is not None and result.grams > MAX_GRAMS:
+        raise ValidationError(
+            f"{said} of {food.name} is {result.grams.quantize(Decimal(1)):,} g, more than anyone "
+            f"eats at once (the limit is {MAX_GRAMS:,} g); check the amount and the unit.",
+            code="invalid_quantity",
+        )
+    if asked.canonical in VOLUME_ML and amount * VOLUME_ML[asked.canonical] > MAX_ML:
+        raise ValidationError(
+            f"{said} of {food.name} is more than anyone drinks at once (the limit is 10 l); "
+            "check the amount and the unit.",
+            code="invalid_quantity",
+        )
+    return result

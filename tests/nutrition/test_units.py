@@ -1,0 +1,228 @@
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from nutrition.models import FoodVariant
+from nutrition.services import food_create_custom
+from nutrition.units import available_units, normalize_unit, portion
+
+
+def multiplier(food, quantity, unit=None, **kwargs) -> Decimal:
+    return portion(food=food, quantity=quantity, unit=unit, **kwargs).multiplier
+
+
+@pytest.fixture
+def protein_bar(alice):
+    return food_create_custom(
+        user=alice, name="Protein bar", serving_size=1, serving_unit="bar", calories=210
+    )
+
+
+# --- spelling ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "unit"),
+    [
+        ("g", "g"),
+        ("gram", "g"),
+        ("Grams", "g"),
+        ("kg", "kg"),
+        ("kilograms", "kg"),
+        ("oz", "oz"),
+        ("ounce", "oz"),
+        ("oz.", "oz"),
+        ("lb", "lb"),
+        ("lbs", "lb"),
+        ("pounds", "lb"),
+        ("ml", "ml"),
+        ("millilitres", "ml"),
+        ("l", "l"),
+        ("litre", "l"),
+        ("cup", "cup"),
+        ("Cups", "cup"),
+        ("tbsp", "tbsp"),
+        ("tablespoons", "tbsp"),
+        ("tsp", "tsp"),
+        ("teaspoon", "tsp"),
+        ("fl oz", "fl oz"),
+        ("piece", "piece"),
+        ("pieces", "piece"),
+        ("each", "piece"),
+        ("whole", "piece"),
+        ("serving", "serving"),
+        ("servings", "serving"),
+        ("slice", "slice"),
+        ("slices", "slice"),
+        ("Large", "large"),
+        ("med", "medium"),
+        ("small", "small"),
+        ("extra large", "extra large"),
+        ("XL", "extra large"),
+    ],
+)
+def test_unit_spellings_come_down_to_one_name(written, unit):
+    assert normalize_unit(written) == unit
+
+
+def test_no_unit_normalises_to_none():
+    assert normalize_unit(None) is None
+    assert normalize_unit("  ") is None
+
+
+# --- mass and the food's own unit ----------------------------------------------------------------
+
+
+def test_grams_of_a_food_stored_per_100_g_scale_its_values(banana):
+    assert multiplier(banana, 150, "g") == Decimal("1.5")
+    assert multiplier(banana, 150, "grams") == Decimal("1.5")
+
+
+def test_other_masses_convert_to_grams(banana):
+    assert multiplier(banana, Decimal("0.25"), "kg") == Decimal("2.5")
+    assert multiplier(banana, 1, "oz").quantize(Decimal("0.0001")) == Decimal("0.2835")
+    assert multiplier(banana, 1, "lb").quantize(Decimal("0.001")) == Decimal("4.536")
+
+
+def test_a_unit_with_a_number_in_it_counts_that_many(banana):
+    # "75 x 100 g" is 7,500 g.
+    assert multiplier(banana, 3, "100 g") == Decimal(3)
+
+
+def test_quantity_in_the_foods_own_serving_unit(protein_bar):
+    assert multiplier(protein_bar, 2, "bars") == Decimal(2)
+
+
+def test_servings_are_servings_whatever_the_serving_is(banana, protein_bar):
+    assert multiplier(banana, 2, "servings") == Decimal(2)
+    assert multiplier(protein_bar, 1, "serving") == Decimal(1)
+
+
+def test_grams_of_a_food_counted_in_slices_go_through_the_weight_of_a_slice(alice):
+    bread = food_create_custom(
+        user=alice, name="Rye bread", serving_size=1, serving_unit="slice", calories=80
+    )
+    FoodVariant.objects.create(
+        food=bread, sequence=1, serving_size=1, serving_unit="slice", gram_weight=32
+    )
+
+    assert multiplier(bread, 64, "g") == Decimal(2)
+
+
+# --- pieces --------------------------------------------------------------------------------------
+
+
+def test_a_size_picks_that_household_serving(egg):
+    result = portion(food=egg, quantity=2, unit="large")
+
+    assert result.multiplier == Decimal(1)  # 2 x 50 g of a food per 100 g
+    assert result.variant.serving_unit == "large"
+    assert result.grams == Decimal(100)
+
+
+def test_a_piece_is_the_typical_piece_the_middle_size(egg, banana):
+    assert portion(food=egg, quantity=1, unit="piece").variant.serving_unit == "large"
+    assert portion(food=banana, quantity=1, unit="each").variant.serving_unit.startswith("medium")
+
+
+def test_no_unit_means_pieces_for_a_countable_food(egg):
+    result = portion(food=egg, quantity=2)
+
+    assert result.multiplier == Decimal(1)
+    assert result.unit == "large"
+
+
+def test_the_foods_own_name_as_unit_means_pieces(banana):
+    assert portion(food=banana, quantity=2, unit="bananas").grams == Decimal(236)
+
+
+def test_a_piece_of_a_food_with_no_piece_serving_is_one_serving(protein_bar):
+    assert multiplier(protein_bar, 3, "pieces") == Decimal(3)
+
+
+def test_a_serving_of_half_a_piece_counts_whole_pieces(chicken_breast):
+    # SR28 stores "0.5 breast, bone and skin removed" = 86 g: one breast is 172 g.
+    assert portion(food=chicken_breast, quantity=1, unit="piece").grams == Decimal(172)
+
+
+# --- household servings and volumes --------------------------------------------------------------
+
+
+def test_a_household_unit_matches_the_serving_of_that_name(oats):
+    assert multiplier(oats, 2, "cups") == Decimal("1.62")
+    assert multiplier(oats, Decimal("0.5"), "cup") == Decimal("0.405")
+
+
+def test_volume_of_a_food_kept_per_ml_converts_directly(alice):
+    juice = food_create_custom(
+        user=alice, name="Orange juice", serving_size=250, serving_unit="ml", calories=110
+    )
+
+    assert multiplier(juice, 500, "ml") == Decimal(2)
+    assert multiplier(juice, 1, "l") == Decimal(4)
+    assert multiplier(juice, 1, "cup").quantize(Decimal("0.001")) == Decimal("0.946")
+
+
+def test_a_volume_goes_through_the_weight_of_a_household_volume(milk):
+    # The fl oz serving weighs 30.5 g: a tablespoon (half a fl oz) weighs 15.25 g.
+    assert multiplier(milk, 2, "tbsp").quantize(Decimal("0.0001")) == Decimal("0.3050")
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+
+def test_an_unknown_unit_is_refused_naming_the_units_that_work(banana):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=banana, quantity=2, unit="bowls")
+
+    assert refused.value.code == "unknown_unit"
+    message = refused.value.messages[0]
+    assert "'bowl'" in message
+    for unit in ("g", "oz", "cup", "medium", "large", "piece"):
+        assert unit in message
+
+
+def test_grams_of_a_food_with_no_known_weight_are_refused(protein_bar):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=protein_bar, quantity=50, unit="g")
+
+    assert refused.value.code == "unknown_unit"
+    assert "bar" in refused.value.messages[0]
+    assert available_units(protein_bar) == ["serving", "bar", "piece"]
+
+
+@pytest.mark.parametrize(
+    "quantity", [0, -1, "-2", float("nan"), float("inf"), "NaN", "lots", None, True, "0.0001"]
+)
+def test_quantities_that_are_not_positive_finite_numbers_are_refused(banana, quantity):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=banana, quantity=quantity, unit="g")
+
+    assert refused.value.code == "invalid_quantity"
+
+
+@pytest.mark.parametrize(
+    ("quantity", "unit"),
+    [(20_000, "g"), (11, "kg"), (101, "pieces"), (150, "large"), (30, "l"), (1_000_000, "g")],
+)
+def test_absurd_amounts_are_refused(egg, quantity, unit):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=egg, quantity=quantity, unit=unit)
+
+    assert refused.value.code == "invalid_quantity"
+
+
+def test_a_big_bare_number_asks_whether_grams_were_meant(oats):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=oats, quantity=150)
+
+    assert refused.value.code == "invalid_quantity"
+    assert "Did you mean 150 g?" in refused.value.messages[0]
+
+
+def test_a_serving_of_another_food_is_refused(egg, banana):
+    with pytest.raises(ValidationError) as refused:
+        portion(food=banana, quantity=1, variant=egg.variants.first())
+
+    assert refused.value.code == "unknown_unit"
