@@ -253,6 +253,8 @@
 
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "thread") {
+      var intro = event.detail.target.querySelector(".intro");
+      if (intro && event.detail.target.querySelector(".msg")) intro.remove();
       refreshOptions();
       scrollThread();
     }
@@ -261,6 +263,8 @@
     var target = event.detail.target;
     if (target && target.closest && target.closest("#thread")) scrollThread();
   });
+  // htmx re-enables a clicked option button once its request ends, after the swap: close again.
+  document.addEventListener("htmx:afterRequest", refreshOptions);
   document.addEventListener("htmx:responseError", reportFailure);
   document.addEventListener("htmx:sendError", reportFailure);
   document.addEventListener("htmx:timeout", reportFailure);

@@ -89,11 +89,11 @@ def last_reply(page: Page):
     return page.locator("#thread .msg--reply").last
 
 
-def shoot(page_or_locator, name: str):
+def shoot(page: Page, name: str, *, full_page: bool = False):
     """Save a README screenshot when asked to (SPARKY_SCREENSHOTS=1)."""
     if os.environ.get("SPARKY_SCREENSHOTS"):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page_or_locator.screenshot(path=str(SCREENSHOTS / name))
+        page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
 
 
 def png_file(tmp_path, name="lunch.png") -> Path:
