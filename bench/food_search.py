@@ -22,7 +22,6 @@ import statistics
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -296,9 +295,8 @@ def report(ours: dict, theirs: dict, labels: dict, user) -> None:
     from nutrition.services import food_search
 
     print()
-    print(
-        f"{'query':<18} {'food_search p50':>15} {'p95':>8} {'ILIKE p50':>11} {'p95':>8} {'x p50':>7}"
-    )
+    header = f"{'query':<18} {'food_search p50':>15} {'p95':>8} {'ILIKE p50':>11} {'p95':>8}"
+    print(f"{header} {'x p50':>7}")
     for query, samples in ours.items():
         o50, o95 = statistics.median(samples), percentile(samples, 0.95)
         t50, t95 = statistics.median(theirs[query]), percentile(theirs[query], 0.95)

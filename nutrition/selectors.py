@@ -23,7 +23,7 @@ def nutrition_totals(*, user, day) -> dict[str, Decimal]:
     same rules that logged them.
     """
     totals = dict.fromkeys(NUTRIENTS, Decimal(0))
-    for _entry, nutrients in _day_entries(user, day):
+    for _entry, nutrients, _grams in _day_entries(user, day):
         for name, value in nutrients.items():
             if value is not None:
                 totals[name] += value
@@ -34,7 +34,7 @@ def food_diary(*, user, day) -> dict[str, list[dict]]:
     """The day's entries by meal (breakfast, lunch, dinner, snack; empty lists included), in the
     order they were logged, each with its food, amount, weight when known, calories and macros."""
     diary: dict[str, list[dict]] = {meal.value: [] for meal in MealType}
-    for entry, nutrients in _day_entries(user, day):
+    for entry, nutrients, grams in _day_entries(user, day):
         diary.setdefault(entry.meal_type, []).append(
             {
                 "id": entry.id,
@@ -43,7 +43,7 @@ def food_diary(*, user, day) -> dict[str, list[dict]]:
                 "quantity": entry.quantity,
                 "unit": entry.unit,
                 "serving": entry.variant.serving_unit if entry.variant_id else None,
-                "grams": nutrients.pop("_grams"),
+                "grams": grams,
                 "meal_type": entry.meal_type,
                 "entry_date": entry.entry_date,
                 **{name: nutrients.get(name) for name in _MACROS},
@@ -101,7 +101,7 @@ def _day(user, day) -> dt.date:
 
 
 def _day_entries(user, day):
-    """(entry, nutrients with "_grams") for each entry of the day, in one query."""
+    """(entry, nutrients, grams or None) for each entry of the day, in one query."""
     entries = (
         FoodEntry.objects.for_user(user)
         .on_date(_day(user, day))
@@ -115,9 +115,7 @@ def _day_entries(user, day):
             )
         except ValidationError:
             # Written before a rule it now breaks (or by hand): shown, counted as nothing.
-            yield entry, {**dict.fromkeys(NUTRIENTS), "_grams": None}
+            yield entry, dict.fromkeys(NUTRIENTS), None
             continue
-        nutrients = nutrients_for(entry.food, amount.multiplier)
-        grams = amount.grams
-        nutrients["_grams"] = None if grams is None else grams.quantize(Decimal("0.1"))
-        yield entry, nutrients
+        grams = None if amount.grams is None else amount.grams.quantize(Decimal("0.1"))
+        yield entry, nutrients_for(entry.food, amount.multiplier), grams
