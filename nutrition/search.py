@@ -1,10 +1,11 @@
 """Food search: the user's own foods first, then the public catalog, best match for logging first.
 
 Postgres keeps for every food a search key: its name as sorted English stems without catalog
-filler ("Bananas, raw" -> "banana"; migration 0003). A GIN index holds each stem twice, plain and
-tagged with the key's length ("banana#1"), so "names of exactly n stems containing every query
-word" is one small posting list. Candidates are read shortest first (n = query words, then one
-more, ...) and reading stops after a few dozen, however many thousand names contain the word:
+filler ("Bananas, raw" -> "banana"; migrations 0003-0004). A GIN index holds each stem twice,
+plain and tagged with how many words of the key say what the food is ("banana#1"; numbers,
+letters and "vitamin" do not count), so "names of n such words containing every query word" is
+one small posting list. Candidates are read shortest first (n = query words, then one more, ...)
+and reading stops after a few dozen, however many thousand names contain the word:
 a short name that matches fully is what a person logging "banana" means. Typos are corrected
 against the catalog's vocabulary (the table food_search_words, a few thousand stems) by trigram
 similarity before any name is read.
