@@ -1,3 +1,52 @@
-"""The DRF API under /api/ (filled in by the API work)."""
+"""The DRF API under /api/ (version 1; a breaking change would come as /api/v2/).
 
-urlpatterns: list = []
+The schema and the docs need a login like everything but the token endpoint. The docs' assets
+come from drf-spectacular-sidecar's files and are served here, never from a CDN.
+"""
+
+from pathlib import Path
+
+import drf_spectacular_sidecar
+from django.urls import path, re_path
+from django.views.static import serve
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from chat.api import ChatHistoryView, ChatTurnView
+from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
+from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
+from nutrition.api import FoodEntryViewSet, FoodViewSet, GoalViewSet, WaterView
+from sparky.api import AIServiceViewSet, AuthTokenView, PreferencesView, SummaryView
+
+ASSETS = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar"
+
+router = DefaultRouter(trailing_slash=True)
+router.include_root_view = False
+router.register("foods", FoodViewSet, basename="food")
+router.register("food-entries", FoodEntryViewSet, basename="food-entry")
+router.register("goals", GoalViewSet, basename="goal")
+router.register("exercises", ExerciseViewSet, basename="exercise")
+router.register("exercise-entries", ExerciseEntryViewSet, basename="exercise-entry")
+router.register("checkins", CheckInViewSet, basename="checkin")
+router.register("custom-categories", CustomCategoryViewSet, basename="custom-category")
+router.register("custom-measurements", CustomMeasurementViewSet, basename="custom-measurement")
+router.register("ai-services", AIServiceViewSet, basename="ai-service")
+
+urlpatterns = [
+    path("auth/token/", AuthTokenView.as_view(), name="api-token"),
+    path("water/", WaterView.as_view(), name="api-water"),
+    path("summary/", SummaryView.as_view(), name="api-summary"),
+    path("preferences/", PreferencesView.as_view(), name="api-preferences"),
+    path("chat/", ChatTurnView.as_view(), name="api-chat"),
+    path("chat/history/", ChatHistoryView.as_view(), name="api-chat-history"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    re_path(
+        r"^docs/assets/(?P<path>(swagger-ui-dist|redoc)/[\w./-]+)$",
+        serve,
+        {"document_root": ASSETS},
+        name="api-docs-assets",
+    ),
+    *router.urls,
+]

@@ -166,22 +166,43 @@ SPARKY_TURN_TIME_LIMIT = env.float("SPARKY_TURN_TIME_LIMIT", default=120.0)
 SPARKY_MAX_AGENT_STEPS = env.int("SPARKY_MAX_AGENT_STEPS", default=6)
 
 REST_FRAMEWORK = {
+    # Token first: an unauthenticated request then gets 401 with WWW-Authenticate, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"chat": env.str("SPARKY_CHAT_RATE", default="30/min")},
+    "DEFAULT_SCHEMA_CLASS": "sparky.api.SparkyAutoSchema",
+    "EXCEPTION_HANDLER": "sparky.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "chat": env.str("SPARKY_CHAT_RATE", default="30/min"),
+        "auth": env.str("SPARKY_AUTH_RATE", default="10/min"),
+    },
+    # Amounts are JSON numbers, not strings.
+    "COERCE_DECIMAL_TO_STRING": False,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sparky API",
     "DESCRIPTION": "Nutrition and fitness diary with Sparky the coach.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and Redoc from drf-spectacular-sidecar's files (sparky/api_urls.py), no CDN.
+    "SWAGGER_UI_DIST": "/api/docs/assets/swagger-ui-dist",
+    "SWAGGER_UI_FAVICON_HREF": "/api/docs/assets/swagger-ui-dist/favicon-32x32.png",
+    "REDOC_DIST": "/api/docs/assets/redoc",
+    "SWAGGER_UI_SETTINGS": {
+        "deepLinking": True,
+        "persistAuthorization": True,
+        "validatorUrl": None,
+    },
+    "ENUM_NAME_OVERRIDES": {
+        "ChatCategoryEnum": "sparky.services.CHAT_CATEGORIES",
+        "GoalSourceEnum": ["day", "default"],
+    },
 }
 
 CACHES = {

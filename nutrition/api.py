@@ -1,0 +1,298 @@
+"""The nutrition API: foods, the food diary, goals and water.
+
+Reads are scoped in get_queryset (your entries; foods you can see); every write goes through
+nutrition.services.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from nutrition import selectors, services
+from nutrition import serializers as s
+from nutrition.models import Food, FoodEntry, UserGoal
+from sparky.api import DATE_PARAMETERS, ERRORS, OwnerOrReadOnly, filter_dates, query_date
+from sparky.dates import parse_day
+
+SEARCH_LIMIT = 50
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Search or list foods",
+        description="With ?search= the best matches (your own foods first, then the catalog "
+        f"and shared foods; at most {SEARCH_LIMIT}), each with a score. Without it every food "
+        "you can see, by name; ?mine=true for only your own.",
+        parameters=[
+            OpenApiParameter("search", OpenApiTypes.STR, description="Words or a barcode."),
+            OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only your custom foods."),
+        ],
+    ),
+    retrieve=extend_schema(summary="Read a food"),
+    create=extend_schema(
+        summary="Create a custom food",
+        request=s.FoodWriteSerializer,
+        responses={201: s.FoodSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change one of your custom foods",
+        request=s.FoodWriteSerializer(partial=True),
+        responses={200: s.FoodSerializer, 403: ERRORS["403"]},
+    ),
+    destroy=extend_schema(
+        summary="Delete one of your custom foods (refused while diary entries use it)",
+        responses={204: None, 400: ERRORS["400"], 403: ERRORS["403"]},
+    ),
+)
+@extend_schema(tags=["foods"])
+class FoodViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.FoodSerializer
+    permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrReadOnly]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    documents_filters = True
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return Food.objects.none()
+        foods = Food.objects.visible_to(self.request.user).prefetch_related("variants")
+        if self.request.query_params.get("mine", "").lower() in ("1", "true", "yes"):
+            foods = foods.filter(user=self.request.user, is_custom=True)
+        return foods.order_by("name", "id")
+
+    def list(self, request):
+        query = request.query_params.get("search", "").strip()
+        if not query:
+            return super().list(request)
+        found = services.food_search(user=request.user, query=query[:200], limit=SEARCH_LIMIT)
+        if request.query_params.get("mine", "").lower() in ("1", "true", "yes"):
+            found = [food for food in found if food.user_id == request.user.pk]
+        page = self.paginate_queryset(found)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    def create(self, request):
+        given = s.FoodWriteSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        food = services.food_create_custom(user=request.user, **given.validated_data)
+        return Response(self.get_serializer(food).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        food = self.get_object()
+        given = s.FoodWriteSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        food = services.food_update_custom(
+            user=request.user, food_id=food.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(food).data)
+
+    def destroy(self, request, pk=None):
+        food = self.get_object()
+        services.food_delete_custom(user=request.user, food_id=food.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List your food entries",
+        description="Oldest first; filter with ?date= or ?start=&end=.",
+        parameters=DATE_PARAMETERS,
+    ),
+    retrieve=extend_schema(summary="Read a food entry"),
+    create=extend_schema(
+        summary="Log a food",
+        description="Units are converted (g, oz, cup, piece, the food's servings); an entry "
+        "over 5,000 kcal is refused with error 'implausible'.",
+        request=s.FoodEntryCreateSerializer,
+        responses={201: s.FoodEntrySerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change a food entry",
+        request=s.FoodEntryUpdateSerializer,
+        responses={200: s.FoodEntrySerializer},
+    ),
+    destroy=extend_schema(summary="Delete a food entry"),
+)
+@extend_schema(tags=["food entries"])
+class FoodEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.FoodEntrySerializer
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    documents_filters = True
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return FoodEntry.objects.none()
+        entries = FoodEntry.objects.for_user(self.request.user).select_related("food", "variant")
+        return filter_dates(self.request, entries).order_by("entry_date", "created_at", "id")
+
+    def create(self, request):
+        given = s.FoodEntryCreateSerializer(data=request.data, context={"request": request})
+        given.is_valid(raise_exception=True)
+        entry = services.food_entry_create(user=request.user, **given.validated_data)
+        return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        entry = self.get_object()
+        given = s.FoodEntryUpdateSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        entry = services.food_entry_update(
+            user=request.user, entry_id=entry.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(entry).data)
+
+    def destroy(self, request, pk=None):
+        entry = self.get_object()
+        services.food_entry_delete(user=request.user, entry_id=entry.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+_GOAL_KEY = r"default|\d{4}-\d{2}-\d{2}"
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List your goals (the default goal and per-date goals)"),
+    retrieve=extend_schema(
+        summary="Read the default goal or one date's goal",
+        parameters=[
+            OpenApiParameter(
+                "key",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                pattern=f"^({_GOAL_KEY})$",
+                description='"default" or a date (YYYY-MM-DD).',
+            )
+        ],
+    ),
+    partial_update=extend_schema(
+        summary="Set goal values (creates the goal if missing)",
+        description="Only the values given change; null clears one. A date's goal overrides "
+        "the default goal on that day and may be in the future.",
+        parameters=[
+            OpenApiParameter(
+                "key",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                pattern=f"^({_GOAL_KEY})$",
+                description='"default" or a date (YYYY-MM-DD).',
+            )
+        ],
+        request=s.GoalWriteSerializer,
+        responses={200: s.GoalSerializer},
+    ),
+)
+@extend_schema(tags=["goals"])
+class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.GoalSerializer
+    lookup_field = "key"
+    lookup_value_regex = _GOAL_KEY
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return UserGoal.objects.none()
+        # The default goal (no date) first, then the dated ones.
+        return UserGoal.objects.for_user(self.request.user).order_by(
+            "-goal_date__isnull", "goal_date"
+        )
+
+    def _goal_date(self):
+        key = self.kwargs["key"]
+        if key == "default":
+            return None
+        try:
+            return dt.date.fromisoformat(key)
+        except ValueError:
+            raise NotFound("Not found.") from None
+
+    def get_object(self):
+        goal = self.get_queryset().filter(goal_date=self._goal_date()).first()
+        if goal is None:
+            raise NotFound("No goal is set for this date.")
+        return goal
+
+    def partial_update(self, request, key=None):
+        given = s.GoalWriteSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        goal = services.goal_set(
+            user=request.user, goal_date=self._goal_date(), **given.validated_data
+        )
+        return Response(self.get_serializer(goal).data)
+
+    @extend_schema(
+        summary="The goal that applies on a day",
+        description="That day's own goal, else the default goal, else none.",
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
+        responses=s.EffectiveGoalSerializer,
+    )
+    @action(detail=False, methods=["get"], pagination_class=None)
+    def effective(self, request):
+        day = query_date(request, "date") or parse_day(request.user, None)
+        goal = services.goal_for(user=request.user, day=day)
+        source = None if goal is None else ("day" if goal.goal_date else "default")
+        return Response(
+            {
+                "date": day,
+                "source": source,
+                "goal": None if goal is None else s.GoalSerializer(goal).data,
+            }
+        )
+
+
+class WaterView(APIView):
+    """A day's glasses of water: read, add to, or set."""
+
+    documents_filters = True
+
+    def _answer(self, request, day, glasses):
+        return Response(s.WaterSerializer({"date": day, "glasses": glasses}).data)
+
+    @extend_schema(
+        summary="Glasses of water on a day",
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
+        responses=s.WaterSerializer,
+        tags=["water"],
+    )
+    def get(self, request):
+        day = query_date(request, "date") or parse_day(request.user, None)
+        return self._answer(request, day, selectors.water_for(user=request.user, day=day))
+
+    @extend_schema(
+        summary="Add glasses of water",
+        request=s.WaterAddSerializer,
+        responses={200: OpenApiResponse(s.WaterSerializer, description="The day's new total.")},
+        tags=["water"],
+    )
+    def post(self, request):
+        given = s.WaterAddSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        day = parse_day(request.user, given.validated_data.get("date"))
+        total = services.water_add(
+            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
+        )
+        return self._answer(request, day, total)
+
+    @extend_schema(
+        summary="Set the day's glasses of water",
+        request=s.WaterSetSerializer,
+        responses=s.WaterSerializer,
+        tags=["water"],
+    )
+    def put(self, request):
+        given = s.WaterSetSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        day = parse_day(request.user, given.validated_data.get("date"))
+        total = services.water_set(
+            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
+        )
+        return self._answer(request, day, total)

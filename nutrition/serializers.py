@@ -1,0 +1,226 @@
+"""Shapes of the nutrition API: what a request may carry and what a response shows.
+
+Input serializers check types only; amounts, units, meals, dates and plausibility are the
+services' rules (nutrition.services), whose ValidationErrors come back as 400s.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from nutrition import services
+from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
+
+
+def number(**kwargs) -> serializers.DecimalField:
+    """Any finite number; its range and precision are checked by the service."""
+    return serializers.DecimalField(max_digits=None, decimal_places=None, **kwargs)
+
+
+def _nutrient_out() -> serializers.DecimalField:
+    return serializers.DecimalField(
+        max_digits=12, decimal_places=3, allow_null=True, read_only=True
+    )
+
+
+NutrientsSerializer = type(
+    "NutrientsSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "Every nutrient (kcal; g; mg for minerals, cholesterol and vitamin C; µg RAE "
+        "for vitamin A); null where the food has no value.",
+        **{name: _nutrient_out() for name in NUTRIENTS},
+    },
+)
+
+
+# --- foods -----------------------------------------------------------------------------------
+
+
+class FoodVariantSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = FoodVariant
+        fields = ["id", "serving_size", "serving_unit", "gram_weight", *NUTRIENTS]
+        read_only_fields = fields
+
+
+class FoodSerializer(serializers.ModelSerializer):
+    """A food; nutrients are per `serving_size` `serving_unit` (catalog foods: per 100 g)."""
+
+    is_own = serializers.SerializerMethodField(help_text="One of your custom foods.")
+    score = serializers.SerializerMethodField(help_text="Search similarity 0..1 (searches only).")
+    variants = FoodVariantSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Food
+        fields = [
+            "id",
+            "name",
+            "serving_size",
+            "serving_unit",
+            *NUTRIENTS,
+            "is_custom",
+            "is_own",
+            "shared_with_public",
+            "barcode",
+            "source",
+            "source_id",
+            "food_group",
+            "original_name",
+            "variants",
+            "score",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    def get_is_own(self, food) -> bool:
+        request = self.context.get("request")
+        return bool(request and food.user_id == request.user.pk)
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_score(self, food) -> float | None:
+        return getattr(food, "score", None)
+
+
+FoodWriteSerializer = type(
+    "FoodWriteSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A custom food: nutrient values per serving_size serving_unit.",
+        "name": serializers.CharField(max_length=255),
+        "serving_size": number(required=False),
+        "serving_unit": serializers.CharField(max_length=50, required=False),
+        "barcode": serializers.CharField(
+            max_length=14, required=False, allow_null=True, allow_blank=True
+        ),
+        "shared_with_public": serializers.BooleanField(required=False),
+        **{name: number(required=False, allow_null=True) for name in NUTRIENTS},
+    },
+)
+
+
+# --- food entries ----------------------------------------------------------------------------
+
+
+class FoodEntrySerializer(serializers.ModelSerializer):
+    """A diary entry with the nutrients of the amount logged."""
+
+    food_name = serializers.CharField(source="food.name", read_only=True)
+    serving = serializers.CharField(
+        source="variant.serving_unit", read_only=True, allow_null=True, default=None
+    )
+    nutrients = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FoodEntry
+        fields = [
+            "id",
+            "food",
+            "food_name",
+            "meal_type",
+            "quantity",
+            "unit",
+            "variant",
+            "serving",
+            "entry_date",
+            "nutrients",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(NutrientsSerializer)
+    def get_nutrients(self, entry) -> dict:
+        return NutrientsSerializer(services.entry_nutrients(entry)).data
+
+
+class FoodEntryCreateSerializer(serializers.Serializer):
+    food = serializers.UUIDField(help_text="A food from /api/foods/.")
+    quantity = number(required=False, help_text="Default 1.")
+    unit = serializers.CharField(
+        max_length=50,
+        required=False,
+        allow_null=True,
+        help_text="g, oz, cup, piece, serving... Default: the food's natural unit.",
+    )
+    meal_type = serializers.ChoiceField(choices=MealType.choices, required=False)
+    entry_date = serializers.DateField(required=False, help_text="Default: your today.")
+    variant = serializers.UUIDField(
+        required=False, allow_null=True, help_text="One of the food's household servings."
+    )
+
+    def validate_food(self, value):
+        try:
+            return services.food_get(user=self.context["request"].user, food_id=value)
+        except Food.DoesNotExist:
+            raise serializers.ValidationError(
+                "No food with this id is visible to you; search /api/foods/?search= for one.",
+                code="food_not_found",
+            ) from None
+
+
+class FoodEntryUpdateSerializer(serializers.Serializer):
+    quantity = number(required=False)
+    unit = serializers.CharField(max_length=50, required=False)
+    meal_type = serializers.ChoiceField(choices=MealType.choices, required=False)
+    entry_date = serializers.DateField(required=False)
+
+
+# --- goals -----------------------------------------------------------------------------------
+
+GOAL_FIELDS = (*services.GOAL_FIELDS, "water_goal")
+
+
+class GoalSerializer(serializers.ModelSerializer):
+    applies_to = serializers.SerializerMethodField(help_text='"default" or the date.')
+
+    class Meta:
+        model = UserGoal
+        fields = ["id", "applies_to", "goal_date", *GOAL_FIELDS, "updated_at"]
+        read_only_fields = fields
+
+    def get_applies_to(self, goal) -> str:
+        return goal.goal_date.isoformat() if goal.goal_date else "default"
+
+
+GoalWriteSerializer = type(
+    "GoalWriteSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "Goal values to set; the ones left out stay, null clears one.",
+        **{name: number(required=False, allow_null=True) for name in services.GOAL_FIELDS},
+        "water_goal": serializers.IntegerField(
+            required=False, allow_null=True, help_text="Glasses per day."
+        ),
+    },
+)
+
+
+class EffectiveGoalSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    source = serializers.ChoiceField(
+        choices=["day", "default"],
+        allow_null=True,
+        help_text="day: that date's own goal; default: the default goal; null: none set.",
+    )
+    goal = GoalSerializer(allow_null=True)
+
+
+# --- water -----------------------------------------------------------------------------------
+
+
+class WaterSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    glasses = serializers.IntegerField(help_text="Glasses of water that day.")
+
+
+class WaterAddSerializer(serializers.Serializer):
+    glasses = serializers.IntegerField(required=False, default=1, help_text="Glasses to add.")
+    date = serializers.DateField(required=False, allow_null=True, help_text="Default: today.")
+
+
+class WaterSetSerializer(serializers.Serializer):
+    glasses = serializers.IntegerField(help_text="The day's total (0 clears it).")
+    date = serializers.DateField(required=False, allow_null=True, help_text="Default: today.")

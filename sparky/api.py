@@ -1,0 +1,600 @@
+"""What every API endpoint shares, and the sparky app's own endpoints.
+
+Shared: one error shape for every failure (`exception_handler`), the token endpoint, the throttle
+and pagination classes named once in REST_FRAMEWORK, the date filters of list endpoints, and the
+schema class that documents the error responses of every operation.
+
+Endpoints: the daily summary, preferences, and the user's AI services (whose API key is accepted
+but never returned: responses say `has_api_key`).
+
+Error shape (every status >= 400):
+    {"error": "<code>", "detail": "<what was wrong and what is expected>",
+     "fields": {"<field>": ["<message>", ...]}}      # fields: validation errors only
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from django.db.models import ProtectedError
+from django.http import Http404
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from nutrition.models import NUTRIENTS
+from sparky import selectors, services
+from sparky.dates import parse_day
+from sparky.models import AIServiceSettings, User, UserPreferences
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error response."""
+
+    error = serializers.CharField(help_text="A stable code, e.g. not_found, invalid_date.")
+    detail = serializers.CharField(help_text="What was wrong and what is expected.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Per-field messages (validation errors only).",
+    )
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+    default_detail = "The request conflicts with the current state of the resource."
+
+
+def _messages(error: DjangoValidationError) -> list[str]:
+    return [str(m) for m in error.messages]
+
+
+def _django_error(exc: DjangoValidationError) -> Response:
+    """A service's ValidationError as a 400: its code and message, per field when it has them."""
+    fields: dict[str, list[str]] = {}
+    general: list[str] = []
+    codes: list[str] = []
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            for error in errors:
+                codes.append(error.code or "invalid")
+                (general if field == NON_FIELD_ERRORS else fields.setdefault(field, [])).extend(
+                    _messages(error)
+                )
+    else:
+        for error in exc.error_list:
+            codes.append(error.code or "invalid")
+            general.extend(_messages(error))
+    detail = " ".join(general) or " ".join(m for ms in fields.values() for m in ms)
+    body: dict = {"error": codes[0] if codes else "invalid", "detail": detail or "Invalid input."}
+    if fields:
+        body["fields"] = fields
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _flatten(detail) -> list[str]:
+    if isinstance(detail, dict):
+        return [m for value in detail.values() for m in _flatten(value)]
+    if isinstance(detail, list):
+        return [m for value in detail for m in _flatten(value)]
+    return [str(detail)]
+
+
+def _first_code(codes) -> str:
+    if isinstance(codes, dict):
+        codes = list(codes.values())
+    if isinstance(codes, list):
+        return _first_code(codes[0]) if codes else "invalid"
+    return str(codes)
+
+
+def exception_handler(exc, context):
+    """DRF's handler, plus service errors, in the one error shape of the API."""
+    if isinstance(exc, DjangoValidationError):
+        return _django_error(exc)
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        # The same answer for "does not exist" and "belongs to someone else".
+        exc = exceptions.NotFound("Not found.")
+    elif isinstance(exc, ProtectedError):
+        exc = Conflict("This is still in use by other records; delete those first.")
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    data = response.data
+    if isinstance(exc, exceptions.ValidationError):
+        if isinstance(data, dict):
+            fields = {
+                k: _flatten(v) for k, v in data.items() if k != api_settings.NON_FIELD_ERRORS_KEY
+            }
+            general = _flatten(data.get(api_settings.NON_FIELD_ERRORS_KEY, []))
+        else:
+            fields, general = {}, _flatten(data)
+        detail = " ".join(general) or "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items())
+        response.data = {
+            "error": _first_code(exc.get_codes()),
+            "detail": detail or "Invalid input.",
+            "fields": fields,
+        }
+    else:
+        response.data = {
+            "error": _first_code(exc.get_codes()) if hasattr(exc, "get_codes") else "error",
+            "detail": " ".join(
+                _flatten(data.get("detail", data) if isinstance(data, dict) else data)
+            ),
+        }
+    return response
+
+
+# --- schema ----------------------------------------------------------------------------------
+
+_ERROR_TEXT = {
+    "400": "Invalid input: the body says which field and why.",
+    "401": "Not authenticated: send `Authorization: Token <key>` or log in.",
+    "403": "Authenticated, but this action is not allowed.",
+    "404": "No such object among yours (others' objects are never revealed).",
+    "409": "Conflicts with existing data.",
+    "429": "Too many requests; retry after the number of seconds in Retry-After.",
+}
+
+
+class SparkyAutoSchema(AutoSchema):
+    """Documents the error responses every operation can give, in the shared error shape."""
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        codes = []
+        if not all(isinstance(p, permissions.AllowAny) for p in self.view.get_permissions()):
+            codes.append("401")
+        if self.method in ("POST", "PUT", "PATCH") or (
+            self.method == "GET" and getattr(self.view, "documents_filters", False)
+        ):
+            codes.append("400")
+        if "{" in self.path:
+            codes.append("404")
+        if getattr(self.view, "throttle_scope", None):
+            codes.append("429")
+        for code in codes:
+            if code not in responses:
+                responses[code] = self._get_response_for_code(
+                    OpenApiResponse(ErrorSerializer, description=_ERROR_TEXT[code]), code
+                )
+        return responses
+
+
+ERRORS = {
+    code: OpenApiResponse(ErrorSerializer, description=text) for code, text in _ERROR_TEXT.items()
+}
+
+
+# --- throttling ---------------------------------------------------------------
+
+
+class ScopedThrottle(ScopedRateThrottle):
+    """ScopedRateThrottle reading the rates at request time, so a changed setting applies at
+    once (DRF's own reads them once, when the class is first imported)."""
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+# --- date filters ----------------------------------------------------------------------------
+
+DATE_PARAMETERS = [
+    OpenApiParameter("date", OpenApiTypes.DATE, description="Only this day (YYYY-MM-DD)."),
+    OpenApiParameter("start", OpenApiTypes.DATE, description="From this day on (inclusive)."),
+    OpenApiParameter("end", OpenApiTypes.DATE, description="Up to this day (inclusive)."),
+]
+
+
+def query_date(request, name: str) -> dt.date | None:
+    """A date from the query string: YYYY-MM-DD, or 'today'/'yesterday' in the user's time zone.
+
+    Future dates are fine here: they only filter.
+    """
+    raw = request.query_params.get(name)
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        return dt.date.fromisoformat(raw.strip())
+    except ValueError:
+        pass
+    try:
+        return parse_day(request.user, raw)
+    except DjangoValidationError:
+        raise exceptions.ValidationError(
+            {name: [f"{raw[:40]!r} is not a date; use YYYY-MM-DD, 'today' or 'yesterday'."]},
+            code="invalid_date",
+        ) from None
+
+
+def filter_dates(request, queryset, *, field: str = "entry_date"):
+    """?date= for one day, or ?start= and/or ?end= for a range (both inclusive)."""
+    day = query_date(request, "date")
+    if day is not None:
+        return queryset.filter(**{field: day})
+    start, end = query_date(request, "start"), query_date(request, "end")
+    if start and end and start > end:
+        raise exceptions.ValidationError(
+            {"start": [f"start {start} is after end {end}; swap them."]}, code="invalid_range"
+        )
+    if start:
+        queryset = queryset.filter(**{f"{field}__gte": start})
+    if end:
+        queryset = queryset.filter(**{f"{field}__lte": end})
+    return queryset
+
+
+# --- permissions -----------------------------------------------------------------------------
+
+
+class OwnerOrReadOnly(permissions.BasePermission):
+    """Read what you can see; change only what is yours (catalog and shared rows are read-only).
+
+    Only for objects the user can already see, so the 403 reveals nothing new.
+    """
+
+    message = "This is not one of your own; you can read and log it but not change or delete it."
+
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or obj.user_id == request.user.pk
+
+
+# --- token endpoint --------------------------------------------------------------------------
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+    user_id = serializers.UUIDField()
+    email = serializers.EmailField()
+
+
+@transaction.atomic
+def token_issue(*, user: User) -> Token:
+    """The user's API token (one per user, created on first request)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+@transaction.atomic
+def token_revoke(*, user: User) -> bool:
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return bool(deleted)
+
+
+class AuthTokenView(APIView):
+    """POST email + password for the API token; DELETE revokes it (a new POST makes a new one)."""
+
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "auth"
+
+    def get_permissions(self):
+        if self.request is not None and self.request.method == "POST":
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def get_throttles(self):
+        # Guessing passwords is what the throttle is for; revoking needs no limit.
+        if self.request is not None and self.request.method == "POST":
+            return super().get_throttles()
+        return []
+
+    @extend_schema(
+        summary="Get the API token",
+        request=TokenRequestSerializer,
+        responses={200: TokenSerializer, 400: ERRORS["400"], 429: ERRORS["429"]},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request):
+        given = TokenRequestSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        user = authenticate(
+            request,
+            email=given.validated_data["email"].lower(),
+            password=given.validated_data["password"],
+        )
+        if user is None:
+            raise exceptions.ValidationError(
+                {api_settings.NON_FIELD_ERRORS_KEY: ["Wrong email or password."]},
+                code="invalid_credentials",
+            )
+        token = token_issue(user=user)
+        return Response({"token": token.key, "user_id": user.pk, "email": user.email})
+
+    @extend_schema(
+        summary="Revoke the API token",
+        request=None,
+        responses={204: OpenApiResponse(description="Revoked."), 401: ERRORS["401"]},
+        tags=["auth"],
+    )
+    def delete(self, request):
+        token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- daily summary ---------------------------------------------------------------------------
+
+
+def _amount():
+    return serializers.DecimalField(max_digits=14, decimal_places=1, allow_null=True)
+
+
+class NutrientProgressSerializer(serializers.Serializer):
+    consumed = _amount()
+    goal = _amount()
+    remaining = _amount()
+    percent = serializers.IntegerField(allow_null=True)
+    unit = serializers.CharField()
+
+
+class CalorieSummarySerializer(serializers.Serializer):
+    consumed = _amount()
+    goal = _amount()
+    burned = serializers.IntegerField()
+    net = _amount()
+    remaining = _amount()
+    remaining_formula = serializers.CharField()
+
+
+class ExerciseSummarySerializer(serializers.Serializer):
+    minutes = serializers.IntegerField()
+    calories_burned = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class WaterSummarySerializer(serializers.Serializer):
+    glasses = serializers.IntegerField()
+    goal = serializers.IntegerField()
+    goal_is_default = serializers.BooleanField()
+    remaining = serializers.IntegerField()
+
+
+class CheckinSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    date = serializers.DateField()
+    weight = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    neck = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    waist = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    hips = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    steps = serializers.IntegerField(allow_null=True)
+
+
+class CustomValueSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    category = serializers.CharField()
+    category_id = serializers.UUIDField()
+    frequency = serializers.CharField()
+    unit = serializers.CharField()
+    value = serializers.DecimalField(max_digits=14, decimal_places=4)
+    date = serializers.DateField()
+    entry_hour = serializers.IntegerField(allow_null=True)
+    entry_timestamp = serializers.DateTimeField()
+
+
+class MeasurementsSummarySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    weight_unit = serializers.CharField()
+    length_unit = serializers.CharField()
+    checkin = CheckinSummarySerializer(allow_null=True)
+    custom = CustomValueSummarySerializer(many=True)
+
+
+NutrientsProgressSerializer = type(
+    "NutrientsProgressSerializer",
+    (serializers.Serializer,),
+    {name: NutrientProgressSerializer() for name in NUTRIENTS},
+)
+
+
+class DailySummarySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    goal_source = serializers.ChoiceField(
+        choices=["day", "default"], allow_null=True, help_text="Which goal applies, if any."
+    )
+    calories = CalorieSummarySerializer()
+    nutrients = NutrientsProgressSerializer()
+    exercise = ExerciseSummarySerializer()
+    water = WaterSummarySerializer()
+    measurements = MeasurementsSummarySerializer()
+
+
+class SummaryView(APIView):
+    documents_filters = True
+
+    @extend_schema(
+        summary="The day at a glance",
+        description="Calories and every nutrient against the goal, exercise, water and "
+        "measurements of one day (default: the user's today).",
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
+        responses=DailySummarySerializer,
+        tags=["summary"],
+    )
+    def get(self, request):
+        day = parse_day(request.user, request.query_params.get("date"))
+        return Response(
+            DailySummarySerializer(selectors.daily_summary(user=request.user, day=day)).data
+        )
+
+
+# --- preferences -----------------------------------------------------------------------------
+
+
+class PreferencesSerializer(serializers.Serializer):
+    date_format = serializers.ChoiceField(choices=list(services.DATE_FORMATS))
+    default_weight_unit = serializers.ChoiceField(
+        choices=UserPreferences.WeightUnit.values,
+        help_text="Changing it converts stored check-ins.",
+    )
+    default_measurement_unit = serializers.ChoiceField(
+        choices=UserPreferences.MeasurementUnit.values
+    )
+    auto_clear_history = serializers.ChoiceField(
+        choices=UserPreferences.AutoClear.values, allow_null=True
+    )
+    system_prompt = serializers.CharField(
+        allow_null=True, allow_blank=True, max_length=services.MAX_PROMPT_CHARS
+    )
+    chat_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(services.CHAT_CATEGORIES)),
+        help_text="The chat tool selector; [] means automatic.",
+    )
+    dietary_notes = serializers.CharField(allow_blank=True, max_length=services.MAX_NOTES_CHARS)
+    time_zone = serializers.CharField(
+        source="user.time_zone", max_length=64, help_text="IANA name, e.g. Europe/Berlin."
+    )
+    updated_at = serializers.DateTimeField(read_only=True)
+
+
+class PreferencesView(APIView):
+    @extend_schema(summary="Read preferences", responses=PreferencesSerializer, tags=["settings"])
+    def get(self, request):
+        prefs = services.preferences_for(request.user)
+        return Response(PreferencesSerializer(prefs).data)
+
+    @extend_schema(
+        summary="Change preferences",
+        description="Only the fields given change.",
+        request=PreferencesSerializer(partial=True),
+        responses=PreferencesSerializer,
+        tags=["settings"],
+    )
+    def patch(self, request):
+        given = PreferencesSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        fields = dict(given.validated_data)
+        if "user" in fields:
+            fields["time_zone"] = fields.pop("user")["time_zone"]
+        prefs = services.preferences_update(user=request.user, **fields)
+        request.user.refresh_from_db(fields=["time_zone"])
+        prefs.user = request.user
+        return Response(PreferencesSerializer(prefs).data)
+
+
+# --- AI services -----------------------------------------------------------------------------
+
+
+class AIServiceSerializer(serializers.Serializer):
+    """An AI service as shown: never the key, only whether one is stored."""
+
+    id = serializers.UUIDField(read_only=True)
+    service_name = serializers.CharField(max_length=255)
+    service_type = serializers.ChoiceField(choices=AIServiceSettings.ServiceType.values)
+    model_name = serializers.CharField(allow_null=True, allow_blank=True, required=False)
+    custom_url = serializers.CharField(allow_null=True, allow_blank=True, required=False)
+    system_prompt = serializers.CharField(allow_null=True, allow_blank=True, required=False)
+    tool_profile = serializers.ChoiceField(
+        choices=AIServiceSettings.ToolProfile.values, required=False
+    )
+    supports_tools = serializers.BooleanField(required=False)
+    is_active = serializers.BooleanField(required=False)
+    api_key = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Write-only. Leave out (or blank) on update to keep the stored key.",
+    )
+    has_api_key = serializers.BooleanField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True)
+    updated_at = serializers.DateTimeField(read_only=True)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List your AI services"),
+    retrieve=extend_schema(summary="Read an AI service"),
+    create=extend_schema(summary="Add an AI service (active by default)"),
+    partial_update=extend_schema(summary="Change an AI service"),
+    destroy=extend_schema(summary="Delete an AI service"),
+)
+@extend_schema(tags=["settings"])
+class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = AIServiceSerializer
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return AIServiceSettings.objects.none()
+        return AIServiceSettings.objects.for_user(self.request.user).order_by("created_at")
+
+    def create(self, request):
+        given = self.get_serializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        values = {"api_key": "", **given.validated_data}
+        service = services.ai_service_create(user=request.user, **values)
+        return Response(self.get_serializer(service).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        service = self.get_object()
+        given = self.get_serializer(service, data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        service = services.ai_service_update(
+            user=request.user, service_id=service.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(service).data)
+
+    def destroy(self, request, pk=None):
+        service = self.get_object()
+        services.ai_service_delete(user=request.user, service_id=service.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Make this the active AI service", request=None, responses=AIServiceSerializer
+    )
+    @action(detail=True, methods=["post"])
+    def activate(self, request, pk=None):
+        service = self.get_object()
+        service = services.ai_service_activate(user=request.user, service_id=service.pk)
+        return Response(self.get_serializer(service).data)
+
+    @extend_schema(
+        summary="Use the built-in offline model (no active AI service)",
+        request=None,
+        responses={204: OpenApiResponse(description="No service is active now.")},
+    )
+    @action(detail=False, methods=["post"])
+    def deactivate(self, request):
+        services.ai_service_deactivate(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+__all__ = [
+    "DATE_PARAMETERS",
+    "ERRORS",
+    "AIServiceViewSet",
+    "AuthTokenView",
+    "ErrorSerializer",
+    "OwnerOrReadOnly",
+    "PreferencesView",
+    "ScopedThrottle",
+    "SparkyAutoSchema",
+    "SummaryView",
+    "exception_handler",
+    "filter_dates",
+    "query_date",
+]
