@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import F
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -203,7 +204,7 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             return UserGoal.objects.none()
         # The default goal (no date) first, then the dated ones.
         return UserGoal.objects.for_user(self.request.user).order_by(
-            "-goal_date__isnull", "goal_date"
+            F("goal_date").asc(nulls_first=True)
         )
 
     def _goal_date(self):
