@@ -16,8 +16,11 @@ def summaries(user):
     return ChatMessage.objects.for_user(user).filter(metadata__kind="progress_summary")
 
 
-def test_two_items_for_breakfast_are_both_logged_with_one_summary(alice, catalog):
-    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+def test_two_items_for_breakfast_are_both_logged_with_one_summary(
+    alice, catalog, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = handle_turn(alice, "2 eggs and a banana for breakfast")
     assert response.engine == "offline" and response.action == "logged"
     entries = FoodEntry.objects.for_user(alice).select_related("food").order_by("food__name")
     assert [(e.food.name.split(",")[0], float(e.quantity), e.meal_type) for e in entries] == [
