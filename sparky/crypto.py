@@ -43,7 +43,9 @@ def decrypt_secret(token: str) -> str:
     try:
         return _current().decrypt(token.encode()).decode()
     except InvalidToken:
-        raise SecretError("The stored API key cannot be decrypted with the configured keys.") from None
+        raise SecretError(
+            "The stored API key cannot be decrypted with the configured keys."
+        ) from None
 
 
 def rotate_secret(token: str) -> str:

@@ -9,7 +9,9 @@ def _fast_password_hasher(settings):
 
 
 def make_user(email: str, time_zone: str = "UTC", **extra) -> User:
-    return User.objects.create_user(email=email, password="correct horse battery", time_zone=time_zone, **extra)
+    return User.objects.create_user(
+        email=email, password="correct horse battery", time_zone=time_zone, **extra
+    )
 
 
 @pytest.fixture

@@ -19,7 +19,9 @@ def ensure_database() -> bool:
         "autocommit": True,
     }
     with psycopg.connect(**{k: v for k, v in params.items() if v is not None}) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]]).fetchone()
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]]
+        ).fetchone()
         if exists:
             return False
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db["NAME"])))
