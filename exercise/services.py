@@ -20,7 +20,7 @@ from exercise.models import Exercise, ExerciseEntry
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
 from sparky.dates import parse_day
-from sparky.services import preferences_for
+from sparky.services import preferences_for, storable_text
 
 GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
 # An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).
@@ -284,7 +284,7 @@ def _notes(value) -> str | None:
         return None
     if not isinstance(value, str):
         raise ValidationError("notes must be text.", code="invalid_notes")
-    value = value.strip()
+    value = storable_text(value.strip(), field="notes")
     if len(value) > MAX_NOTES_CHARS:
         raise ValidationError(
             f"Notes are at most {MAX_NOTES_CHARS} characters; these are {len(value)}.",
@@ -394,7 +394,7 @@ def _custom_fields(
 ) -> dict:
     if not isinstance(name, str) or not " ".join(name.split()):
         raise ValidationError("A custom exercise needs a name.", code="name_required")
-    name = " ".join(name.split())
+    name = storable_text(" ".join(name.split()), field="The exercise name")
     if len(name) > 255:
         raise ValidationError("Exercise names are at most 255 characters.", code="too_long")
     fields: dict = {"name": name}
@@ -415,10 +415,12 @@ def _custom_fields(
             )
         fields["met"] = met.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     if category is not None:
-        category = str(category).strip().lower()[:50]
+        category = storable_text(str(category).strip().lower()[:50], field="category")
         fields["category"] = category or None
     if description is not None:
-        fields["description"] = str(description).strip()[:2000] or None
+        fields["description"] = (
+            storable_text(str(description).strip()[:2000], field="description") or None
+        )
     if default_duration_minutes is not None:
         fields["default_duration_minutes"] = _minutes(default_duration_minutes)
     return fields

@@ -26,7 +26,7 @@ from measurements.units import (
     weight_to_kg,
 )
 from sparky.dates import now_for, parse_day, today_for
-from sparky.services import preferences_for
+from sparky.services import preferences_for, storable_text
 
 # Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
 WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
@@ -167,7 +167,7 @@ def _category_name(name) -> str:
             "A custom measurement needs a name, e.g. 'blood pressure' or 'sleep'.",
             code="name_required",
         )
-    name = " ".join(name.split())
+    name = storable_text(" ".join(name.split()), field="The measurement name")
     if len(name) > 50:
         raise ValidationError(
             f"Measurement names are at most 50 characters; {name[:20]!r}... is {len(name)}.",
@@ -249,7 +249,7 @@ def custom_measurement_log(
     if abs(number) > MAX_CUSTOM_VALUE:
         raise ValidationError(f"{number} is too large for a measurement.", code="out_of_range")
     number = number.quantize(Decimal("0.0001"))
-    unit = unit.strip()[:20] if isinstance(unit, str) else ""
+    unit = storable_text(unit.strip()[:20], field="unit") if isinstance(unit, str) else ""
     new_frequency = _frequency(frequency) if frequency is not None else "Daily"
     hour = _hour(entry_hour) if entry_hour is not None else None
 

@@ -68,6 +68,17 @@ _SERVICE_FIELDS = {
 # --- preferences -----------------------------------------------------------------------------
 
 
+def storable_text(value: str, *, field: str) -> str:
+    """`value` unchanged, unless it holds what Postgres text cannot store (NUL) or UTF-8 cannot
+    encode (lone surrogates): those would fail at the database instead of as a clear message."""
+    if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise ValidationError(
+            f"{field} contains characters that cannot be stored; remove control characters.",
+            code="invalid_characters",
+        )
+    return value
+
+
 def preferences_for(user: User) -> UserPreferences:
     """The user's preferences, created with the spec's defaults on first use."""
     prefs, _ = UserPreferences.objects.get_or_create(user=user)
@@ -89,7 +100,7 @@ def _optional_text(value, *, field: str, limit: int) -> str | None:
         return None
     if not isinstance(value, str):
         raise ValidationError(f"{field} must be text.", code="invalid")
-    value = value.strip()
+    value = storable_text(value.strip(), field=field)
     if len(value) > limit:
         raise ValidationError(
             f"{field} is {len(value)} characters long; keep it under {limit}.", code="too_long"
@@ -236,7 +247,7 @@ def _lock_user(user: User) -> None:
 def _clean_url(value, service_type: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValidationError("custom_url must be text.", code="invalid_url")
-    text = (value or "").strip()
+    text = storable_text((value or "").strip(), field="custom_url")
     if not text:
         if service_type == AIServiceSettings.ServiceType.CUSTOM:
             raise ValidationError(
@@ -290,7 +301,7 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
         expected=", ".join(AIServiceSettings.ServiceType.values),
     )
     name = values.get("service_name")
-    name = name.strip() if isinstance(name, str) else ""
+    name = storable_text(name.strip(), field="service_name") if isinstance(name, str) else ""
     if not name:
         raise ValidationError(
             "Give the service a name, e.g. 'My OpenAI'.", code="service_name_required"

@@ -343,3 +343,14 @@ def test_alice_can_delete_her_entry(alice, running):
     exercise_entry_delete(user=alice, entry_id=str(entry.id))
 
     assert not ExerciseEntry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.parametrize("text", ["bad\x00name", "bad\ud800name"])
+def test_text_the_database_cannot_store_is_refused_with_a_message(alice, text):
+    with pytest.raises(ValidationError) as named:
+        exercise_create_custom(user=alice, name=text, calories_per_hour=300)
+    with pytest.raises(ValidationError) as noted:
+        exercise_entry_create(user=alice, notes=text)
+
+    assert named.value.code == noted.value.code == "invalid_characters"
+    assert not ExerciseEntry.objects.exists()

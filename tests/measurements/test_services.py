@@ -376,3 +376,11 @@ def test_concurrent_first_logs_of_a_new_category_make_one_category():
     assert errors == []
     assert CustomCategory.objects.filter(user=user).count() == 1
     assert CustomMeasurement.objects.filter(user=user).count() == 1
+
+
+def test_a_name_the_database_cannot_store_is_refused(alice):
+    with pytest.raises(ValidationError) as caught:
+        custom_measurement_log(user=alice, name="Sle\x00ep", value=7)
+
+    assert caught.value.code == "invalid_characters"
+    assert not CustomCategory.objects.exists()

@@ -193,6 +193,8 @@ def test_cloud_services_need_a_key_and_local_ones_do_not(alice):
         ({"custom_url": "https://api.example.com:99999/v1"}, "invalid_url"),
         ({"custom_url": "https://api.example .com/v1"}, "invalid_url"),
         ({"system_prompt": "x" * 5000}, "too_long"),
+        ({"service_name": "My\x00AI"}, "invalid_characters"),
+        ({"custom_url": "https://llm.example.com/\x00"}, "invalid_characters"),
     ],
 )
 def test_bad_ai_services_are_refused_and_nothing_is_written(alice, fields, code):
