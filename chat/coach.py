@@ -130,7 +130,9 @@ def handle_turn(
     manual = _manual_categories(categories)
     if idempotency_key:
         idempotency_key = str(idempotency_key).strip()[:100] or None
-        if idempotency_key and (done := _replay(user, idempotency_key)):
+        # A retry that arrives while the first request is still being answered waits for that
+        # answer (bounded) instead of getting "pending": the client asked for the first answer.
+        if idempotency_key and (done := _replay(user, idempotency_key, wait=True)):
             return done
     stored = None
     if image is not None:

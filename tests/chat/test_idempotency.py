@@ -1,0 +1,46 @@
+"""A chat turn retried while the first request is still being answered (two connections)."""
+
+import threading
+import time
+
+import pytest
+from django.db import connections
+
+from chat.coach import handle_turn
+from chat.models import ChatMessage
+from nutrition.models import FoodEntry
+from tests.fake_llm import Reply, ToolCall
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_sent_while_the_first_request_is_in_flight_gets_the_first_answer(
+    alice, catalog, openai_service, fake_llm
+):
+    # The first step of the first request is slow, so the retry arrives mid-turn.
+    call = ToolCall("log_food", {"food_name": "egg", "quantity": 2, "meal_type": "breakfast"})
+    fake_llm.enqueue(Reply.message(None, [call]).delayed(1.5))
+    fake_llm.reply_text("Logged 2 eggs for breakfast.")
+    first = {}
+
+    def original():
+        try:
+            first["response"] = handle_turn(alice, "2 eggs for breakfast", idempotency_key="k-1")
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=original)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not ChatMessage.objects.filter(idempotency_key="k-1").exists():
+        assert time.monotonic() < deadline, "the first request never stored its message"
+        time.sleep(0.05)
+
+    retry = handle_turn(alice, "2 eggs for breakfast", idempotency_key="k-1")
+    thread.join(timeout=30)
+
+    assert retry.action == "logged"
+    assert retry.message_id == first["response"].message_id
+    assert retry.message == "Logged 2 eggs for breakfast."
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert ChatMessage.objects.for_user(alice).filter(message_type="user").count() == 1
+    assert len(fake_llm.completion_requests) == 2  # the retry never reached the model
