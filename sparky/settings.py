@@ -94,6 +94,18 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     raise ImproperlyConfigured("Sparky runs on PostgreSQL: DATABASE_URL must be a postgres:// URL.")
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=0))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under ASGI (uvicorn) every request runs its sync view in a thread of its own, so persistent
+# connections are never reused and each in-flight request opens one: connections grow with
+# concurrent requests until Postgres refuses them. A pool per process bounds them (requests beyond
+# it wait up to DB_POOL_TIMEOUT s for a free connection) and saves the connect per request.
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=0)
+if DB_POOL_MAX_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_MAX_SIZE),
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": env.float("DB_POOL_TIMEOUT", default=30.0),
+    }
 DATABASES["default"].setdefault("TEST", {})
 DATABASES["default"]["TEST"].setdefault(
     "NAME", env.str("TEST_DATABASE_NAME", default="test_sparky")
