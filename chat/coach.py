@@ -23,7 +23,7 @@ import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 
 from chat import circuit, options
 from chat.classify import Classification, classify
@@ -383,7 +383,6 @@ def _resolve_pending_choice(turn: _Turn) -> CoachResponse | None:
         )
         if number is None or not offered_before:
             return None  # no options were offered: a plain new request
-    data = options.pending_options(previous)
     guide = CoachResponse(
         action="none",
         engine="options",
@@ -392,29 +391,39 @@ def _resolve_pending_choice(turn: _Turn) -> CoachResponse | None:
             "(e.g. 'manual: 250 cal, 10g protein'), or tell me what you'd like to do."
         ),
     )
-    if data is None or options.is_stale(data):
-        guide.message = (
-            "Those options are no longer open. Tell me again what you'd like to log, and I'll look "
-            "it up."
-        )
-        return guide
-    try:
-        if number is not None:
-            if not 1 <= number <= len(data["options"]):
-                return guide
-            written = options.apply_option(
-                user=turn.user, data=data, option=data["options"][number - 1]
+    with transaction.atomic():
+        # Lock the offer and read it again: a pick sent twice at once (a double tap, two tabs) is
+        # applied once; the second waits here, then finds the options resolved.
+        locked = (
+            ChatMessage.objects.for_user(turn.user).select_for_update().filter(pk=previous.pk)
+        ).first()
+        meta = (locked.metadata or {}) if locked is not None else {}
+        data = options.pending_options(locked)
+        if data is None or options.is_stale(data):
+            guide.message = (
+                "Those options are no longer open. Tell me again what you'd like to log, and I'll "
+                "look it up."
             )
-        else:
-            written = options.apply_manual(user=turn.user, data=data, text=manual)
-    except ValidationError as exc:
-        return CoachResponse(
-            action="none", engine="options", message=" ".join(exc.messages) + " Nothing was saved."
-        )
-    turn.written.extend(written)
-    data["resolved"] = True
-    meta["options"] = data
-    ChatMessage.objects.for_user(turn.user).filter(pk=previous.pk).update(metadata=meta)
+            return guide
+        try:
+            if number is not None:
+                if not 1 <= number <= len(data["options"]):
+                    return guide
+                written = options.apply_option(
+                    user=turn.user, data=data, option=data["options"][number - 1]
+                )
+            else:
+                written = options.apply_manual(user=turn.user, data=data, text=manual)
+        except ValidationError as exc:
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=" ".join(exc.messages) + " Nothing was saved.",
+            )
+        turn.written.extend(written)
+        data["resolved"] = True
+        meta["options"] = data
+        ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
     return CoachResponse(
         action="selected",
         engine="options",

@@ -1,4 +1,4 @@
-"""A chat turn retried while the first request is still being answered (two connections)."""
+"""Two requests of one user at the same time, on two database connections (threads)."""
 
 import threading
 import time
@@ -44,3 +44,29 @@ def test_a_retry_sent_while_the_first_request_is_in_flight_gets_the_first_answer
     assert FoodEntry.objects.for_user(alice).count() == 1
     assert ChatMessage.objects.for_user(alice).filter(message_type="user").count() == 1
     assert len(fake_llm.completion_requests) == 2  # the retry never reached the model
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_option_picked_twice_at_once_is_logged_once(alice, catalog):
+    offered = handle_turn(alice, "had a banana smoothie for lunch")  # offline: catalog options
+    assert offered.action == "options"
+    start = threading.Barrier(2)
+    answers = []
+
+    def pick(key):
+        try:
+            start.wait()
+            answers.append(handle_turn(alice, "1", idempotency_key=key))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=pick, args=(f"tap-{i}",)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert sorted(a.action for a in answers) == ["none", "selected"]
+    late = next(a for a in answers if a.action == "none")
+    assert "no longer open" in late.message
