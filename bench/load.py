@@ -68,7 +68,12 @@ def server_environment(args) -> dict[str, str]:
         "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SPARKY_ALLOW_PRIVATE_AI_URLS": "true",  # the fake LLM lives on loopback
-        "DB_CONN_MAX_AGE": "60",
+        "DB_CONN_MAX_AGE": str(
+            args.conn_max_age
+            if args.conn_max_age is not None
+            else (60 if args.server == "gunicorn" else 0)
+        ),
+        "DB_POOL_MAX_SIZE": str(args.pool),
         "CACHE_URL": REDIS_URL,
         "CELERY_BROKER_URL": REDIS_URL,
         "CELERY_RESULT_BACKEND": "",
@@ -85,8 +90,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of measured load")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--server", choices=("gunicorn", "uvicorn"), default="gunicorn")
+    parser.add_argument("--workers", type=int, default=3, help="web server processes")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=None,
+        help="DB_CONN_MAX_AGE (default 60 with gunicorn; 0 with uvicorn, whose threads are new "
+        "for every request)",
+    )
+    parser.add_argument(
+        "--pool", type=int, default=0, help="DB_POOL_MAX_SIZE: connections per web process"
+    )
+    parser.add_argument("--think", type=float, default=0.0, help="mean pause between requests")
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--retry-fraction", type=float, default=0.2, help="chat turns sent twice")
     parser.add_argument("--chat-rate", default="100000/min", help="SPARKY_CHAT_RATE for the run")
@@ -198,6 +215,7 @@ class Bench:
         self.users: list[LoadUser] = []
         self.measuring = False
         self.peak_connections = 0
+        self.peak_cluster = 0
         self.connection_limit = 0
         self.logs = Path(tempfile.mkdtemp(prefix="sparky-load-"))
         self.processes: list[subprocess.Popen] = []
@@ -254,45 +272,12 @@ class Bench:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        conf = self.logs / "gunicorn_conf.py"
-        # litellm takes 4-5 s to import; each worker pays it before its first request, not during.
-        conf.write_text(
-            "def post_worker_init(worker):\n"
-            "    import litellm  # noqa: F401\n"
-            "    worker.log.info('sparky-load warm %s', worker.pid)\n"
-        )
-        bin_dir = Path(sys.executable).parent
-        self.gunicorn_log = self.logs / "gunicorn.log"
+        self.web_log = self.logs / f"{self.args.server}.log"
         self.worker_log = self.logs / "celery.log"
-        with self.gunicorn_log.open("wb") as out:
+        with self.web_log.open("wb") as out:
             self.processes.append(
                 subprocess.Popen(
-                    [
-                        str(bin_dir / "gunicorn"),
-                        "sparky.wsgi:application",
-                        "--config",
-                        str(conf),
-                        "--bind",
-                        f"127.0.0.1:{port}",
-                        "--worker-class",
-                        "gthread",
-                        "--workers",
-                        str(self.args.workers),
-                        "--threads",
-                        str(self.args.threads),
-                        "--timeout",
-                        "120",
-                        "--keep-alive",
-                        "75",
-                        "--backlog",
-                        "2048",
-                        "--log-level",
-                        "info",
-                    ],
-                    env=env,
-                    cwd=ROOT,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
+                    self.web_command(port), env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
                 )
             )
         with self.worker_log.open("wb") as out:
@@ -322,9 +307,7 @@ class Bench:
             )
         deadline = time.monotonic() + 90
         while True:
-            warm = self.gunicorn_log.read_text(errors="replace").count("sparky-load warm")
-            worker_up = self.worker_ready(env)
-            if warm >= self.args.workers and worker_up:
+            if self.web_ready(port) and self.worker_ready(env):
                 break
             for process in self.processes:
                 if process.poll() is not None:
@@ -333,6 +316,70 @@ class Bench:
                 raise SystemExit(f"services not ready after 90 s; see {self.logs}")
             time.sleep(0.5)
         return port
+
+    def web_command(self, port: int) -> list[str]:
+        bin_dir = Path(sys.executable).parent
+        if self.args.server == "uvicorn":
+            # As the README serves it: ASGI, Django's sync views each in a thread of their own.
+            return [
+                str(bin_dir / "uvicorn"),
+                "sparky.asgi:application",
+                "--lifespan",
+                "on",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(self.args.workers),
+                "--no-access-log",
+            ]
+        conf = self.logs / "gunicorn_conf.py"
+        # litellm takes 4-5 s to import; each worker pays it before its first request, not during.
+        conf.write_text(
+            "def post_worker_init(worker):\n"
+            "    import litellm  # noqa: F401\n"
+            "    worker.log.info('sparky-load warm %s', worker.pid)\n"
+        )
+        return [
+            str(bin_dir / "gunicorn"),
+            "sparky.wsgi:application",
+            "--config",
+            str(conf),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "gthread",
+            "--workers",
+            str(self.args.workers),
+            "--threads",
+            str(self.args.threads),
+            "--timeout",
+            "120",
+            "--keep-alive",
+            "75",
+            "--backlog",
+            "2048",
+            "--log-level",
+            "info",
+        ]
+
+    def web_ready(self, port: int) -> bool:
+        if self.args.server == "gunicorn":
+            warm = self.web_log.read_text(errors="replace").count("sparky-load warm")
+            if warm < self.args.workers:
+                return False
+        import httpx
+
+        try:
+            response = httpx.get(
+                f"http://127.0.0.1:{port}/api/summary/",
+                headers={"Authorization": f"Token {self.users[0].token}"},
+                timeout=5,
+            )
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200
 
     def worker_ready(self, env) -> bool:
         done = subprocess.run(
@@ -378,10 +425,13 @@ class Bench:
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             self.connection_limit = int(conn.execute("SHOW max_connections").fetchone()[0])
             while not stop.wait(0.25):
-                (count,) = conn.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [SCRATCH]
+                mine, everyone = conn.execute(
+                    "SELECT count(*) FILTER (WHERE datname = %s), count(*) FILTER "
+                    "(WHERE backend_type = 'client backend') FROM pg_stat_activity",
+                    [SCRATCH],
                 ).fetchone()
-                self.peak_connections = max(self.peak_connections, count)
+                self.peak_connections = max(self.peak_connections, mine)
+                self.peak_cluster = max(self.peak_cluster, everyone)
 
     async def load(self, base: str) -> tuple[float, float]:
         import httpx
@@ -431,6 +481,8 @@ class Bench:
                 await self.read(client, "summary", "/api/summary/")
             else:
                 await self.read(client, "diary", f"/api/food-entries/?date={user.today}")
+            if self.args.think > 0:
+                await asyncio.sleep(rng.expovariate(1 / self.args.think))
 
     async def request(self, client, kind: str, method: str, url: str, **kw):
         start = time.perf_counter()
@@ -498,10 +550,20 @@ class Bench:
 
     def report(self, elapsed: float) -> None:
         measured = [s for s in self.samples if s.measured]
+        if self.args.server == "gunicorn":
+            web = f"gunicorn gthread {self.args.workers} workers x {self.args.threads} threads"
+        else:
+            web = f"uvicorn {self.args.workers} workers (a thread per request)"
+        think = f"{self.args.think:g} s mean think time" if self.args.think else "no think time"
         print(
-            f"{self.args.users} users, {elapsed:.1f} s measured (after a warm-up round), "
-            f"gunicorn gthread {self.args.workers} workers x {self.args.threads} threads, "
-            f"Celery prefork x {self.args.celery_concurrency}, {os.cpu_count()} CPU cores"
+            f"{self.args.users} users, {think}, {elapsed:.1f} s measured (after a warm-up "
+            f"round); {web}, "
+            + (
+                f"a pool of {self.args.pool} connections per process; "
+                if self.args.pool
+                else f"DB_CONN_MAX_AGE {ENV['DB_CONN_MAX_AGE']}; "
+            )
+            + f"Celery prefork x {self.args.celery_concurrency}; {os.cpu_count()} CPU cores"
         )
         print(
             f"{'kind':<12} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
@@ -526,8 +588,14 @@ class Bench:
             print(f"  {sample.kind} {sample.status}: {sample.problem}")
         print(
             f"peak Postgres connections to {SCRATCH}: {self.peak_connections} "
-            f"(max_connections {self.connection_limit}; "
-            f"web at most {self.args.workers * self.args.threads})"
+            f"(all databases {self.peak_cluster}, max_connections {self.connection_limit}; "
+            + (
+                f"web at most {self.args.workers * self.args.threads})"
+                if self.args.server == "gunicorn"
+                else f"web at most {self.args.workers * self.args.pool})"
+                if self.args.pool
+                else "web: one per request in flight)"
+            )
         )
 
     # checks -----------------------------------------------------------------------------
@@ -723,7 +791,7 @@ class Bench:
 
     def server_problems(self) -> int:
         found = 0
-        for log in (self.gunicorn_log, self.worker_log):
+        for log in (self.web_log, self.worker_log):
             text = log.read_text(errors="replace")
             tracebacks = text.count("Traceback (most recent call last)")
             errors = len(re.findall(r"\b(ERROR|CRITICAL)\b", text))
