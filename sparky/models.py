@@ -171,7 +171,13 @@ class AIServiceSettings(models.Model):
             models.CheckConstraint(
                 condition=models.Q(tool_profile__in=["full", "core"]),
                 name="ai_service_settings_tool_profile_check",
-            )
+            ),
+            # Added: the coach uses one service per user, so at most one may be active.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(is_active=True),
+                name="ai_service_settings_one_active",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -191,7 +191,7 @@ def get_checkins(ctx, args) -> ToolResult:
     for offset in range(days):
         day = end - dt.timedelta(days=offset)
         found = measurement_selectors.measurements_for(user=ctx.user, day=day)
-        if found:
+        if found.get("checkin") or found.get("custom"):
             out.append({"date": day, **found})
     since = end - dt.timedelta(days=days - 1)
     label = end.isoformat() if days == 1 else f"{since.isoformat()} to {end.isoformat()}"
