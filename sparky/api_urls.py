@@ -22,6 +22,10 @@ ASSETS = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectac
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
+# No `.json` twins of every route: the API speaks JSON only, the schema does not list them, and
+# the handlers (partial_update(request, pk), ...) do not take the `format` argument they pass, so
+# PATCH /api/foods/<id>.json answered 500.
+router.include_format_suffixes = False
 router.register("foods", FoodViewSet, basename="food")
 router.register("food-entries", FoodEntryViewSet, basename="food-entry")
 router.register("goals", GoalViewSet, basename="goal")
