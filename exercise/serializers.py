@@ -12,8 +12,8 @@ from exercise.models import Exercise, ExerciseEntry
 
 
 def number(**kwargs) -> serializers.DecimalField:
-    """Any finite number; its range is checked by the service."""
-    return serializers.DecimalField(max_digits=None, decimal_places=None, **kwargs)
+    """A finite number of at most 20 digits; its range is the service's to check."""
+    return serializers.DecimalField(max_digits=20, decimal_places=None, **kwargs)
 
 
 class ExerciseSerializer(serializers.ModelSerializer):

@@ -15,8 +15,8 @@ from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, 
 
 
 def number(**kwargs) -> serializers.DecimalField:
-    """Any finite number; its range and precision are checked by the service."""
-    return serializers.DecimalField(max_digits=None, decimal_places=None, **kwargs)
+    """A finite number of at most 20 digits; its range and precision are the service's to check."""
+    return serializers.DecimalField(max_digits=20, decimal_places=None, **kwargs)
 
 
 def _nutrient_out() -> serializers.DecimalField:
