@@ -577,9 +577,24 @@ _SECRET_PATTERNS = [
 ]
 
 
+# A provider may echo part of the key ("Incorrect API key: trust-7f3a...", the key without its
+# prefix, or cut short); any word sharing this many consecutive characters with it goes.
+_KEY_FRAGMENT = 8
+_WORD = re.compile(r"[A-Za-z0-9_.*+/=-]+")
+
+
+def _without_key(text: str, key: str) -> str:
+    if len(key) < _KEY_FRAGMENT:
+        return text.replace(key, "[redacted]") if len(key) >= 4 else text
+    pieces = {key[i : i + _KEY_FRAGMENT] for i in range(len(key) - _KEY_FRAGMENT + 1)}
+    return _WORD.sub(
+        lambda m: "[redacted]" if any(p in m.group(0) for p in pieces) else m.group(0), text
+    )
+
+
 def _sanitise(text: str, config: LLMConfig) -> str:
-    if config.api_key and len(config.api_key) >= 4:
-        text = text.replace(config.api_key, "[redacted]")
+    if config.api_key:
+        text = _without_key(text, config.api_key)
     for pattern in _SECRET_PATTERNS:
         text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + "[redacted]", text)
     return text
