@@ -1,0 +1,123 @@
+"""The custom URL of an AI service is a request the user makes the server send. End to end: a user
+who is not staff saves one aiming at loopback, the private network or the cloud metadata service;
+Sparky saves it (the settings form only checks its shape) and refuses to connect at turn time,
+saying why and who can allow it, while the message is still answered by the offline parser.
+Staff, or SPARKY_ALLOW_PRIVATE_AI_URLS, let loopback through; cloud metadata never."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from chat.coach import handle_turn
+from chat.models import ChatMessage
+from nutrition.models import FoodEntry
+from tests.trust.conftest import api_client_for
+
+pytestmark = pytest.mark.django_db
+
+TARGETS = {
+    "loopback": ("http://127.0.0.1:{port}/v1", "127.0.0.1 is a loopback address"),
+    "private": ("http://10.1.2.3:8080/v1", "10.1.2.3 is a private address"),
+    "link-local metadata": (
+        "http://169.254.169.254/latest/meta-data",
+        "169.254.169.254 is a cloud metadata address",
+    ),
+    "metadata by name": (
+        "http://metadata.google.internal/v1",
+        "metadata.google.internal is a cloud metadata service",
+    ),
+}
+
+
+def _save_over_the_api(user, url):
+    response = api_client_for(user).post(
+        "/api/ai-services/",
+        {
+            "service_name": "My server",
+            "service_type": "custom",
+            "api_key": "sk-user-0001",
+            "model_name": "m",
+            "custom_url": url,
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_a_private_target_is_refused_at_turn_time_with_the_reason(
+    alice, catalog, fake_llm, settings, target
+):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    url, reason = TARGETS[target]
+    _save_over_the_api(alice, url.format(port=fake_llm.port))
+
+    response = handle_turn(alice, "2 eggs for breakfast")
+
+    assert fake_llm.requests == []  # not one byte went out
+    assert response.engine == "offline" and response.action == "logged"
+    assert f"Your AI service needs attention (refused: {reason}" in response.message
+    assert "I used Sparky's offline parser instead" in response.message
+    if "metadata" not in target:
+        assert "ask an admin to set SPARKY_ALLOW_PRIVATE_AI_URLS" in response.message
+    assert FoodEntry.objects.for_user(alice).count() == 1  # the message was still logged
+    stored = ChatMessage.objects.for_user(alice).filter(message_type="assistant").get()
+    assert reason in stored.content
+
+
+def test_the_settings_page_test_button_says_the_same(alice, fake_llm, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    service_id = _save_over_the_api(alice, f"http://127.0.0.1:{fake_llm.port}/v1")
+    client = Client()
+    client.force_login(alice)
+    page = client.post(f"/settings/ai/{service_id}/test/", follow=True).content.decode()
+    assert "127.0.0.1 is a loopback address" in page
+    assert fake_llm.requests == []
+
+
+def test_staff_may_use_a_loopback_server(alice, fake_llm, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    _save_over_the_api(alice, fake_llm.openai_base)
+    fake_llm.reply_text("Hello from the local model.")
+
+    response = handle_turn(alice, "hello", categories=["coaching"])
+
+    assert response.engine == "tools" and response.message == "Hello from the local model."
+    assert len(fake_llm.completion_requests) == 1
+
+
+def test_the_setting_lets_everyone_use_a_loopback_server(bob, fake_llm, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # a self-hoster running Ollama next door
+    _save_over_the_api(bob, fake_llm.openai_base)
+    fake_llm.reply_text("Hi bob.")
+
+    assert handle_turn(bob, "hello", categories=["coaching"]).message == "Hi bob."
+
+
+@pytest.mark.parametrize("who", ["staff", "setting"])
+def test_cloud_metadata_stays_refused_for_staff_and_with_the_setting(alice, settings, who):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = who == "setting"
+    alice.is_staff = who == "staff"
+    alice.save(update_fields=["is_staff"])
+    _save_over_the_api(alice, "http://169.254.169.254/latest/meta-data")
+
+    response = handle_turn(alice, "hello")
+
+    assert "169.254.169.254 is a cloud metadata address" in response.message
+    assert response.engine == "offline"
+
+
+def test_a_redirect_to_an_internal_address_is_not_followed(alice, catalog, fake_llm, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    _save_over_the_api(alice, fake_llm.openai_base)
+    fake_llm.reply_redirect("http://169.254.169.254/latest/meta-data/iam/")
+
+    response = handle_turn(alice, "2 eggs for breakfast", categories=["food"])
+
+    assert response.action == "error"
+    assert "redirect" in response.message and "does not follow redirects" in response.message
+    assert len(fake_llm.requests) == 1
