@@ -89,6 +89,7 @@ def server_environment(args) -> dict[str, str]:
 
 
 ENV: dict[str, str] = {}
+LOAD_BEFORE: list[float] = []
 
 
 def main() -> int:
@@ -124,6 +125,7 @@ def main() -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         raise SystemExit(f"another bench/load.py is running (it holds {lock.name})") from None
+    LOAD_BEFORE.extend(os.getloadavg())  # what else the machine was doing, for the record
     ENV.update(server_environment(args))
     os.environ.update(ENV)
     import django
@@ -478,7 +480,8 @@ class Bench:
                 *(self.user_loop(c, u, deadline) for c, u in zip(clients, self.users, strict=True))
             )
             elapsed = time.monotonic() - started
-            self.cpu_used = cpu_snapshot() - self.cpu_before
+            after = cpu_snapshot()
+            self.cpu_used = {k: after[k] - self.cpu_before.get(k, 0) for k in after}
             return started, elapsed
         finally:
             self.measuring = False
@@ -609,17 +612,15 @@ class Bench:
         print(f"errors: {len(errors)}")
         for sample in errors[:10]:
             print(f"  {sample.kind} {sample.status}: {sample.problem}")
-        shares = ", ".join(
-            f"{group} {self.cpu_used[group] / elapsed * 100:.0f}%"
-            for group in (
-                "web",
-                "worker",
-                "bench (clients, fake LLM)",
-                "postgres",
-                "other processes",
-            )
-        )
+        used = collections.Counter(self.cpu_used)
+        ours = ("web", "worker", "bench (clients, fake LLM)")
+        rest = used["machine"] - sum(used[k] for k in ours)
+        shares = ", ".join(f"{k} {used[k] / elapsed * 100:.0f}%" for k in ours)
+        shares += f", Postgres + Redis + everything else on the machine {rest / elapsed * 100:.0f}%"
+        idle = max(0.0, os.cpu_count() * elapsed - used["machine"])
+        shares += f"; idle {idle / elapsed * 100:.0f}%"
         print(f"CPU while measured (% of one core, {os.cpu_count()} cores): {shares}")
+        print("load average before the run: " + " ".join(f"{v:.2f}" for v in LOAD_BEFORE))
         print(
             f"peak Postgres connections to {SCRATCH}: {self.peak_connections} "
             f"(all databases {self.peak_cluster}, max_connections {self.connection_limit}; "
@@ -835,8 +836,10 @@ class Bench:
 
 
 def cpu_snapshot() -> dict[str, float]:
-    """CPU seconds used so far, by group: this bench's web server, worker and itself, Postgres
-    (every database), and everything else on the machine (other people's work skews figures)."""
+    """CPU seconds used so far: this bench's web server, worker and itself (processes that live
+    through the run), and the whole machine's busy time. The rest of the machine (Postgres, Redis,
+    other people's work) is the difference: Postgres backends come and go, so they are not summed
+    per process."""
     tick = os.sysconf("SC_CLK_TCK")
     procs = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -845,9 +848,8 @@ def cpu_snapshot() -> dict[str, float]:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :]
-        fields = rest.split()
-        procs[int(pid)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick, name, cmd)
+        fields = stat[stat.rindex(")") + 2 :].split()
+        procs[int(pid)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick, cmd)
     mine = {os.getpid()}
     grew = True
     while grew:
@@ -857,16 +859,15 @@ def cpu_snapshot() -> dict[str, float]:
                 mine.add(pid)
                 grew = True
     used: collections.Counter = collections.Counter()
-    for pid, (_ppid, seconds, name, cmd) in procs.items():
+    for pid in mine:
+        _ppid, seconds, cmd = procs[pid]
         if pid == os.getpid():
-            group = "bench (clients, fake LLM)"
-        elif pid in mine:
-            group = "worker" if "celery" in cmd else "web"
-        elif name.startswith("postgres") or cmd.startswith("postgres"):
-            group = "postgres"
+            used["bench (clients, fake LLM)"] += seconds
         else:
-            group = "other processes"
-        used[group] += seconds
+            used["worker" if "celery" in cmd else "web"] += seconds
+    # user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+    jiffies = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:9]]
+    used["machine"] = (sum(jiffies) - jiffies[3] - jiffies[4]) / tick
     return used
 
 
