@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import time
 import uuid
 
@@ -193,8 +194,13 @@ def handle_turn(
     return response
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _clean_text(text) -> str:
-    text = (text or "").replace("\x00", "").strip()
+    # NUL and lone surrogates (JSON "\ud800" decodes to one) cannot be stored in Postgres text:
+    # the first goes, the others become U+FFFD, instead of the turn failing at the database.
+    text = _LONE_SURROGATE.sub("\ufffd", (text or "").replace("\x00", "")).strip()
     limit = settings.SPARKY_MAX_MESSAGE_CHARS
     if len(text) > limit:
         raise TurnRejected(
