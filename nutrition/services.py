@@ -567,14 +567,15 @@ def _amount(value, name: str, maximum: Decimal, positive: bool = False) -> Decim
         number = None
     if number is None or not number.is_finite():
         raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
-    number = number.quantize(_PLACES)
-    if number < 0 or (positive and number == 0):
-        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
+    # The range first: quantizing 1e308 to three places overflows Decimal's precision.
     if number > maximum:
         raise ValidationError(
             f"{name} of {value} is too large; the most it can be is {maximum:,}.",
             code="invalid_value",
         )
+    number = number.quantize(_PLACES)
+    if number < 0 or (positive and number == 0):
+        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
     return number
 
 
