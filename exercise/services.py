@@ -233,8 +233,10 @@ def _uuid(value, model):
 
 def _minutes(value) -> int:
     number = to_decimal(value, field="duration_minutes")
-    minutes = int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    if number <= 0 or minutes < 1 or minutes > MAX_MINUTES:
+    # Rounded only when in range: quantizing 1e308 overflows Decimal's precision.
+    in_range = 0 < number <= MAX_MINUTES
+    minutes = int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP)) if in_range else 0
+    if minutes < 1:
         raise ValidationError(
             f"A duration of {number} minutes is not possible; give between 1 minute and 24 hours "
             f"({MAX_MINUTES} minutes).",
