@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from django.core.exceptions import ValidationError
 
@@ -136,7 +137,7 @@ def log_custom_measurement(ctx, args) -> ToolResult:
 )
 def log_water(ctx, args) -> ToolResult:
     glasses = args.get("glasses", 1)
-    if glasses != int(glasses):
+    if not math.isfinite(glasses) or glasses != int(glasses):
         raise ValidationError(f"Water is counted in whole glasses; {glasses:g} is not one.")
     day = parse_day(ctx.user, args.get("date"))
     total = food_services.water_add(user=ctx.user, glasses=int(glasses), entry_date=day)
