@@ -9,6 +9,7 @@ call leaves nothing behind.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from decimal import Decimal, InvalidOperation
 
@@ -18,6 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from nutrition import search, units
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
 from sparky.dates import parse_day, today_for
+from sparky.services import storable_text
 
 # DecimalField(max_digits=12, decimal_places=3) and (10, 3): the largest values the columns hold.
 NUTRIENT_MAX = Decimal("999999999.999")
@@ -45,10 +47,19 @@ FOOD_FIELDS = ("name", "serving_size", "serving_unit", "barcode", "shared_with_p
 # --- search --------------------------------------------------------------------------------------
 
 
+# NUL and lone surrogates cannot be sent to Postgres, even as a query parameter; they never help
+# a match, so searches drop them instead of failing with a database error.
+_UNSENDABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _searchable(text) -> str:
+    return _UNSENDABLE.sub(" ", text) if isinstance(text, str) else text
+
+
 def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
     """The user's own foods first among similar matches, then public and shared ones; best
     first, each with `.score` (0..1) and `.complete` (every query word matched)."""
-    return search.search_foods(user=user, query=query, limit=limit)
+    return search.search_foods(user=user, query=_searchable(query), limit=limit)
 
 
 def food_get(*, user, food_id) -> Food:
@@ -58,7 +69,7 @@ def food_get(*, user, food_id) -> Food:
 
 def food_find_best(*, user, name: str) -> Food | None:
     """The food to log for `name` when the match is confident, else None (offer options)."""
-    return search.best_food(user=user, name=name)
+    return search.best_food(user=user, name=_searchable(name))
 
 
 # --- custom foods --------------------------------------------------------------------------------
@@ -147,7 +158,7 @@ def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:
             code="unknown_field",
         )
     if "name" in fields:
-        name = " ".join(str(fields["name"] or "").split())
+        name = storable_text(" ".join(str(fields["name"] or "").split()), field="The food name")
         if not name:
             raise ValidationError("A food needs a name.", code="invalid_name")
         if len(name) > 255:
@@ -174,7 +185,7 @@ def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:
 
 
 def _serving_unit(value) -> str:
-    text = " ".join(str(value or "").split())
+    text = storable_text(" ".join(str(value or "").split()), field="The serving unit")
     if not text:
         raise ValidationError(
             "A serving needs a unit, e.g. 'g', 'ml', 'piece' or 'bar'.", code="invalid_unit"
@@ -246,8 +257,10 @@ def food_option_add(
     clean_meal_type(meal_type)
     nutrients = {k: option[k] for k in NUTRIENTS if option.get(k) is not None}
     serving_size = option.get("serving_size") or 1
-    serving_unit = option.get("serving_unit") or units.SERVING
-    name = " ".join(str(option["name"]).split())
+    serving_unit = storable_text(
+        str(option.get("serving_unit") or units.SERVING), field="The serving unit"
+    )
+    name = storable_text(" ".join(str(option["name"]).split()), field="The food name")
     food = _same_custom_food(user, name, serving_size, serving_unit, nutrients.get("calories"))
     if food is None:
         food = food_create_custom(
