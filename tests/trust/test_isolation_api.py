@@ -44,8 +44,8 @@ def _walk(patterns, prefix=""):
 def _methods(pattern: URLPattern) -> set[str]:
     callback = pattern.callback
     actions = getattr(callback, "actions", None)
-    if actions:  # a DRF viewset route
-        return {m.upper() for m in actions}
+    if actions:  # a DRF viewset route (DRF adds "head" beside "get" once it has served one)
+        return {m.upper() for m in actions if m in METHODS}
     view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
     if view_class is None:  # a plain function view (the docs' static assets)
         return {"GET"}
