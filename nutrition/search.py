@@ -10,18 +10,29 @@ a short name that matches fully is what a person logging "banana" means. Typos a
 against the catalog's vocabulary (the table food_search_words, a few thousand stems) by trigram
 similarity before any name is read.
 
-The candidates are ranked here, in Python, where the rules are easy to read and to test:
-every query word matched, exactly or through a correction or synonym; few other words, and
-preparation words ("roasted", "nonfat") cost less than words that make it another food
-("chips", "sandwich"); branded and compound foods (baby food, fast food) step back.
+The candidates are ranked here, in Python, where the rules are easy to read and to test. A person
+logging a word means the plain, common, ready-to-eat food, so a name scores by:
+- every query word matched, exactly or through a correction or synonym;
+- few other words, read where they stand in the name: catalog names say what the food is first
+  ("Rice crackers", "Rice, white, long-grain"), so another word in that first part makes it
+  another food and costs more than a variety or preparation after the comma, and a word in
+  brackets or a catalog label ("Fish, ...", "Beverages, ...") costs almost nothing;
+- the form it is eaten in: foods people eat cooked (rice, pasta, meat, fish, potatoes, beans,
+  oatmeal) prefer a cooked name to a raw or dry one; dry mixes, powders, doughs and unprepared
+  products step back unless the words ask for them, and so do snack, baby, fast and restaurant
+  foods and brands;
+- a little for being the generic entry ("regular", "all commercial varieties") and for the
+  household servings the catalog records for it (the common foods have many);
+- for a few everyday words whose common food no rule can tell apart from its siblings ("rice" is
+  white long-grain rather than brown, "salmon" is farmed Atlantic), a small table names it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
-from math import prod
+from math import log2, prod
 
 from django.db import connection
 from django.db.models.functions import Lower
@@ -29,21 +40,6 @@ from django.db.models.functions import Lower
 from nutrition.models import Food
 
 BARCODE = re.compile(r"\d{8,14}")
-# SR28 names some foods by their group first: the food is the next part.
-CATEGORY_WORDS = frozenset(
-    {"fish", "nuts", "cereals", "beverages", "spices", "seeds", "snacks", "candies", "crustaceans"}
-)
-CATEGORY_STEMS = (
-    "fish",
-    "nut",
-    "cereal",
-    "beverag",
-    "spice",
-    "seed",
-    "snack",
-    "candi",
-    "crustacean",
-)
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 8
 # A query word that is not in the vocabulary is replaced by at most this many near words.
@@ -58,12 +54,15 @@ OWN_CANDIDATES = 100
 # The user's own foods that hold every query word are ranked as if they matched this much better:
 # they come first among similar matches, but "Egg, whole, raw" still beats their own "Boiled egg
 # and cauliflower bake" for "egg", so logging "2 eggs" logs eggs.
-OWN_HEAD_START = 0.1
+OWN_HEAD_START = 0.2
 # food_find_best logs without asking only above this score, with every query word matched.
 CONFIDENT_SCORE = 0.6
 
+# --- what the words mean ------------------------------------------------------------------------
+
 # Query stem -> stems that name the same food in the catalog (British and American names,
 # oatmeal for oats). Applied to the query only, with a little less weight than the word itself.
+# A synonym of several stems needs them all: SR28 names toast "Bread, ..., toasted".
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "oatmeal": ("oat",),
     "porridg": ("oat",),
@@ -74,35 +73,184 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "garbanzo": ("chickpea",),
     "chickpea": ("garbanzo",),
     "minc": ("ground",),
+    "toast": ("bread toast",),
+    "burger": ("hamburg",),
+    "coke": ("cola",),
+    "kiwi": ("kiwifruit",),
+    "ketchup": ("catsup",),
 }
+# Two words the catalog writes as one.
+PHRASES = {"soy milk": "soymilk"}
 SYNONYM_QUALITY = 0.95
+# Drinks the catalog has no entry for, described by what they are made of: the search lists the
+# nearest foods, but never logs one of them as if it were the drink.
+DESCRIPTIONS: dict[str, tuple[str, ...]] = {
+    "latt": ("coffe", "milk"),
+    "cappuccino": ("coffe", "milk"),
+}
+DESCRIPTION_QUALITY = 0.9
 
-# Extra stems in a name that describe how the food is prepared, cut or how fat it is: they cost
-# a third of a word that changes what the food is. SR28's group words ("Fish, salmon", "Nuts,
-# almonds") are light too.
-LIGHT_STEMS = frozenset(
+# Everyday words -> the SR28 food a person logging them most likely means, where no ranking rule
+# can pick it from its siblings: which rice, which steak, which salmon is "the" one is knowledge,
+# not wording. Keys are matched after stemming ("eggs" = "egg"); the first name the catalog
+# has wins. The user's own foods still come first. tests/nutrition/test_search_catalog.py checks
+# every name against the real catalog.
+EVERYDAY: dict[str, tuple[str, ...]] = {
+    "rice": ("Rice, white, long-grain, regular, enriched, cooked",),
+    "white rice": ("Rice, white, long-grain, regular, enriched, cooked",),
+    "spaghetti": ("Pasta, cooked, enriched, without added salt",),
+    "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
+    "toast": ("Bread, white, commercially prepared, toasted",),
+    "pizza": ("Pizza, cheese topping, regular crust, frozen, cooked",),
+    "burger": ("Fast foods, hamburger; single, regular patty; plain",),
+    "hamburger": ("Fast foods, hamburger; single, regular patty; plain",),
+    "fries": ("Fast foods, potato, french fried in vegetable oil",),
+    "french fries": ("Fast foods, potato, french fried in vegetable oil",),
+    "steak": (
+        'Beef, top sirloin, steak, separable lean and fat, trimmed to 1/8" fat, choice, '
+        "cooked, broiled",
+    ),
+    "salmon": ("Fish, salmon, Atlantic, farmed, cooked, dry heat",),
+    "tuna": ("Fish, tuna, light, canned in water, drained solids",),
+    "tofu": ("Tofu, raw, firm, prepared with calcium sulfate",),
+    "beans": ("Beans, black, mature seeds, cooked, boiled, without salt",),
+    "salad": ("McDONALD'S, Side Salad",),
+    "cereal": ("Cereals ready-to-eat, GENERAL MILLS, CHEERIOS",),
+    "cheese": ("Cheese, cheddar",),
+    "coffee": ("Beverages, coffee, brewed, prepared with tap water",),
+    "tea": ("Beverages, tea, black, brewed, prepared with tap water",),
+    "wine": ("Alcoholic beverage, wine, table, red",),
+    "soda": ("Beverages, carbonated, cola, regular",),
+    "tomato": ("Tomatoes, red, ripe, raw, year round average",),
+    "bacon": ("Pork, cured, bacon, pre-sliced, cooked, pan-fried",),
+    "chocolate": ("Candies, milk chocolate",),
+    "ice cream": ("Ice creams, vanilla",),
+    "cookie": ("Cookies, chocolate chip, commercially prepared, regular, higher fat, enriched",),
+    "popcorn": ("Snacks, popcorn, air-popped",),
+    "peanut butter": ("Peanut butter, smooth style, with salt",),
+    "yogurt": ("Yogurt, plain, whole milk, 8 grams protein per 8 ounce",),
+    "sugar": ("Sugars, granulated",),
+    "hot dog": ("Fast foods, hotdog, plain",),
+}
+
+# --- how names are written ----------------------------------------------------------------------
+
+# SR28 files some foods under a label first ("Fish, salmon", "Beverages, coffee"): the food is
+# the next part.
+LABELS = frozenset(
     {
-        *("roast", "grill", "bake", "boil", "steam", "fri", "poach", "scrambl", "toast", "broil"),
-        *("stew", "brais", "microwav", "saute", "sauté", "smoke", "frozen", "can", "drain"),
-        *("solid", "water", "nonfat", "lowfat", "fat", "reduc", "free", "skim", "lean"),
-        *("meat", "skin", "boneless", "skinless", "slice", "chop", "dice", "mash", "long"),
-        *("medium", "short", "grain", "dri", "instant", *CATEGORY_STEMS),
+        *("fish", "nuts", "seeds", "spices", "beverages", "alcoholic beverage", "candies"),
+        *("alcoholic beverages", "fast foods", "fast food", "snacks", "crustaceans", "mollusks"),
+        *("babyfood", "cereals", "cereals ready to eat", "school lunch", "restaurant"),
+        "salad dressing",
     }
 )
-LIGHT_WEIGHT = 0.35
-# Fortification and fat-content details ("fluid, 3.25% milkfat, with added vitamin D") hardly
-# change what a food is.
+# Extra stems in a name that describe how the food is prepared, cut or how fat it is: they cost
+# about half of a word that changes what the food is.
+LIGHT_STEMS = frozenset(
+    {
+        *("roast", "grill", "bake", "boil", "steam", "poach", "scrambl", "toast", "broil", "heat"),
+        *("stew", "brais", "microwav", "saute", "sauté", "smoke", "frozen", "can", "drain"),
+        *("solid", "water", "nonfat", "lowfat", "fat", "free", "skim", "lean", "flesh", "style"),
+        *("meat", "skin", "boneless", "skinless", "slice", "chop", "dice", "mash", "long"),
+        *("medium", "short", "grain", "dri", "readi", "eat", "beverag", "unsweeten"),
+    }
+)
+# How cooking methods cost in a food people eat cooked: nothing, except the ones that change it
+# (a fried chicken breast is not what "chicken breast" means).
+METHOD_STEMS = {
+    **dict.fromkeys(("roast", "grill", "bake", "boil", "steam", "poach", "broil"), 0.0),
+    **dict.fromkeys(("microwav", "heat", "moist", "simmer", "dri"), 0.0),
+    **dict.fromkeys(("stew", "brais"), 0.3),
+    "fri": 0.8,
+}
+# Fortification, salt and fat-content details ("fluid, 3.25% milkfat, with added vitamin D",
+# "without salt") hardly change what a food is.
 TRIVIAL_STEMS = frozenset({"vitamin", "milkfat", "fluid", "mineral"})
+# Also trivial, but not in the length tag (that needs a migration): salt, and the protein
+# content of yogurts ("8 grams protein per 8 ounce").
+LIGHTLY_TRIVIAL = frozenset({"salt", "gram", "ounc", "per", "calcium", "propion", "ascorb", "acid"})
+# Organs and by-products: "Turkey, heart" is not what "turkey" means.
+OFFAL_STEMS = frozenset(
+    {
+        *("heart", "liver", "brain", "kidney", "tongu", "gizzard", "giblet", "feet", "tripe"),
+        *("lung", "spleen", "pancrea", "thymus", "neck", "product"),
+    }
+)
 TRIVIAL_WEIGHT = 0.1
+HEAD_WEIGHT = 1.5  # "crackers" of "Rice crackers"
+HEAD_LIGHT_WEIGHT = 0.7  # "grain" of "Corn grain, yellow"
+TAIL_WEIGHT = 0.7  # "brown" of "Rice, brown, long-grain"
+LIGHT_WEIGHT = 0.35
 # Foods that are a dish or a product for a particular eater, not the food itself.
 COMPOUND_STEMS = frozenset({"babyfood", "restaur"})
 COMPOUND_GROUPS = frozenset(
-    {"Baby Foods", "Fast Foods", "Restaurant Foods", "Meals, Entrees, and Side Dishes"}
+    {
+        *("Baby Foods", "Fast Foods", "Restaurant Foods", "Meals, Entrees, and Side Dishes"),
+        "American Indian/Alaska Native Foods",
+    }
 )
 COMPOUND_PENALTY = 2.0
+SNACK_GROUPS = frozenset({"Snacks"})
+SNACK_PENALTY = 1.0
 BRAND_PENALTY = 1.0
 # SR28 writes brands in capitals: "Yogurt, Greek, nonfat, vanilla, CHOBANI".
 BRAND = re.compile(r"[A-Z]{3,}")
+# Forms a food is sold or stored in, not eaten in: they step back unless the words ask for them.
+PRODUCT_WORDS = frozenset(
+    {
+        *("unprepared", "uncooked", "powder", "concentrate", "dehydrated", "dough", "mix"),
+        *("purchased", "dry", "dried", "flour", "frozen", "evaporated", "condensed"),
+    }
+)
+# Something made to stand in for the food.
+IMITATION_WORDS = frozenset({"substitute", "imitation", "meatless", "analog"})
+PRODUCT_PENALTY = 1.0
+FROZEN_PENALTY = 0.3  # frozen is only a little less than fresh ("Strawberries, frozen")
+# Foods people eat cooked, by the query's words and by the catalog's food groups. Such a food
+# prefers a cooked name; a raw, dry or unprepared one steps back, and (for the words, which are
+# sure) so does a name that does not say it is cooked.
+COOKED_FOODS = frozenset(
+    {
+        *("rice", "pasta", "spaghetti", "noodl", "macaroni", "oatmeal", "porridg", "quinoa"),
+        *("potato", "yam", "lentil", "bean", "chickpea", "garbanzo", "chicken", "beef"),
+        *("steak", "pork", "bacon", "turkey", "salmon", "shrimp", "sausag", "lamb", "cod"),
+        *("tilapia", "couscous", "barley", "bulgur"),
+    }
+)
+COOKED_GROUPS = frozenset(
+    {
+        *("Cereal Grains and Pasta", "Poultry Products", "Beef Products", "Pork Products"),
+        *("Lamb, Veal, and Game Products", "Finfish and Shellfish Products"),
+    }
+)
+COOKED_WORDS = frozenset(
+    {
+        *("cooked", "boiled", "baked", "roasted", "grilled", "broiled", "steamed", "stewed"),
+        *("braised", "microwaved", "poached", "simmered", "fried", "heated", "mashed"),
+        *("scrambled", "brewed", "toasted"),
+    }
+)
+READY_WORDS = frozenset({"canned", "smoked", "cured", "rotisserie"})
+UNCOOKED_WORDS = frozenset({"raw", "uncooked", "unprepared", "dry", "dried"})
+# A query that says the form itself ("raw salmon", "dry pasta") gets what it says.
+FORM_WORDS = frozenset({"raw", "uncooked", "dry", "dried", "frozen", "fresh", "canned", "smoked"})
+UNCOOKED_PENALTY = 1.5
+NOT_SAID_COOKED_PENALTY = 0.75
+COOKED_CREDIT = 0.5
+# Words that mark the generic entry among its varieties, and the cooking phrases SR28 uses for
+# fish; their words cost nothing.
+GENERIC = re.compile(
+    r"\b(all commercial varieties|all types|all classes|all grades|all varieties|all styles|"
+    r"all flavors|year round average|mixed species|not further specified|generic|unspecified|"
+    r"regular|plain|all)\b"
+)
+GENERIC_CREDIT = 0.3
+METHOD_PHRASES = re.compile(r"\b(dry heat|moist heat)\b")
+# How a product is sold, not what it is: "ready-to-drink", "shelf stable".
+SOLD_PHRASES = re.compile(r"\b(ready[- ]to[- ](drink|eat|serve)|shelf[- ]stable)\b")
+# Household servings the catalog records for a food: the common foods have many.
+SERVINGS_CREDIT = 0.25
 # Query words the search key drops (they say little about the food) still favour names that
 # have them: "raw egg" prefers "Egg, whole, raw, fresh" to a boiled egg.
 NEUTRAL_WORDS = frozenset(
@@ -111,7 +259,33 @@ NEUTRAL_WORDS = frozenset(
 NEUTRAL_BONUS = 0.1
 # "Crackers, milk" is crackers: SR28 names start with what the food is.
 HEAD_MISS_FACTOR = 0.75
+# "Beverages, almond milk" is more "almond milk" than "Candies, milk chocolate, with almonds".
+HEAD_PARTIAL_FACTOR = 0.9
 PENALTY_SCALE = 0.15
+# Credits may take a name below no penalty at all, but only so far.
+MAX_CREDIT = -1.0
+# Words after "with" ("coffee with milk") lift names that have them but are not required.
+SIDE_WEIGHT = 0.25
+
+
+@dataclass
+class Query:
+    """A parsed query. Each option lists the stem sets that may stand for one query word."""
+
+    options: list[list[tuple[tuple[str, ...], float]]]
+    side: list[list[tuple[tuple[str, ...], float]]] = field(default_factory=list)
+    stems: frozenset[str] = frozenset()  # the query's own stems, before corrections
+    words: frozenset[str] = frozenset()  # its plain lowercase words
+    described: bool = False  # a word was replaced by what it is made of ("latte")
+    preferred: frozenset[str] = frozenset()  # EVERYDAY names for these words
+
+    @property
+    def cooked(self) -> bool:
+        return bool(self.stems & COOKED_FOODS) and not self.says_form
+
+    @property
+    def says_form(self) -> bool:
+        return bool(self.words & FORM_WORDS)
 
 
 @dataclass
@@ -121,8 +295,11 @@ class Candidate:
     key: frozenset[str]
     user_id: object
     food_group: str
-    score: float | None = None
+    servings: int = 0
+    score: float | None = None  # 0..1, as the caller sees it
+    rank: float = 0.0  # the score before it is clipped to 0..1: credits still order the best
     complete: bool = False  # every query word matched
+    preferred: bool = False
 
 
 def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
@@ -133,20 +310,20 @@ def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
         return []
     if BARCODE.fullmatch(text):
         return _by_barcode(user, text, limit)
-    options = _word_options(text)
-    query_neutral = set(_WORDS.findall(text.lower())) & NEUTRAL_WORDS
-    if options:
-        candidates = _candidates(user, options, partial=False)
-        ranked = _ranked(candidates, options, query_neutral)
-        if len(options) > 1 and sum(c.complete for c in ranked) < limit:
+    q = _parse(text)
+    if q.options:
+        candidates = _candidates(user, q, partial=False)
+        ranked = _ranked(candidates, q)
+        if len(q.options) > 1 and sum(c.complete for c in ranked) < limit:
             # Not enough names hold every word: let one word go ("chicken breast sandwich").
-            candidates = {**_candidates(user, options, partial=True), **candidates}
+            candidates = {**_candidates(user, q, partial=True), **candidates}
     else:
         candidates = _name_contains(user, text)
     ranked = sorted(
-        _ranked(candidates, options, query_neutral),
+        _ranked(candidates, q),
         key=lambda c: (
-            -(c.score + (OWN_HEAD_START if c.user_id == user.id and c.complete else 0)),
+            -(c.rank + (OWN_HEAD_START if c.user_id == user.id and c.complete else 0)),
+            not c.preferred,
             len(c.name),
             c.name,
         ),
@@ -184,6 +361,120 @@ def best_food(*, user, name: str) -> Food | None:
     return None
 
 
+# --- reading the query -------------------------------------------------------------------------
+
+_WORDS = re.compile(r"[a-z]+")
+_WITH = re.compile(r"\bwith\b")
+
+
+def _parse(text: str) -> Query:
+    """The query's stems and, for each, the vocabulary stems that may stand for it."""
+    lowered = text.lower()
+    for phrase, word in PHRASES.items():
+        lowered = re.sub(rf"\b{phrase}\b", word, lowered)
+    main, side = _split_with(lowered)
+    parts = _stems_and_corrections([main, side] if side else [main])
+    options, stems, described = _options(parts.get(1, {}))
+    side_options, side_stems, _ = _options(parts.get(2, {}))
+    q = Query(
+        options=options,
+        side=side_options,
+        stems=frozenset(stems),
+        words=frozenset(_WORDS.findall(lowered)),
+        described=described,
+    )
+    q.preferred = _preferred(stems, options)
+    return q
+
+
+def _split_with(lowered: str) -> tuple[str, str]:
+    """'coffee with milk' -> ('coffee', 'milk'); the first part is the food."""
+    found = _WITH.search(lowered)
+    if not found or not lowered[: found.start()].strip():
+        return lowered, ""
+    return lowered[: found.start()], lowered[found.end() :]
+
+
+def _stems_and_corrections(texts: list[str]) -> dict[int, dict[str, list[tuple[str, float]]]]:
+    """For each text, its stems in order, each with the near vocabulary stems (a typo's
+    corrections, or the stem itself when the catalog uses it) and their trigram similarity."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT p.part, q.w, v.word, v.sim
+            FROM unnest(%s::text[]) WITH ORDINALITY AS p(text, part)
+            CROSS JOIN LATERAL unnest(string_to_array(food_search_key(p.text), ' '))
+                 WITH ORDINALITY AS q(w, i)
+            LEFT JOIN LATERAL (
+                SELECT word, similarity(word, q.w) AS sim
+                FROM food_search_words
+                WHERE word %% q.w
+                ORDER BY sim DESC, word
+                LIMIT 3
+            ) v ON true
+            WHERE q.w <> ''
+            ORDER BY p.part, q.i, v.sim DESC NULLS LAST
+            """,
+            [texts],
+        )
+        rows = cursor.fetchall()
+    parts: dict[int, dict[str, list[tuple[str, float]]]] = {}
+    for part, stem, word, sim in rows:
+        near = parts.setdefault(part, {}).setdefault(stem, [])
+        if word is not None:
+            near.append((word, float(sim)))
+    return parts
+
+
+def _options(near: dict[str, list[tuple[str, float]]]):
+    """(options, the query's stems, whether a word was described by its ingredients)."""
+    options = []
+    described = False
+    for stem, words in list(near.items())[:MAX_QUERY_WORDS]:
+        if stem in DESCRIPTIONS:
+            described = True
+            options += [[((s,), DESCRIPTION_QUALITY)] for s in DESCRIPTIONS[stem]]
+            continue
+        known = any(word == stem for word, _ in words)
+        synonyms = [(tuple(s.split()), SYNONYM_QUALITY) for s in SYNONYMS.get(stem, ())]
+        if known:
+            choice = [((stem,), 1.0)]
+        elif synonyms:  # "coke" is not a typo of "cake"
+            choice = []
+        else:
+            choice = [
+                ((word,), 0.5 + 0.5 * sim)
+                for word, sim in words[:CORRECTIONS_PER_WORD]
+                if sim >= MIN_CORRECTION_SIMILARITY
+            ]
+        options.append(choice + synonyms)
+    return options, list(near)[:MAX_QUERY_WORDS], described
+
+
+_everyday_keys: dict[str, tuple[str, ...]] | None = None
+
+
+def _everyday() -> dict[str, tuple[str, ...]]:
+    """EVERYDAY keyed by the stems of its words (the database's stemmer, read once)."""
+    global _everyday_keys
+    if _everyday_keys is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT k, food_search_key(k) FROM unnest(%s::text[]) AS k", [list(EVERYDAY)]
+            )
+            _everyday_keys = {key: EVERYDAY[words] for words, key in cursor.fetchall()}
+    return _everyday_keys
+
+
+def _preferred(stems: list[str], options) -> frozenset[str]:
+    """The EVERYDAY names for the query, as typed or as corrected ("ryce")."""
+    table = _everyday()
+    keys = {" ".join(sorted(stems))}
+    if options and all(options):
+        keys.add(" ".join(sorted({s for choice in options for s in choice[0][0]})))
+    return frozenset(name for key in keys for name in table.get(key, ()))
+
+
 # --- reading candidates ------------------------------------------------------------------------
 
 
@@ -196,77 +487,45 @@ def _by_barcode(user, code: str, limit: int) -> list[Food]:
     return foods
 
 
-def _word_options(text: str) -> list[list[tuple[str, float]]]:
-    """For each stem of the query, the vocabulary stems that may stand for it, with a quality.
-
-    A stem the catalog uses stands for itself (1.0); an unknown one (a typo) is replaced by its
-    nearest vocabulary stems, whose quality follows their trigram similarity.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT q.w, v.word, v.sim
-            FROM unnest(string_to_array(food_search_key(%s), ' ')) WITH ORDINALITY AS q(w, i)
-            LEFT JOIN LATERAL (
-                SELECT word, similarity(word, q.w) AS sim
-                FROM food_search_words
-                WHERE word %% q.w
-                ORDER BY sim DESC, word
-                LIMIT 3
-            ) v ON true
-            WHERE q.w <> ''
-            ORDER BY q.i, v.sim DESC NULLS LAST
-            """,
-            [text],
-        )
-        rows = cursor.fetchall()
-    near: dict[str, list[tuple[str, float]]] = {}
-    for stem, word, sim in rows:
-        near.setdefault(stem, [])
-        if word is not None:
-            near[stem].append((word, float(sim)))
-    options = []
-    for stem, words in list(near.items())[:MAX_QUERY_WORDS]:
-        if any(word == stem for word, _ in words):
-            choice = [(stem, 1.0)]
-        else:
-            choice = [
-                (word, 0.5 + 0.5 * sim)
-                for word, sim in words[:CORRECTIONS_PER_WORD]
-                if sim >= MIN_CORRECTION_SIMILARITY
-            ]
-        choice += [(s, SYNONYM_QUALITY) for s in SYNONYMS.get(stem, ()) if s != stem]
-        options.append(choice)
-    return options
-
-
-def _combinations(options, partial: bool) -> list[tuple[str, ...]]:
-    """The word sets to look up, most likely first; `partial` drops one query word from each."""
-    usable = [o for o in options if o]
+def _combinations(q: Query, partial: bool) -> list[tuple[str, ...]]:
+    """The word sets to look up, most likely first; `partial` drops one query word from each.
+    Words after "with" are looked up together with the food first ("coffee milk"), then
+    without."""
+    usable = [o for o in q.options if o]
     if not usable:
         return []
     groups = [usable]
     if partial:
         groups = [usable[:i] + usable[i + 1 :] for i in range(len(usable))]
+    elif q.side and all(q.side):
+        groups = [usable + q.side, usable]
     combos: dict[tuple[str, ...], float] = {}
-    for group in groups:
+    for rank, group in enumerate(groups):
         for pick in product(*group):
-            words = tuple(sorted({word for word, _ in pick}))
-            quality = prod(q for _, q in pick)
+            words = tuple(sorted({stem for stems, _ in pick for stem in stems}))
+            quality = prod(quality for _, quality in pick) + (len(groups) - rank)
             combos[words] = max(quality, combos.get(words, 0.0))
     ordered = sorted(combos, key=lambda w: (-combos[w], w))
     return [w for w in ordered if w][:MAX_WORD_COMBINATIONS]
 
 
+_COLUMNS = (
+    "f.id, f.name, f.search_key, f.user_id, f.food_group, "
+    "(SELECT count(*) FROM food_variants v WHERE v.food_id = f.id) AS servings"
+)
 _CANDIDATES_SQL = f"""
-(SELECT id, name, search_key, user_id, food_group FROM foods
+(SELECT {_COLUMNS} FROM foods f
  -- Not the token index: a user has few foods, a common word has thousands of rows.
- WHERE user_id = %(user)s AND string_to_array(search_key, ' ') && %(every_word)s::text[]
+ WHERE f.user_id = %(user)s AND string_to_array(f.search_key, ' ') && %(every_word)s::text[]
  LIMIT {OWN_CANDIDATES})
+UNION ALL
+-- The everyday table's foods for these words, through the (user_id, name) index.
+SELECT {_COLUMNS} FROM foods f
+WHERE f.user_id IS NULL AND f.is_custom = false AND f.name = ANY(%(preferred)s::text[])
 UNION ALL
 SELECT c.* FROM unnest(%(combinations)s::text[]) AS k(words)
 CROSS JOIN LATERAL (
-    SELECT f.id, f.name, f.search_key, f.user_id, f.food_group
+    SELECT {_COLUMNS}
     FROM (
         -- The length buckets of this word set: "banana#1", "banana#2", ..., then plain words.
         SELECT CASE WHEN n IS NULL THEN w ELSE array(SELECT x || '#' || n FROM unnest(w) x) END
@@ -288,10 +547,11 @@ CROSS JOIN LATERAL (
 """
 
 
-def _candidates(user, options, partial: bool) -> dict:
-    """One statement: the user's own matching foods, then per word set the shortest names."""
-    combinations = [" ".join(words) for words in _combinations(options, partial)]
-    every_word = sorted({word for choice in options for word, _ in choice})
+def _candidates(user, q: Query, partial: bool) -> dict:
+    """One statement: the user's own matching foods, the everyday table's foods for the words,
+    then per word set the shortest names."""
+    combinations = [" ".join(words) for words in _combinations(q, partial)]
+    every_word = sorted({stem for choice in q.options for stems, _ in choice for stem in stems})
     if not combinations:
         return {}
     per_combination = CANDIDATES_PER_COMBINATION // (2 if partial else 1)
@@ -301,6 +561,7 @@ def _candidates(user, options, partial: bool) -> dict:
             {
                 "user": user.id,
                 "every_word": every_word,
+                "preferred": sorted(q.preferred),
                 "combinations": combinations,
                 "per_combination": per_combination,
             },
@@ -317,78 +578,209 @@ def _name_contains(user, text: str) -> dict:
         .filter(lower_name__contains=text.lower())
         .values_list("id", "name", "search_key", "user_id", "food_group")[:40]
     )
-    return {row[0]: _candidate(row) for row in rows}
+    return {row[0]: _candidate((*row, 0)) for row in rows}
 
 
 def _candidate(row) -> Candidate:
-    food_id, name, key, user_id, group = row
+    food_id, name, key, user_id, group, servings = row
     return Candidate(
         id=food_id,
         name=name,
         key=frozenset((key or "").split()),
         user_id=user_id,
         food_group=group or "",
+        servings=servings or 0,
     )
 
 
 # --- ranking -----------------------------------------------------------------------------------
 
-_WORDS = re.compile(r"[a-z]+")
+
+@dataclass
+class Layout:
+    """Where the words of a name stand: what the food is (head), how it is qualified (tail),
+    the catalog's label before it, brackets, generic and cooking phrases (aside)."""
+
+    head: list[str]
+    tail: list[str]
+    added: list[str]  # what comes "with" it: "with calcium propionate", "without salt"
+    label: list[str]
+    aside: list[str]
+    generic: bool
+    words: frozenset[str]  # head, tail and label words: what the name says outright
 
 
-def _ranked(candidates: dict, options, query_neutral=frozenset()) -> list[Candidate]:
+_ASIDE = re.compile(r"\([^)]*(\)|$)")
+
+
+def _layout(name: str) -> Layout:
+    lowered = name.lower()
+    aside = [w for m in _ASIDE.finditer(lowered) for w in _WORDS.findall(m.group())]
+    main = _ASIDE.sub(" ", lowered)
+    generic = bool(GENERIC.search(main))
+    aside += [w for m in GENERIC.finditer(main) for w in _WORDS.findall(m.group())]
+    main = GENERIC.sub(" ", main)
+    aside += [w for m in SOLD_PHRASES.finditer(main) for w in _WORDS.findall(m.group())]
+    main = SOLD_PHRASES.sub(" ", main)
+    aside += [w for m in METHOD_PHRASES.finditer(main) for w in _WORDS.findall(m.group())]
+    main = METHOD_PHRASES.sub(" cooked ", main)
+    parts, added = [], []
+    for part in re.split(r"[,;]", main):
+        words = _WORDS.findall(part)
+        for at, word in enumerate(words):
+            if word == "without" or words[at : at + 2] == ["with", "added"]:
+                words, added = words[:at], added + words[at:]
+                break
+        if words:
+            parts.append(words)
+    parts = parts or [[]]
+    label: list[str] = []
+    while len(parts) > 1 and " ".join(parts[0]) in LABELS:
+        label += parts.pop(0)
+    head, tail = parts[0], [w for p in parts[1:] for w in p]
+    return Layout(head, tail, added, label, aside, generic, frozenset(head + tail + added + label))
+
+
+_SUFFIXES = frozenset(
+    {
+        *("", "s", "es", "e", "ed", "d", "ing", "er", "ers", "y", "ly", "al", "able", "ables"),
+        *("ate", "ates", "ated", "ation", "ion", "ions", "ity", "ous", "ness", "ment", "ive"),
+    }
+)
+_I_SUFFIXES = frozenset({"i", "y", "ie", "ies", "ied", "ier", "ying"})
+
+
+def _fits(word: str, stem: str) -> bool:
+    """Whether `word` of a name is `stem` ("bananas"/"banana", "berries"/"berri",
+    "dry"/"dri"), without confusing longer words ("beerwurst" is not "beer")."""
+    if word == stem:
+        return True
+    if stem.endswith("i") and len(stem) > 2:
+        base = stem[:-1]
+        return word.startswith(base) and word[len(base) :] in _I_SUFFIXES | {
+            "i" + s for s in _SUFFIXES
+        }
+    return word.startswith(stem) and word[len(stem) :] in _SUFFIXES
+
+
+def _where(stem: str, layout: Layout) -> str:
+    for zone in ("label", "head", "tail", "added", "aside"):
+        if any(_fits(word, stem) for word in getattr(layout, zone)):
+            return zone
+    return "tail"
+
+
+def _ranked(candidates: dict, q: Query) -> list[Candidate]:
     """Score every candidate not scored yet; returns them all."""
     for c in candidates.values():
         if c.score is None:
-            _rank(c, options, query_neutral)
+            _rank(c, q)
     return list(candidates.values())
 
 
-def _rank(c: Candidate, options, query_neutral) -> None:
-    if not options:  # a filler-words-only query: every name containing it is as good
-        c.score, c.complete = 0.3, False
-        return
+def _coverage(c: Candidate, options) -> tuple[float, set[str], bool]:
+    """(sum of the best quality each query word is matched with, the stems matched, all of
+    them matched)."""
     matched: set[str] = set()
     total = 0.0
     complete = True
     for choice in options:
-        present = [(q, word) for word, q in choice if word in c.key]
+        present = [(quality, stems) for stems, quality in choice if set(stems) <= c.key]
         if present:
-            best, word = max(present)
+            best, stems = max(present)
             total += best
-            matched.add(word)
+            matched.update(stems)
         else:
             complete = False
-    extras = c.key - matched
-    penalty = sum(_weight(e) for e in extras)
-    if c.key & COMPOUND_STEMS or c.food_group in COMPOUND_GROUPS:
-        penalty += COMPOUND_PENALTY
-    if BRAND.search(c.name) and not c.name.isupper():
-        penalty += BRAND_PENALTY
-    score = total / len(options) / (1 + PENALTY_SCALE * penalty)
+    return total, matched, complete
+
+
+def _rank(c: Candidate, q: Query) -> None:
+    if not q.options:  # a filler-words-only query: every name containing it is as good
+        c.score, c.rank, c.complete = 0.3, 0.3, False
+        return
+    total, matched, complete = _coverage(c, q.options)
+    side_total, side_matched, _ = _coverage(c, q.side)
+    layout = _layout(c.name)
     lowered = c.name.lower()
-    if matched and not _head_has(lowered, matched):
-        score *= HEAD_MISS_FACTOR
+    # The everyday table's food, unless the words ask for another form ("raw salmon").
+    c.preferred = (
+        c.name in q.preferred
+        and c.user_id is None
+        and q.words & (FORM_WORDS | NEUTRAL_WORDS) <= set(_WORDS.findall(lowered))
+    )
+    if c.preferred:  # the everyday table says this is what the words mean
+        total, complete = sum(max(quality for _, quality in choice) for choice in q.options), True
+    coverage = (total + SIDE_WEIGHT * side_total) / (len(q.options) + SIDE_WEIGHT * len(q.side))
+    if c.preferred:  # as good as a name can be
+        score = coverage / (1 + PENALTY_SCALE * MAX_CREDIT)
+    else:
+        head_hit = any(_where(stem, layout) == "head" for stem in matched)
+        # A person's own food is what they named it: the form rules are for the catalog.
+        catalog = c.user_id is None
+        cooked = catalog and (q.cooked or (c.food_group in COOKED_GROUPS and not q.says_form))
+        penalty = sum(
+            _weight(stem, _where(stem, layout), head_hit, cooked)
+            for stem in c.key - matched - side_matched
+        )
+        penalty += _penalty(c, layout, q, cooked)
+        score = coverage / (1 + PENALTY_SCALE * max(MAX_CREDIT, penalty))
+        if matched and not head_hit:
+            score *= HEAD_MISS_FACTOR
+        elif any(_where(stem, layout) != "head" for stem in matched):
+            score *= HEAD_PARTIAL_FACTOR
+    query_neutral = q.words & NEUTRAL_WORDS
     if query_neutral:
         score += NEUTRAL_BONUS * len(query_neutral & set(_WORDS.findall(lowered)))
+    c.rank = score
     c.score = max(0.0, min(1.0, score))
-    c.complete = complete
+    c.complete = complete and not q.described
 
 
-def _weight(stem: str) -> float:
-    """What an extra word of a name costs: numbers and letters ("2% milkfat", "vitamin D")
-    qualify a food rather than change it."""
-    if stem in TRIVIAL_STEMS or stem.isdigit() or len(stem) == 1:
+def _weight(stem: str, where: str, head_hit: bool, cooked: bool) -> float:
+    """What an extra word of a name costs, by what it is and where it stands: numbers and
+    letters ("2% milkfat", "vitamin D") qualify a food rather than change it."""
+    if stem in TRIVIAL_STEMS or stem in LIGHTLY_TRIVIAL or stem.isdigit() or len(stem) == 1:
         return TRIVIAL_WEIGHT
-    return LIGHT_WEIGHT if stem in LIGHT_STEMS else 1.0
+    if where in ("aside", "label"):
+        return TRIVIAL_WEIGHT
+    if stem in OFFAL_STEMS:
+        return HEAD_WEIGHT
+    if cooked and stem in METHOD_STEMS:
+        return METHOD_STEMS[stem]
+    light = stem in LIGHT_STEMS or where == "added"
+    if where == "head" and head_hit:
+        return HEAD_LIGHT_WEIGHT if light else HEAD_WEIGHT
+    return LIGHT_WEIGHT if light else TAIL_WEIGHT
 
 
-def _head_has(lowered_name: str, stems: set[str]) -> bool:
-    """Whether the name's first part ("bananas" of "bananas, raw"; "salmon" of "fish, salmon,
-    raw") holds one of the stems. A stem is a prefix of its word give or take its last letter
-    ("berri" of "berry")."""
-    parts = lowered_name.split(",", 2)
-    head = _WORDS.findall(parts[0])
-    if len(parts) > 1 and head and set(head) <= CATEGORY_WORDS:
-        head = _WORDS.findall(parts[1])
-    return any(word.startswith(stem[: max(3, len(stem) - 1)]) for word in head for stem in stems)
+def _penalty(c: Candidate, layout: Layout, q: Query, cooked: bool) -> float:
+    """What the kind of entry and the form it is in cost, less the credits of the common one."""
+    penalty = 0.0
+    if c.key & COMPOUND_STEMS or c.food_group in COMPOUND_GROUPS:
+        penalty += COMPOUND_PENALTY
+    elif c.food_group in SNACK_GROUPS:
+        penalty += SNACK_PENALTY
+    if BRAND.search(c.name) and not c.name.isupper():
+        penalty += BRAND_PENALTY
+    said = layout.words - q.words
+    if said & IMITATION_WORDS:
+        penalty += PRODUCT_PENALTY
+    if cooked:
+        if said & UNCOOKED_WORDS:
+            penalty += UNCOOKED_PENALTY
+        elif said & COOKED_WORDS or "cooked" in layout.words:
+            penalty -= COOKED_CREDIT
+        elif q.cooked and not said & READY_WORDS:
+            penalty += NOT_SAID_COOKED_PENALTY
+    elif c.user_id is None and not q.says_form:
+        products = said & PRODUCT_WORDS
+        if products - {"frozen"}:
+            penalty += PRODUCT_PENALTY
+        elif products:
+            penalty += FROZEN_PENALTY
+    if layout.generic:
+        penalty -= GENERIC_CREDIT
+    if c.servings:
+        penalty -= SERVINGS_CREDIT * log2(1 + c.servings)
+    return penalty
