@@ -264,6 +264,7 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
 @tool(
     name="create_custom_exercise",
     category="exercise",
+    writes=True,
     description="Save a new exercise to the user's own exercises, with calories burned per hour.",
     parameters=obj(
         required=["name", "calories_per_hour"],

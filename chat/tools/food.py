@@ -378,6 +378,7 @@ def delete_food_entry(ctx, args) -> ToolResult:
 @tool(
     name="create_custom_food",
     category="food",
+    writes=True,
     description=(
         "Save a new food to the user's own foods (without logging it), with nutrition for one "
         "serving."
