@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from math import log2, prod
 
@@ -647,7 +648,9 @@ _SUFFIXES = frozenset(
         *("ate", "ates", "ated", "ation", "ion", "ions", "ity", "ous", "ness", "ment", "ive"),
     }
 )
-_I_SUFFIXES = frozenset({"i", "y", "ie", "ies", "ied", "ier", "ying"})
+_I_SUFFIXES = frozenset(
+    {"i", "y", "ie", "ies", "ied", "ier", "ying"} | {"i" + s for s in _SUFFIXES}
+)
 
 
 def _fits(word: str, stem: str) -> bool:
@@ -657,9 +660,7 @@ def _fits(word: str, stem: str) -> bool:
         return True
     if stem.endswith("i") and len(stem) > 2:
         base = stem[:-1]
-        return word.startswith(base) and word[len(base) :] in _I_SUFFIXES | {
-            "i" + s for s in _SUFFIXES
-        }
+        return word.startswith(base) and word[len(base) :] in _I_SUFFIXES
     return word.startswith(stem) and word[len(stem) :] in _SUFFIXES
 
 
@@ -668,6 +669,14 @@ def _where(stem: str, layout: Layout) -> str:
         if any(_fits(word, stem) for word in getattr(layout, zone)):
             return zone
     return "tail"
+
+
+@lru_cache(maxsize=20_000)
+def _read(name: str, key: frozenset[str]) -> tuple[Layout, dict[str, str]]:
+    """A name's layout and where each stem of its key stands; the same names come back query
+    after query, so they are read once."""
+    layout = _layout(name)
+    return layout, {stem: _where(stem, layout) for stem in key}
 
 
 def _ranked(candidates: dict, q: Query) -> list[Candidate]:
@@ -701,7 +710,7 @@ def _rank(c: Candidate, q: Query) -> None:
         return
     total, matched, complete = _coverage(c, q.options)
     side_total, side_matched, _ = _coverage(c, q.side)
-    layout = _layout(c.name)
+    layout, zones = _read(c.name, c.key)
     lowered = c.name.lower()
     # The everyday table's food, unless the words ask for another form ("raw salmon").
     c.preferred = (
@@ -715,19 +724,18 @@ def _rank(c: Candidate, q: Query) -> None:
     if c.preferred:  # as good as a name can be
         score = coverage / (1 + PENALTY_SCALE * MAX_CREDIT)
     else:
-        head_hit = any(_where(stem, layout) == "head" for stem in matched)
+        head_hit = any(zones[stem] == "head" for stem in matched)
         # A person's own food is what they named it: the form rules are for the catalog.
         catalog = c.user_id is None
         cooked = catalog and (q.cooked or (c.food_group in COOKED_GROUPS and not q.says_form))
         penalty = sum(
-            _weight(stem, _where(stem, layout), head_hit, cooked)
-            for stem in c.key - matched - side_matched
+            _weight(stem, zones[stem], head_hit, cooked) for stem in c.key - matched - side_matched
         )
         penalty += _penalty(c, layout, q, cooked)
         score = coverage / (1 + PENALTY_SCALE * max(MAX_CREDIT, penalty))
         if matched and not head_hit:
             score *= HEAD_MISS_FACTOR
-        elif any(_where(stem, layout) != "head" for stem in matched):
+        elif any(zones[stem] != "head" for stem in matched):
             score *= HEAD_PARTIAL_FACTOR
     query_neutral = q.words & NEUTRAL_WORDS
     if query_neutral:

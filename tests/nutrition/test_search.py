@@ -274,3 +274,98 @@ def test_the_vocabulary_learns_words_from_every_way_foods_are_written(alice):
         )
     }
     assert words == {"kohlrabi", "quokka", "wombat", "bite"}
+
+
+# --- the form a food is eaten in -----------------------------------------------------------------
+
+FORMS = [
+    ("Pasta, dry, enriched", "Cereal Grains and Pasta"),
+    ("Pasta, cooked, enriched, without added salt", "Cereal Grains and Pasta"),
+    ("Pasta mix, Italian lasagna, unprepared", "Meals, Entrees, and Side Dishes"),
+    ("Snacks, shrimp cracker", "Snacks"),
+    ("Crustaceans, shrimp, raw (not previously frozen)", "Finfish and Shellfish Products"),
+    ("Crustaceans, shrimp, cooked (not previously frozen)", "Finfish and Shellfish Products"),
+    ("Potatoes, raw, skin", "Vegetables and Vegetable Products"),
+    ("Potato flour", "Vegetables and Vegetable Products"),
+    ("Potatoes, baked, flesh and skin, without salt", "Vegetables and Vegetable Products"),
+    ("Fish, salmon, chum, cooked, dry heat", "Finfish and Shellfish Products"),
+    ("Fish, salmon, Atlantic, farmed, cooked, dry heat", "Finfish and Shellfish Products"),
+    ("Fish, salmon, Atlantic, farmed, raw", "Finfish and Shellfish Products"),
+    ("Beverages, coffee, brewed, prepared with tap water", "Beverages"),
+    ("Beverages, coffee substitute, cereal grain beverage, powder, prepared with whole milk", ""),
+    ("Beverages, coffee, ready to drink, milk based, sweetened", "Beverages"),
+    ("Candies, milk chocolate coated coffee beans", "Sweets"),
+    ("Alcoholic beverage, wine, table, white, late harvest", "Beverages"),
+    ("Beverages, carbonated, cola, regular", "Beverages"),
+    ("Nuts, almonds", "Nut and Seed Products"),
+    ("Nuts, almond paste", "Nut and Seed Products"),
+    ("Babyfood, cereal, oatmeal, dry fortified", "Baby Foods"),
+    ("Turkey, heart, all classes, cooked, simmered", "Poultry Products"),
+    ("Turkey, whole, meat only, cooked, roasted", "Poultry Products"),
+]
+
+
+@pytest.fixture
+def forms(db):
+    return {name: catalog_food(name, 100, food_group=group) for name, group in FORMS}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("pasta", "Pasta, cooked, enriched, without added salt"),
+        ("shrimp", "Crustaceans, shrimp, cooked (not previously frozen)"),
+        ("potato", "Potatoes, baked, flesh and skin, without salt"),
+        ("turkey", "Turkey, whole, meat only, cooked, roasted"),
+    ],
+)
+def test_a_food_people_eat_cooked_is_found_cooked_not_raw_dry_or_as_a_snack(
+    alice, forms, query, expected
+):
+    assert food_find_best(user=alice, name=query).name == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("raw shrimp", "Crustaceans, shrimp, raw (not previously frozen)"),
+        ("dry pasta", "Pasta, dry, enriched"),
+        ("raw salmon", "Fish, salmon, Atlantic, farmed, raw"),
+        ("shrimp crackers", "Snacks, shrimp cracker"),
+    ],
+)
+def test_words_that_ask_for_a_form_or_a_snack_get_it(alice, forms, query, expected):
+    assert first(alice, query) == expected
+
+
+def test_an_everyday_word_logs_the_common_food_of_its_kind(alice, forms):
+    # Chum and farmed Atlantic salmon read alike; the everyday table knows which one is usual.
+    assert first(alice, "salmon") == "Fish, salmon, Atlantic, farmed, cooked, dry heat"
+    assert first(alice, "coffee") == "Beverages, coffee, brewed, prepared with tap water"
+
+
+def test_the_users_own_food_comes_before_the_everyday_choice(alice, forms):
+    mine = food_create_custom(user=alice, name="Salmon", serving_size=1, serving_unit="fillet")
+
+    assert food_find_best(user=alice, name="salmon") == mine
+
+
+def test_what_comes_with_a_food_does_not_replace_it(alice, forms):
+    assert first(alice, "coffee with milk") == "Beverages, coffee, brewed, prepared with tap water"
+
+
+def test_a_drink_the_catalog_lacks_is_offered_from_what_it_is_made_of_but_not_logged(alice, forms):
+    found = names(alice, "latte")
+
+    assert found[0] == "Beverages, coffee, ready to drink, milk based, sweetened"
+    assert "Alcoholic beverage, wine, table, white, late harvest" not in found
+    assert food_find_best(user=alice, name="latte") is None
+
+
+def test_a_name_for_a_food_is_not_taken_for_a_typo_of_another(alice, forms):
+    assert first(alice, "coke") == "Beverages, carbonated, cola, regular"
+
+
+def test_a_label_before_the_food_and_organs_after_it_are_read_as_such(alice, forms):
+    assert first(alice, "almonds") == "Nuts, almonds"
+    assert names(alice, "turkey")[-1] == "Turkey, heart, all classes, cooked, simmered"
