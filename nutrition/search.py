@@ -79,9 +79,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "coke": ("cola",),
     "kiwi": ("kiwifruit",),
     "ketchup": ("catsup",),
+    "lowfat": ("fat low",),  # SR28 writes both "lowfat" and "low fat"
+    "nonfat": ("fat non",),
 }
 # Two words the catalog writes as one.
-PHRASES = {"soy milk": "soymilk"}
+PHRASES = {r"soy milk": "soymilk", r"low[- ]fat": "lowfat", r"non[- ]fat": "nonfat"}
 SYNONYM_QUALITY = 0.95
 # Drinks the catalog has no entry for, described by what they are made of: the search lists the
 # nearest foods, but never logs one of them as if it were the drink.
@@ -152,7 +154,7 @@ LIGHT_STEMS = frozenset(
     {
         *("roast", "grill", "bake", "boil", "steam", "poach", "scrambl", "toast", "broil", "heat"),
         *("stew", "brais", "microwav", "saute", "sauté", "smoke", "frozen", "can", "drain"),
-        *("solid", "water", "nonfat", "lowfat", "fat", "free", "skim", "lean", "flesh", "style"),
+        *("solid", "water", "fat", "lean", "flesh", "style"),
         *("meat", "skin", "boneless", "skinless", "slice", "chop", "dice", "mash", "long"),
         *("medium", "short", "grain", "dri", "readi", "eat", "beverag", "unsweeten"),
     }
