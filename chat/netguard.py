@@ -53,6 +53,10 @@ class BlockedURL(ValueError):
     """The URL is malformed or points somewhere Sparky must not connect to."""
 
 
+class UnresolvableHost(BlockedURL):
+    """The host name does not resolve (now): not a policy refusal, maybe a passing DNS failure."""
+
+
 @dataclass(frozen=True)
 class ResolvedTarget:
     """A checked URL and the one address every connection to it will use."""
@@ -152,7 +156,7 @@ def _resolve(host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError):
-        raise BlockedURL(f"refused: the host name {host} cannot be resolved.") from None
+        raise UnresolvableHost(f"refused: the host name {host} cannot be resolved.") from None
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         # Scoped IPv6 addresses carry "%iface"; the scope does not change the range.
@@ -160,7 +164,7 @@ def _resolve(host: str, port: int) -> list[IPAddress]:
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise BlockedURL(f"refused: the host name {host} cannot be resolved.")
+        raise UnresolvableHost(f"refused: the host name {host} cannot be resolved.")
     return addresses
 
 

@@ -23,6 +23,7 @@ SERVICE_ERROR_FIELDS = {
     "model_required": "model_name",
     "url_required": "custom_url",
     "invalid_url": "custom_url",
+    "blocked_url": "custom_url",
     "api_key_required": "api_key",
     "invalid_api_key": "api_key",
     "invalid_time_zone": "time_zone",

@@ -278,6 +278,25 @@ def _clean_url(value, service_type: str) -> str | None:
     return text.rstrip("/")
 
 
+def _check_reachable(service: AIServiceSettings) -> None:
+    """Refuse at save time a URL the coach would refuse at turn time (private, metadata...).
+
+    A name that does not resolve right now is saved anyway: DNS may be down for a moment, and the
+    turn-time check, which connects only to the address it resolved, still applies.
+    """
+    if not service.custom_url:
+        return
+    from chat import netguard  # the network policy lives with the LLM gateway
+
+    try:
+        netguard.check_url(service.custom_url, allow_private=netguard.private_allowed(service.user))
+    except netguard.UnresolvableHost:
+        return
+    except netguard.BlockedURL as exc:
+        message = str(exc)
+        raise ValidationError(message[:1].upper() + message[1:], code="blocked_url") from None
+
+
 def _clean_key(value) -> str:
     if value is None:
         return ""
@@ -337,6 +356,7 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
     service.service_name = name
     service.model_name = model_name
     service.custom_url = _clean_url(values.get("custom_url"), service_type)
+    _check_reachable(service)
     service.system_prompt = _optional_text(
         values.get("system_prompt"), field="system_prompt", limit=MAX_PROMPT_CHARS
     )

@@ -144,7 +144,7 @@ def test_ollama_uses_the_local_default_url_when_private_targets_are_allowed(alic
 
 
 def test_ollama_on_loopback_is_refused_for_a_member_when_the_setting_is_off(alice, settings):
-    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # saved while allowed, then switched off
     service = ai_service_create(
         user=alice,
         service_name="local",
@@ -152,6 +152,7 @@ def test_ollama_on_loopback_is_refused_for_a_member_when_the_setting_is_off(alic
         api_key="local-key",
         model_name="llama3.1",
     )
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
     with pytest.raises(LLMBlockedURL) as refused:
         config_for(service, alice)
@@ -179,7 +180,7 @@ def test_a_staff_user_may_point_a_service_at_a_private_address(db, settings):
 
 
 def test_a_custom_url_on_the_private_network_is_refused(alice, settings):
-    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # saved while allowed, then switched off
     service = ai_service_create(
         user=alice,
         service_name="sneaky",
@@ -188,6 +189,7 @@ def test_a_custom_url_on_the_private_network_is_refused(alice, settings):
         model_name="x",
         custom_url="http://192.168.1.1/v1",
     )
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
     with pytest.raises(LLMBlockedURL, match="192.168.1.1 is a private address"):
         config_for(service, alice)
@@ -517,7 +519,9 @@ def test_calls_go_to_the_checked_address_even_if_dns_changes(
     dns.answers["llm.example.test"] = ["127.0.0.1"]
     path = "/v1" if service_type == "custom" else ""
     url = f"http://llm.example.test:{fake_llm.port}{path}"
-    config = config_on_fake(alice, fake_llm, service_type, url=url, model="m")
+    service = service_for(alice, fake_llm, service_type, url=url, model="m")
+    dns.lookups.clear()  # saving checked the URL too; what matters is the turn's one lookup
+    config = config_for(service, alice)
     dns.answers["llm.example.test"] = ["10.66.66.66"]  # rebinding after the check
     fake_llm.reply_text("one").reply_text("two")
 

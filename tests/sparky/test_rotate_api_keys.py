@@ -24,6 +24,7 @@ def run(capsys) -> str:
 def test_it_re_encrypts_every_key_under_the_newest_key(alice, bob, settings, capsys):
     old, new = new_key(), new_key()
     settings.SPARKY_ENCRYPTION_KEYS = [old]
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the keyless Ollama below is on loopback
     service(alice, "sk-alice-1")
     service(bob, "sk-bob-2")
     ai_service_create(  # a local server without a key is not counted

@@ -166,7 +166,8 @@ def test_a_malformed_key_is_refused_without_echoing_it(alice):
     assert "SECRETPART" not in " ".join(caught.value.messages)
 
 
-def test_cloud_services_need_a_key_and_local_ones_do_not(alice):
+def test_cloud_services_need_a_key_and_local_ones_do_not(alice, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # Ollama's default URL is loopback
     with pytest.raises(ValidationError) as caught:
         openai(alice, api_key="")
     ollama = ai_service_create(
@@ -346,3 +347,27 @@ def test_a_key_encrypted_under_a_removed_key_is_reported_not_leaked(alice, setti
     with pytest.raises(SecretError) as caught:
         ai_service_api_key(service)
     assert PLAIN_KEY not in str(caught.value)
+
+
+def test_a_private_url_is_refused_when_saved_by_a_member(alice, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    with pytest.raises(ValidationError) as caught:
+        ai_service_create(
+            user=alice, service_name="Laptop", service_type="ollama", api_key="", model_name="g"
+        )
+    assert caught.value.code == "blocked_url"
+    assert "127.0.0.1 is a loopback address" in caught.value.message
+    assert "SPARKY_ALLOW_PRIVATE_AI_URLS" in caught.value.message
+    assert not AIServiceSettings.objects.exists()
+
+
+def test_a_name_that_does_not_resolve_now_is_saved_and_checked_at_turn_time(alice):
+    service = ai_service_create(
+        user=alice,
+        service_name="Lab",
+        service_type="custom",
+        api_key="k",
+        model_name="m",
+        custom_url="https://llm.invalid/v1",
+    )
+    assert service.custom_url == "https://llm.invalid/v1"

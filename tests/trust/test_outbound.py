@@ -1,8 +1,9 @@
 """The custom URL of an AI service is a request the user makes the server send. End to end: a user
-who is not staff saves one aiming at loopback, the private network or the cloud metadata service;
-Sparky saves it (the settings form only checks its shape) and refuses to connect at turn time,
-saying why and who can allow it, while the message is still answered by the offline parser.
-Staff, or SPARKY_ALLOW_PRIVATE_AI_URLS, let loopback through; cloud metadata never."""
+who is not staff cannot save one aiming at loopback, the private network or the cloud metadata
+service (the reason says who can allow it); a row saved while it was allowed (or before the check
+existed) is refused at turn time, with the reason, while the message is still answered by the
+offline parser. Staff, or SPARKY_ALLOW_PRIVATE_AI_URLS, let loopback through; cloud metadata
+never."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.test import Client
 from chat.coach import handle_turn
 from chat.models import ChatMessage
 from nutrition.models import FoodEntry
+from sparky.crypto import encrypt_secret
+from sparky.models import AIServiceSettings
 from tests.trust.conftest import api_client_for
 
 pytestmark = pytest.mark.django_db
@@ -46,13 +49,50 @@ def _save_over_the_api(user, url):
     return response.json()["id"]
 
 
+def _saved_earlier(user, url):
+    """A row stored while private targets were allowed (the services refuse them now)."""
+    return str(
+        AIServiceSettings.objects.create(
+            user=user,
+            service_name="My server",
+            service_type="custom",
+            api_key=encrypt_secret("sk-user-0001"),
+            model_name="m",
+            custom_url=url,
+        ).id
+    )
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_a_private_target_is_refused_when_saved_with_the_reason(alice, fake_llm, settings, target):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    url, reason = TARGETS[target]
+    response = api_client_for(alice).post(
+        "/api/ai-services/",
+        {
+            "service_name": "My server",
+            "service_type": "custom",
+            "api_key": "sk-user-0001",
+            "model_name": "m",
+            "custom_url": url.format(port=fake_llm.port),
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert reason in response.content.decode()
+    if "metadata" not in target:
+        assert "SPARKY_ALLOW_PRIVATE_AI_URLS" in response.content.decode()
+    assert not AIServiceSettings.objects.for_user(alice).exists()
+    assert fake_llm.requests == []
+
+
 @pytest.mark.parametrize("target", list(TARGETS))
 def test_a_private_target_is_refused_at_turn_time_with_the_reason(
     alice, catalog, fake_llm, settings, target
 ):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
     url, reason = TARGETS[target]
-    _save_over_the_api(alice, url.format(port=fake_llm.port))
+    _saved_earlier(alice, url.format(port=fake_llm.port))
 
     response = handle_turn(alice, "2 eggs for breakfast")
 
@@ -69,7 +109,7 @@ def test_a_private_target_is_refused_at_turn_time_with_the_reason(
 
 def test_the_settings_page_test_button_says_the_same(alice, fake_llm, settings):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
-    service_id = _save_over_the_api(alice, f"http://127.0.0.1:{fake_llm.port}/v1")
+    service_id = _saved_earlier(alice, f"http://127.0.0.1:{fake_llm.port}/v1")
     client = Client()
     client.force_login(alice)
     page = client.post(f"/settings/ai/{service_id}/test/", follow=True).content.decode()
@@ -103,7 +143,19 @@ def test_cloud_metadata_stays_refused_for_staff_and_with_the_setting(alice, sett
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = who == "setting"
     alice.is_staff = who == "staff"
     alice.save(update_fields=["is_staff"])
-    _save_over_the_api(alice, "http://169.254.169.254/latest/meta-data")
+    refused = api_client_for(alice).post(
+        "/api/ai-services/",
+        {
+            "service_name": "Meta",
+            "service_type": "custom",
+            "api_key": "sk-user-0001",
+            "model_name": "m",
+            "custom_url": "http://169.254.169.254/latest/meta-data",
+        },
+        format="json",
+    )
+    assert refused.status_code == 400
+    _saved_earlier(alice, "http://169.254.169.254/latest/meta-data")
 
     response = handle_turn(alice, "hello")
 

@@ -108,7 +108,8 @@ def test_the_list_shows_key_set_but_never_the_key(alice, alice_client, alices_se
     assert KEY not in html and alices_service.api_key not in html
 
 
-def test_activating_a_service_deactivates_the_others(alice, alice_client, alices_service):
+def test_activating_a_service_deactivates_the_others(alice, alice_client, alices_service, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the local Ollama lives on loopback
     other = ai_service_create(
         user=alice, service_name="Local", service_type="ollama", api_key="", model_name="llama3.2"
     )
@@ -166,15 +167,16 @@ def test_test_connection_reports_success_from_the_model(alice, alice_client, fak
 
 
 def test_test_connection_reports_a_refused_url(alice, alice_client, settings):
-    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
-    service = ai_service_create(
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    service = ai_service_create(  # saved while allowed, then switched off by the admin
         user=alice,
         service_name="Sneaky",
         service_type="custom",
         api_key="sk-sneaky-0004",
         model_name="m",
-        custom_url="http://169.254.169.254/v1",
+        custom_url="http://10.0.0.7/v1",
     )
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
     response = alice_client.post(
         reverse("settings_ai_test", args=[service.id]), HTTP_HX_REQUEST="true"
@@ -279,3 +281,15 @@ def test_a_negative_goal_is_refused_next_to_the_field(alice, alice_client):
     assert response.status_code == 200
     assert b'id="id_calories_errors"' in response.content
     assert not UserGoal.objects.for_user(alice).exists()
+
+
+def test_a_private_server_url_is_refused_next_to_the_url_field(alice, alice_client, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
+    response = alice_client.post(
+        reverse("settings_ai_add"),
+        service_form(service_type="custom", custom_url="http://10.0.0.7/v1", model_name="m"),
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "10.0.0.7 is a private address" in html
+    assert not AIServiceSettings.objects.for_user(alice).exists()
