@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 
 from sparky.crypto import decrypt_secret, encrypt_secret, rotate_secret
 from sparky.models import AIServiceSettings, User, UserPreferences, validate_time_zone
@@ -63,6 +63,22 @@ _SERVICE_FIELDS = {
     "supports_tools",
     "is_active",
 }
+
+
+# --- accounts --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def account_create(*, email: str, password: str) -> User:
+    """A new account. The first account of an instance is its owner: staff and superuser, so the
+    person who installed Sparky can curate the catalog in the admin and use a local AI server
+    (Ollama on this machine) without further setup."""
+    with connection.cursor() as cursor:  # two first sign-ups at once: only one becomes owner
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('sparky:first-account'))")
+    owner = not User.objects.exists()
+    return User.objects.create_user(
+        email=email, password=password, is_staff=owner, is_superuser=owner
+    )
 
 
 # --- preferences -----------------------------------------------------------------------------

@@ -78,7 +78,9 @@ def signup(request):
         return redirect("chat:page")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = services.account_create(
+            email=form.cleaned_data["email"], password=form.cleaned_data["password1"]
+        )
         if form.cleaned_data.get("time_zone"):
             services.preferences_update(user=user, time_zone=form.cleaned_data["time_zone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -7,6 +7,7 @@ from django.db import connection
 
 from sparky.models import AIServiceSettings, User, UserPreferences
 from sparky.services import (
+    account_create,
     active_ai_service,
     ai_service_activate,
     ai_service_api_key,
@@ -371,3 +372,12 @@ def test_a_name_that_does_not_resolve_now_is_saved_and_checked_at_turn_time(alic
         custom_url="https://llm.invalid/v1",
     )
     assert service.custom_url == "https://llm.invalid/v1"
+
+
+def test_the_first_account_of_an_instance_is_its_owner(db):
+    owner = account_create(email="Owner@Example.com", password="a long enough pass 1")
+    member = account_create(email="member@example.com", password="a long enough pass 2")
+    assert owner.email == "owner@example.com"
+    assert owner.is_staff and owner.is_superuser
+    assert not member.is_staff and not member.is_superuser
+    assert owner.check_password("a long enough pass 1")
