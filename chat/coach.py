@@ -16,6 +16,7 @@ a CoachResponse.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import logging
 import re
@@ -25,6 +26,7 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from chat import circuit, options
 from chat.classify import Classification, classify
@@ -256,6 +258,14 @@ def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
             )
             data.setdefault("action", "answered")
             return CoachResponse(**data)
+        abandoned_before = timezone.now() - dt.timedelta(
+            seconds=settings.SPARKY_TURN_TIME_LIMIT + 30
+        )
+        if asked.created_at < abandoned_before:
+            # The first attempt died mid-turn (no turn runs this long): close it with an honest
+            # reply, so this and every later retry get an answer instead of "pending" forever.
+            _close_abandoned(user, asked)
+            continue
         if time.monotonic() >= deadline:
             return CoachResponse(
                 action="pending",
@@ -263,6 +273,37 @@ def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
                 user_message_id=str(asked.id),
             )
         time.sleep(0.2)
+
+
+def _close_abandoned(user, asked: ChatMessage) -> None:
+    with transaction.atomic():
+        ChatMessage.objects.for_user(user).select_for_update().filter(pk=asked.pk).first()
+        if (
+            ChatMessage.objects.for_user(user)
+            .filter(message_type="assistant", metadata__reply_to=str(asked.id))
+            .exists()
+        ):
+            return  # another retry closed it first
+        response = CoachResponse(
+            action="error",
+            error="interrupted",
+            message=(
+                "This message was interrupted before Sparky could answer it. Whatever it had "
+                "already saved is in your diary: check it, then send the message again (as a new "
+                "message) if something is missing."
+            ),
+            user_message_id=str(asked.id),
+        )
+        ChatMessage.objects.create(
+            user=user,
+            session_id=asked.session_id,
+            message_type=ChatMessage.Type.ASSISTANT,
+            content=response.message,
+            metadata={
+                "reply_to": str(asked.id),
+                "response": {k: v for k, v in response.as_dict().items() if k != "message"},
+            },
+        )
 
 
 def _store_reply(turn: _Turn, user_message: ChatMessage, response: CoachResponse) -> ChatMessage:

@@ -173,3 +173,23 @@ def test_a_turn_killed_between_tool_calls_leaves_whole_tool_calls_only(
     assert user_messages(alice) == ["2 eggs and a banana"]
     assert not ChatMessage.objects.for_user(alice).filter(message_type="assistant").exists()
     next_turn_works(alice, fake_llm)
+
+
+def test_a_retry_of_a_turn_that_died_gets_an_honest_answer_not_pending_forever(alice, catalog):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    died = ChatMessage.objects.create(
+        user=alice, message_type="user", content="2 eggs", idempotency_key="key-died-1"
+    )
+    ChatMessage.objects.filter(pk=died.pk).update(
+        created_at=timezone.now() - dt.timedelta(minutes=10)
+    )
+    first = handle_turn(alice, "2 eggs", idempotency_key="key-died-1")
+    again = handle_turn(alice, "2 eggs", idempotency_key="key-died-1")
+    assert first.action == "error" and first.error == "interrupted"
+    assert "interrupted" in first.message and "diary" in first.message
+    assert again.message_id == first.message_id
+    assert user_messages(alice) == ["2 eggs"]
+    assert not FoodEntry.objects.exists()  # nothing is replayed behind the user's back
