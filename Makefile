@@ -57,6 +57,7 @@ bench: install
 	$(PY) bench/food_search.py
 	$(PY) bench/turn_payload.py
 	$(PY) bench/turn_overhead.py
+	$(PY) bench/load.py
 
 clean:
 	rm -rf $(VENV) staticfiles
