@@ -42,6 +42,7 @@ from chat.tools import (
     run_tool,
 )
 from chat.tools.base import CATEGORIES, Written
+from measurements.units import parse_length_unit, parse_weight_unit
 from sparky.dates import now_for
 
 logger = logging.getLogger(__name__)
@@ -731,28 +732,6 @@ def _offline_engine(turn: _Turn, classification: Classification) -> CoachRespons
     return response
 
 
-_WEIGHT_UNITS = {
-    "kg": "kg",
-    "kgs": "kg",
-    "kilo": "kg",
-    "kilos": "kg",
-    "kilograms": "kg",
-    "lb": "lb",
-    "lbs": "lb",
-    "pound": "lb",
-    "pounds": "lb",
-}
-_LENGTH_UNITS = {
-    "cm": "cm",
-    "centimeters": "cm",
-    "centimetres": "cm",
-    "in": "inches",
-    "inch": "inches",
-    "inches": "inches",
-    '"': "inches",
-}
-
-
 def _intent_calls(intent) -> list[tuple[str, dict]]:
     """The tool calls an intent stands for."""
     data = intent.data or {}
@@ -785,10 +764,13 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
                 continue
             args = by_date.setdefault(m.get("date"), {"date": m.get("date")})
             args[kind] = m.get("value")
-            if kind == "weight" and unit:
-                args["weight_unit"] = _WEIGHT_UNITS.get(unit, unit)
-            elif kind in ("neck", "waist", "hips") and unit:
-                args["length_unit"] = _LENGTH_UNITS.get(unit, unit)
+            try:  # the tool's enums are kg/lb and cm/inches; an odd unit is left for it to refuse
+                if kind == "weight" and unit:
+                    args["weight_unit"] = parse_weight_unit(unit, unit)
+                elif kind in ("neck", "waist", "hips") and unit:
+                    args["length_unit"] = parse_length_unit(unit, unit)
+            except ValidationError:
+                args[f"{'weight' if kind == 'weight' else 'length'}_unit"] = unit
         calls[:0] = [("log_checkin", args) for args in by_date.values()]
         return calls
     return []

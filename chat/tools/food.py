@@ -278,8 +278,21 @@ def food_diary(ctx, args) -> ToolResult:
     )
 
 
-def _entry_queryset(ctx):
-    return FoodEntry.objects.for_user(ctx.user).select_related("food")
+def _find(ctx, args) -> FoodEntry | ToolResult:
+    """The user's entry the call names, or the result asking which one when several fit."""
+    try:
+        return find_own_row(
+            ctx=ctx,
+            queryset=FoodEntry.objects.for_user(ctx.user).select_related("food"),
+            entry_id=args.get("entry_id"),
+            name=args.get("food_name"),
+            date=args.get("date"),
+            label="food_name",
+            name_of=lambda e: e.food.name,
+            kind="food entry",
+        )
+    except Ambiguous as many:
+        return _ambiguous("food", many.candidates, entry_line)
 
 
 @tool(
@@ -303,19 +316,9 @@ def _entry_queryset(ctx):
     example={"food_name": "eggs", "date": "today", "quantity": 3},
 )
 def edit_food_entry(ctx, args) -> ToolResult:
-    try:
-        entry = find_own_row(
-            ctx=ctx,
-            queryset=_entry_queryset(ctx),
-            entry_id=args.get("entry_id"),
-            name=args.get("food_name"),
-            date=args.get("date"),
-            label="food_name",
-            name_of=lambda e: e.food.name,
-            kind="food entry",
-        )
-    except Ambiguous as many:
-        return _ambiguous("food", many.candidates, entry_line)
+    entry = _find(ctx, args)
+    if isinstance(entry, ToolResult):
+        return entry
     changes = {k: args[k] for k in ("quantity", "unit", "meal_type") if k in args}
     if "new_date" in args:
         changes["entry_date"] = args["new_date"]
@@ -346,19 +349,9 @@ def edit_food_entry(ctx, args) -> ToolResult:
     example={"food_name": "banana", "date": "today"},
 )
 def delete_food_entry(ctx, args) -> ToolResult:
-    try:
-        entry = find_own_row(
-            ctx=ctx,
-            queryset=_entry_queryset(ctx),
-            entry_id=args.get("entry_id"),
-            name=args.get("food_name"),
-            date=args.get("date"),
-            label="food_name",
-            name_of=lambda e: e.food.name,
-            kind="food entry",
-        )
-    except Ambiguous as many:
-        return _ambiguous("food", many.candidates, entry_line)
+    entry = _find(ctx, args)
+    if isinstance(entry, ToolResult):
+        return entry
     line = entry_line(entry)
     food_services.food_entry_delete(user=ctx.user, entry_id=entry.id)
     return ToolResult(
