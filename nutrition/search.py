@@ -23,8 +23,8 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
   foods and brands;
 - a little for being the generic entry ("regular", "all commercial varieties") and for the
   household servings the catalog records for it (the common foods have many);
-- for a few everyday words whose common food no rule can tell apart from its siblings ("rice" is
-  white long-grain rather than brown, "salmon" is farmed Atlantic), a small table names it.
+- for a few everyday words whose common food no rule can tell apart from its siblings ("steak" is
+  top sirloin, "salmon" farmed Atlantic, "cheese" cheddar), a small table (EVERYDAY) names it.
 """
 
 from __future__ import annotations
@@ -94,19 +94,15 @@ DESCRIPTIONS: dict[str, tuple[str, ...]] = {
 DESCRIPTION_QUALITY = 0.9
 
 # Everyday words -> the SR28 food a person logging them most likely means, where no ranking rule
-# can pick it from its siblings: which rice, which steak, which salmon is "the" one is knowledge,
+# can pick it from its siblings: which steak, which salmon, which cheese is "the" one is knowledge,
 # not wording. Keys are matched after stemming ("eggs" = "egg"); the first name the catalog
 # has wins. The user's own foods still come first. tests/nutrition/test_search_catalog.py checks
 # every name against the real catalog.
 EVERYDAY: dict[str, tuple[str, ...]] = {
-    "rice": ("Rice, white, long-grain, regular, enriched, cooked",),
-    "white rice": ("Rice, white, long-grain, regular, enriched, cooked",),
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
     "pizza": ("Pizza, cheese topping, regular crust, frozen, cooked",),
-    "burger": ("Fast foods, hamburger; single, regular patty; plain",),
-    "hamburger": ("Fast foods, hamburger; single, regular patty; plain",),
     "fries": ("Fast foods, potato, french fried in vegetable oil",),
     "french fries": ("Fast foods, potato, french fried in vegetable oil",),
     "steak": (
@@ -115,7 +111,6 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     ),
     "salmon": ("Fish, salmon, Atlantic, farmed, cooked, dry heat",),
     "tuna": ("Fish, tuna, light, canned in water, drained solids",),
-    "tofu": ("Tofu, raw, firm, prepared with calcium sulfate",),
     "beans": ("Beans, black, mature seeds, cooked, boiled, without salt",),
     "salad": ("McDONALD'S, Side Salad",),
     "cereal": ("Cereals ready-to-eat, GENERAL MILLS, CHEERIOS",),
