@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from exercise import serializers as s
 from exercise import services
 from exercise.models import Exercise, ExerciseEntry
-from sparky.api import DATE_PARAMETERS, filter_dates
+from sparky.api import DATE_PARAMETERS, ERRORS, OwnerOrReadOnly, filter_dates
 
 SEARCH_LIMIT = 50
 _TRUE = ("1", "true", "yes")
@@ -33,11 +33,24 @@ _TRUE = ("1", "true", "yes")
         request=s.ExerciseCreateSerializer,
         responses={201: s.ExerciseSerializer},
     ),
+    partial_update=extend_schema(
+        summary="Change one of your custom exercises",
+        description="Only the fields given change; null clears calories_per_hour, met, category "
+        "or description. Entries already logged keep their calories.",
+        request=s.ExerciseCreateSerializer(partial=True),
+        responses={200: s.ExerciseSerializer, 403: ERRORS["403"]},
+    ),
+    destroy=extend_schema(
+        summary="Delete one of your custom exercises (refused while entries use it)",
+        responses={204: None, 400: ERRORS["400"], 403: ERRORS["403"]},
+    ),
 )
 @extend_schema(tags=["exercises"])
 class ExerciseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = s.ExerciseSerializer
-    http_method_names = ["get", "post", "head", "options"]
+    # Catalog exercises and those others share are readable, never changeable (403).
+    permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrReadOnly]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     documents_filters = True
 
     def _mine(self) -> bool:
@@ -67,6 +80,20 @@ class ExerciseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         values = {k: v for k, v in given.validated_data.items() if v is not None}
         exercise = services.exercise_create_custom(user=request.user, **values)
         return Response(self.get_serializer(exercise).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        exercise = self.get_object()
+        given = s.ExerciseCreateSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        exercise = services.exercise_update_custom(
+            user=request.user, exercise_id=exercise.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(exercise).data)
+
+    def destroy(self, request, pk=None):
+        exercise = self.get_object()
+        services.exercise_delete_custom(user=request.user, exercise_id=exercise.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema_view(

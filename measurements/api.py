@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from measurements import serializers as s
 from measurements import services
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
-from sparky.api import DATE_PARAMETERS, filter_dates
+from sparky.api import DATE_PARAMETERS, ERRORS, filter_dates
 from sparky.services import preferences_for
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
@@ -106,17 +106,57 @@ class CheckInViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 @extend_schema_view(
     list=extend_schema(summary="List your custom measurement categories"),
     retrieve=extend_schema(summary="Read a custom category"),
+    create=extend_schema(
+        summary="Create an empty custom category",
+        description="Logging a first value (POST /api/custom-measurements/) also creates one; "
+        "a name you already use, in any case, is refused with 'duplicate_category'.",
+        request=s.CustomCategoryCreateSerializer,
+        responses={201: s.CustomCategorySerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Rename a custom category or change its frequency or unit",
+        description="A frequency the stored values do not fit is refused with "
+        "'frequency_conflict': to Daily, Weekly or Monthly only if no date holds several "
+        "values; to Hourly only while the category is empty. Leaving Hourly drops the hours.",
+        request=s.CustomCategoryUpdateSerializer,
+        responses={200: s.CustomCategorySerializer},
+    ),
+    destroy=extend_schema(
+        summary="Delete a custom category and all its values",
+        responses={204: None, 404: ERRORS["404"]},
+    ),
 )
 @extend_schema(tags=["custom measurements"])
-class CustomCategoryViewSet(viewsets.ReadOnlyModelViewSet):
-    """Categories are created by logging a first value (POST /api/custom-measurements/)."""
-
+class CustomCategoryViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     serializer_class = s.CustomCategorySerializer
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation: no user
             return CustomCategory.objects.none()
         return CustomCategory.objects.for_user(self.request.user).order_by("name", "id")
+
+    def create(self, request):
+        given = s.CustomCategoryCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        category = services.custom_category_create(user=request.user, **given.validated_data)
+        return Response(self.get_serializer(category).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        category = self.get_object()
+        given = s.CustomCategoryUpdateSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        category = services.custom_category_update(
+            user=request.user, category_id=category.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(category).data)
+
+    def destroy(self, request, pk=None):
+        category = self.get_object()
+        services.custom_category_delete(user=request.user, category_id=category.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema_view(
@@ -136,6 +176,14 @@ class CustomCategoryViewSet(viewsets.ReadOnlyModelViewSet):
         request=s.CustomMeasurementWriteSerializer,
         responses={201: s.CustomMeasurementSerializer},
     ),
+    partial_update=extend_schema(
+        summary="Correct a custom measurement value",
+        description="Change the value, its date or (hourly categories) its hour. Moving it "
+        "onto a date or hour that already holds a value is refused with 'duplicate_entry', "
+        "except in 'All' categories.",
+        request=s.CustomMeasurementUpdateSerializer,
+        responses={200: s.CustomMeasurementSerializer},
+    ),
     destroy=extend_schema(summary="Delete a custom measurement value"),
 )
 @extend_schema(tags=["custom measurements"])
@@ -143,7 +191,7 @@ class CustomMeasurementViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     serializer_class = s.CustomMeasurementSerializer
-    http_method_names = ["get", "post", "delete", "head", "options"]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     documents_filters = True
 
     def get_queryset(self):
@@ -167,6 +215,15 @@ class CustomMeasurementViewSet(
         given.is_valid(raise_exception=True)
         row = services.custom_measurement_log(user=request.user, **given.validated_data)
         return Response(self.get_serializer(row).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        row = self.get_object()
+        given = s.CustomMeasurementUpdateSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        row = services.custom_measurement_update(
+            user=request.user, measurement_id=row.pk, **given.validated_data
+        )
+        return Response(self.get_serializer(row).data)
 
     def destroy(self, request, pk=None):
         row = self.get_object()

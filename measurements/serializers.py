@@ -92,8 +92,47 @@ class CustomMeasurementWriteSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="0-23, for hourly categories."
     )
     frequency = serializers.ChoiceField(
-        choices=CustomCategory.Frequency.values,
+        choices=CustomCategory.Frequency.choices,
         required=False,
         allow_null=True,
         help_text="For a new category (default Daily).",
     )
+
+
+class CustomCategoryCreateSerializer(serializers.Serializer):
+    """An empty category; values come later (POST /api/custom-measurements/ with its name)."""
+
+    name = serializers.CharField(max_length=100, help_text="e.g. 'Blood glucose'.")
+    frequency = serializers.ChoiceField(
+        choices=CustomCategory.Frequency.choices,
+        required=False,
+        default=CustomCategory.Frequency.DAILY,
+        help_text="Daily, Weekly and Monthly keep one value per date, Hourly one per hour, "
+        "All every value.",
+    )
+    measurement_type = serializers.ChoiceField(
+        choices=[CustomCategory.MeasurementType.NUMERIC],
+        required=False,
+        default=CustomCategory.MeasurementType.NUMERIC,
+        help_text="Values are numbers.",
+    )
+    unit = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+
+class CustomCategoryUpdateSerializer(serializers.Serializer):
+    """What to change; the rest stays. The unit is a label: values are not converted."""
+
+    name = serializers.CharField(max_length=100, required=False)
+    frequency = serializers.ChoiceField(
+        choices=CustomCategory.Frequency.choices,
+        required=False,
+        help_text="Refused when the stored values do not fit it (e.g. Hourly -> Daily with "
+        "several values on one date).",
+    )
+    unit = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+
+class CustomMeasurementUpdateSerializer(serializers.Serializer):
+    value = number(required=False)
+    entry_date = serializers.DateField(required=False)
+    entry_hour = serializers.IntegerField(required=False, help_text="0-23, hourly categories.")

@@ -9,8 +9,8 @@ import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Value
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -292,3 +292,232 @@ def custom_measurement_delete(*, user, measurement_id) -> None:
     """Delete one of the user's custom values; other users' ids raise DoesNotExist."""
     pk = _uuid(measurement_id, CustomMeasurement)
     CustomMeasurement.objects.for_user(user).get(pk=pk).delete()
+
+
+# --- custom categories -----------------------------------------------------------------------
+
+# Daily, Weekly and Monthly categories all keep one value per date, without an hour.
+_ONE_PER_DATE = (
+    CustomCategory.Frequency.DAILY,
+    CustomCategory.Frequency.WEEKLY,
+    CustomCategory.Frequency.MONTHLY,
+)
+
+
+def _unit(value) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationError(f"A unit must be text, e.g. 'mmHg', not {value!r}.", code="invalid")
+    unit = storable_text(" ".join(value.split()), field="The unit")
+    if len(unit) > 20:
+        raise ValidationError(
+            f"Units are at most 20 characters; {unit[:20]!r}... is {len(unit)}.", code="too_long"
+        )
+    return unit
+
+
+def _duplicate_name(name: str) -> ValidationError:
+    return ValidationError(
+        f"You already have a measurement called {name!r} (names are the same whatever the "
+        "case); pick another name or use that one.",
+        code="duplicate_category",
+    )
+
+
+def _own_category(user, category_id) -> CustomCategory:
+    pk = _uuid(category_id, CustomCategory)
+    return CustomCategory.objects.for_user(user).select_for_update().get(pk=pk)
+
+
+def _named_like(user, name: str):
+    return (
+        CustomCategory.objects.for_user(user)
+        .alias(lname=Lower("name"))
+        .filter(lname=Lower(Value(name)))
+    )
+
+
+def _save_category(category: CustomCategory) -> None:
+    # The unique index on (lower(name), user) is the last word when two requests race for
+    # one name; the check before it gives the same message without reaching it.
+    category.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            category.save()
+    except IntegrityError:
+        raise _duplicate_name(category.name) from None
+
+
+@transaction.atomic
+def custom_category_create(
+    *,
+    user,
+    name: str,
+    frequency: str = CustomCategory.Frequency.DAILY,
+    measurement_type: str = CustomCategory.MeasurementType.NUMERIC,
+    unit: str | None = None,
+) -> CustomCategory:
+    """A new, empty category of the user's (refused if they have one of that name in any case)."""
+    name = _category_name(name)
+    kind = str(measurement_type or "").strip().lower()
+    if kind != CustomCategory.MeasurementType.NUMERIC:
+        # custom_measurements.value is a number: a text category could hold nothing.
+        raise ValidationError(
+            f"Measurement type {measurement_type!r} is not supported; values are numbers, so "
+            "use 'numeric'.",
+            code="invalid_measurement_type",
+        )
+    category = CustomCategory(
+        user=user,
+        name=name,
+        frequency=_frequency(frequency),
+        measurement_type=kind,
+        unit=_unit(unit),
+    )
+    if _named_like(user, name).exists():
+        raise _duplicate_name(name)
+    _save_category(category)
+    return category
+
+
+def _frequency_change(category: CustomCategory, new: str) -> None:
+    """Refuse a frequency the stored values cannot keep, else reshape them to it.
+
+    The rule: a category's values must look as if they had been logged with the new frequency.
+    - Daily, Weekly and Monthly keep one value per date without an hour: between them nothing
+      changes; to 'All' (any number per date, no hour) nothing changes either.
+    - From 'All' or Hourly to one of those: allowed only if no date holds more than one value
+      (the hour of an Hourly value is dropped).
+    - From Hourly to 'All': allowed; the hours are dropped, the values stay.
+    - To Hourly from anything else: only while the category is empty, since no value has an
+      hour and one cannot be made up.
+    """
+    old = category.frequency
+    if new == old:
+        return
+    rows = CustomMeasurement.objects.filter(category=category)
+    name = category.name
+    if new == CustomCategory.Frequency.HOURLY:
+        count = rows.count()
+        if count:
+            raise ValidationError(
+                f"{name} has {count} value(s) without an hour, and an hourly category needs an "
+                "hour for each. Make a new hourly category, or delete those values first.",
+                code="frequency_conflict",
+            )
+        return
+    if new in _ONE_PER_DATE and old not in _ONE_PER_DATE:
+        crowded = list(
+            rows.values("entry_date")
+            .annotate(n=Count("id"))
+            .filter(n__gt=1)
+            .order_by("entry_date")
+            .values_list("entry_date", flat=True)[:4]
+        )
+        if crowded:
+            days = ", ".join(d.isoformat() for d in crowded[:3]) + (
+                ", ..." if len(crowded) > 3 else ""
+            )
+            raise ValidationError(
+                f"{name} has several values on {days}, and a {new.lower()} category keeps one "
+                "value per date. Delete the extra values first, or keep the frequency.",
+                code="frequency_conflict",
+            )
+    if old == CustomCategory.Frequency.HOURLY:
+        rows.update(entry_hour=None)
+
+
+@transaction.atomic
+def custom_category_update(
+    *, user, category_id, name: str | None = None, frequency=None, unit: str | None = None
+) -> CustomCategory:
+    """Rename a category, change its unit label or its frequency; what is not given stays.
+
+    The unit is a label: changing it does not convert the stored values. Frequency changes
+    follow _frequency_change's rule.
+    """
+    category = _own_category(user, category_id)
+    if name is None and frequency is None and unit is None:
+        raise ValidationError(
+            f"Say what to change on {category.name}: name, frequency or unit.", code="no_changes"
+        )
+    if name is not None:
+        new_name = _category_name(name)
+        if _named_like(user, new_name).exclude(pk=category.pk).exists():
+            raise _duplicate_name(new_name)
+        category.name = new_name
+    if unit is not None:
+        category.unit = _unit(unit)
+    if frequency is not None:
+        new_frequency = _frequency(frequency)
+        _frequency_change(category, new_frequency)
+        category.frequency = new_frequency
+    _save_category(category)
+    return category
+
+
+@transaction.atomic
+def custom_category_delete(*, user, category_id) -> int:
+    """Delete one of the user's categories and every value in it; returns how many values went."""
+    category = _own_category(user, category_id)
+    values = CustomMeasurement.objects.filter(category=category).count()
+    category.delete()
+    return values
+
+
+@transaction.atomic
+def custom_measurement_update(
+    *, user, measurement_id, value=None, entry_date=None, entry_hour=None
+) -> CustomMeasurement:
+    """Correct one of the user's values: the number, its date or (hourly categories) its hour.
+
+    Moving a value onto a date (or hour) that already holds one is refused rather than merged,
+    except in 'All' categories, which keep every value.
+    """
+    pk = _uuid(measurement_id, CustomMeasurement)
+    category_id = CustomMeasurement.objects.for_user(user).values_list("category_id", flat=True)
+    # The category lock first, as custom_measurement_log takes it: writers of one category
+    # queue on it, so the free-slot check below holds until commit.
+    category = _own_category(user, category_id.get(pk=pk))
+    measurement = CustomMeasurement.objects.for_user(user).select_for_update().get(pk=pk)
+    if value is None and entry_date is None and entry_hour is None:
+        raise ValidationError(
+            "Say what to change: value, entry_date or entry_hour.", code="no_changes"
+        )
+    if value is not None:
+        number = to_decimal(value, field=f"The value of {category.name}")
+        if abs(number) > MAX_CUSTOM_VALUE:
+            raise ValidationError(f"{number} is too large for a measurement.", code="out_of_range")
+        measurement.value = number.quantize(Decimal("0.0001"))
+    if entry_date is not None:
+        measurement.entry_date = parse_day(user, entry_date)
+    hourly = category.frequency == CustomCategory.Frequency.HOURLY
+    if entry_hour is not None:
+        if not hourly:
+            raise ValidationError(
+                f"{category.name} is a {category.frequency} category: its values have no hour, "
+                "so leave entry_hour out (only Hourly categories keep one).",
+                code="invalid_hour",
+            )
+        measurement.entry_hour = _hour(entry_hour)
+    if category.frequency != CustomCategory.Frequency.ALL:
+        hour = measurement.entry_hour
+        taken = (
+            CustomMeasurement.objects.filter(category=category, entry_date=measurement.entry_date)
+            .filter(Q(entry_hour=hour) if hour is not None else Q(entry_hour__isnull=True))
+            .exclude(pk=measurement.pk)
+            .exists()
+        )
+        if taken:
+            when = measurement.entry_date.isoformat()
+            if hourly:
+                when += f" at {measurement.entry_hour:02d}:00"
+            raise ValidationError(
+                f"{category.name} already has a value on {when}; change or delete that one "
+                "instead.",
+                code="duplicate_entry",
+            )
+    measurement.full_clean(validate_constraints=False)
+    measurement.save()
+    return measurement

@@ -6,6 +6,7 @@ nutrition.services.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 
 from django.db.models import F
@@ -18,7 +19,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -159,37 +160,48 @@ class FoodEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 
 
 _GOAL_KEY = r"default|\d{4}-\d{2}-\d{2}"
+_GOAL_KEY_PARAMETER = OpenApiParameter(
+    "key",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=f"^({_GOAL_KEY})$",
+    description='"default" or a date (YYYY-MM-DD).',
+)
+
+
+def _not_a_date(key: str) -> str:
+    """Why a YYYY-MM-DD that the route accepted is no date ("2024-02-30")."""
+    year, month, _ = (int(part) for part in key.split("-"))
+    if year < dt.MINYEAR:
+        problem = f"there is no year {year}"
+    elif not 1 <= month <= 12:
+        problem = f"there is no month {month}"
+    else:
+        days = calendar.monthrange(year, month)[1]
+        problem = f"{calendar.month_name[month]} {year} has {days} days"
+    return f"{key} is not a date: {problem}. Use a real date as YYYY-MM-DD, or 'default'."
 
 
 @extend_schema_view(
     list=extend_schema(summary="List your goals (the default goal and per-date goals)"),
     retrieve=extend_schema(
         summary="Read the default goal or one date's goal",
-        parameters=[
-            OpenApiParameter(
-                "key",
-                OpenApiTypes.STR,
-                OpenApiParameter.PATH,
-                pattern=f"^({_GOAL_KEY})$",
-                description='"default" or a date (YYYY-MM-DD).',
-            )
-        ],
+        parameters=[_GOAL_KEY_PARAMETER],
+        responses={200: s.GoalSerializer, 400: ERRORS["400"]},
     ),
     partial_update=extend_schema(
         summary="Set goal values (creates the goal if missing)",
         description="Only the values given change; null clears one. A date's goal overrides "
         "the default goal on that day and may be in the future.",
-        parameters=[
-            OpenApiParameter(
-                "key",
-                OpenApiTypes.STR,
-                OpenApiParameter.PATH,
-                pattern=f"^({_GOAL_KEY})$",
-                description='"default" or a date (YYYY-MM-DD).',
-            )
-        ],
+        parameters=[_GOAL_KEY_PARAMETER],
         request=s.GoalWriteSerializer,
         responses={200: s.GoalSerializer},
+    ),
+    destroy=extend_schema(
+        summary="Delete the default goal or one date's goal",
+        description="Without its own goal a date follows the default goal again.",
+        parameters=[_GOAL_KEY_PARAMETER],
+        responses={204: None, 400: ERRORS["400"]},
     ),
 )
 @extend_schema(tags=["goals"])
@@ -197,7 +209,7 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     serializer_class = s.GoalSerializer
     lookup_field = "key"
     lookup_value_regex = _GOAL_KEY
-    http_method_names = ["get", "patch", "head", "options"]
+    http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation: no user
@@ -214,7 +226,8 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         try:
             return dt.date.fromisoformat(key)
         except ValueError:
-            raise NotFound("Not found.") from None
+            # The shape is right but the day does not exist: a bad request, not a missing goal.
+            raise ValidationError([_not_a_date(key)], code="invalid_date") from None
 
     def get_object(self):
         goal = self.get_queryset().filter(goal_date=self._goal_date()).first()
@@ -229,6 +242,13 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             user=request.user, goal_date=self._goal_date(), **given.validated_data
         )
         return Response(self.get_serializer(goal).data)
+
+    def destroy(self, request, key=None):
+        try:
+            services.goal_delete(user=request.user, goal_date=self._goal_date())
+        except UserGoal.DoesNotExist as missing:
+            raise NotFound(str(missing)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         summary="The goal that applies on a day",

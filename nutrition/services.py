@@ -476,6 +476,18 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
     return goal
 
 
+@transaction.atomic
+def goal_delete(*, user, goal_date=None) -> None:
+    """Remove the default goal (goal_date None) or the goal of one day; UserGoal.DoesNotExist
+    when there is none. Days without their own goal then follow the default one again."""
+    day = None if goal_date is None else _goal_day(user, goal_date)
+    goal = UserGoal.objects.for_user(user).select_for_update().filter(goal_date=day).first()
+    if goal is None:
+        which = "default goal" if day is None else f"goal for {day.isoformat()}"
+        raise UserGoal.DoesNotExist(f"No {which} is set.")
+    goal.delete()
+
+
 def goal_for(*, user, day) -> UserGoal | None:
     """The goal that applies on `day`: that day's own goal, else the default goal, else None."""
     day = day if _is_date(day) else parse_day(user, day)

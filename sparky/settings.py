@@ -184,7 +184,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "sparky.pagination.SparkyPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "sparky.api.SparkyAutoSchema",
     "EXCEPTION_HANDLER": "sparky.api.exception_handler",

@@ -158,6 +158,11 @@ def _matrix(w, egg_id) -> dict:
             (f"/api/goals/{day}/", None, 404, None),
         ],
         ("goal-detail", "PATCH"): [("/api/goals/default/", {"calories": 1800}, 200, None)],
+        # Bob has no goals: deleting the default or alice's dated one finds nothing.
+        ("goal-detail", "DELETE"): [
+            ("/api/goals/default/", None, 404, None),
+            (f"/api/goals/{day}/", None, 404, None),
+        ],
         ("exercise-list", "GET"): [
             ("/api/exercises/", None, 200, None),
             ("/api/exercises/?mine=true", None, 200, _empty),
@@ -167,6 +172,10 @@ def _matrix(w, egg_id) -> dict:
             ("/api/exercises/", {"name": "Bob's padel", "calories_per_hour": 400}, 201, None)
         ],
         ("exercise-detail", "GET"): [(f"/api/exercises/{ex}/", None, 404, None)],
+        ("exercise-detail", "PATCH"): [
+            (f"/api/exercises/{ex}/", {"name": "taken over", "shared_with_public": True}, 404, None)
+        ],
+        ("exercise-detail", "DELETE"): [(f"/api/exercises/{ex}/", None, 404, None)],
         ("exercise-entry-list", "GET"): [("/api/exercise-entries/", None, 200, _empty)],
         ("exercise-entry-list", "POST"): [
             ("/api/exercise-entries/", {"exercise": str(ex), "duration_minutes": 10}, 400, None),
@@ -194,7 +203,15 @@ def _matrix(w, egg_id) -> dict:
         ("checkin-detail", "DELETE"): [(f"/api/checkins/{day}/", None, 404, None)],
         ("checkin-detail", "PATCH"): [(f"/api/checkins/{day}/", {"steps": 10}, 200, None)],
         ("custom-category-list", "GET"): [("/api/custom-categories/", None, 200, _empty)],
+        # Alice's category of the same name does not make bob's a duplicate.
+        ("custom-category-list", "POST"): [
+            ("/api/custom-categories/", {"name": CATEGORY_NAME, "unit": "mg/dL"}, 201, None)
+        ],
         ("custom-category-detail", "GET"): [(f"/api/custom-categories/{cat}/", None, 404, None)],
+        ("custom-category-detail", "PATCH"): [
+            (f"/api/custom-categories/{cat}/", {"name": "renamed", "frequency": "All"}, 404, None)
+        ],
+        ("custom-category-detail", "DELETE"): [(f"/api/custom-categories/{cat}/", None, 404, None)],
         ("custom-measurement-list", "GET"): [
             ("/api/custom-measurements/", None, 200, _empty),
             (f"/api/custom-measurements/?category={cat}", None, 200, _empty),
@@ -204,6 +221,9 @@ def _matrix(w, egg_id) -> dict:
         ],
         ("custom-measurement-detail", "GET"): [
             (f"/api/custom-measurements/{value}/", None, 404, None)
+        ],
+        ("custom-measurement-detail", "PATCH"): [
+            (f"/api/custom-measurements/{value}/", {"value": 1}, 404, None)
         ],
         ("custom-measurement-detail", "DELETE"): [
             (f"/api/custom-measurements/{value}/", None, 404, None)
