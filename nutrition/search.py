@@ -83,7 +83,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "nonfat": ("fat non",),
 }
 # Two words the catalog writes as one.
-PHRASES = {r"soy milk": "soymilk", r"low[- ]fat": "lowfat", r"non[- ]fat": "nonfat"}
+PHRASES = {
+    r"soy milk": "soymilk",
+    r"low[- ]fat": "lowfat",
+    r"non[- ]fat": "nonfat",
+    r"flax ?seeds?": "flaxseed",
+    r"cornflakes?": "corn flakes",
+    r"mac (and|n|&) cheese": "macaroni and cheese",
+}
 SYNONYM_QUALITY = 0.95
 # Drinks the catalog has no entry for, described by what they are made of: the search lists the
 # nearest foods, but never logs one of them as if it were the drink.
@@ -129,7 +136,42 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "yogurt": ("Yogurt, plain, whole milk, 8 grams protein per 8 ounce",),
     "sugar": ("Sugars, granulated",),
     "hot dog": ("Fast foods, hotdog, plain",),
+    "muffin": ("Muffins, blueberry, commercially prepared (Includes mini-muffins)",),
+    "soymilk": ("Soymilk, original and vanilla, with added calcium, vitamins A and D",),
+    "cottage cheese": ("Cheese, cottage, creamed, large or small curd",),
+    "grapes": ("Grapes, red or green (European type, such as Thompson seedless), raw",),
+    "parmesan": ("Cheese, parmesan, grated",),
+    "sour cream": ("Cream, sour, cultured",),
+    "chips": ("Snacks, potato chips, plain, salted",),
+    "corn flakes": ("Cereals ready-to-eat, KELLOGG, KELLOGG'S Corn Flakes",),
+    "macaroni and cheese": ("Macaroni and cheese, box mix with cheese sauce, prepared",),
+    "vodka": ("Alcoholic beverage, distilled, vodka, 80 proof",),
+    "gin": ("Alcoholic beverage, distilled, gin, 90 proof",),
+    "rum": ("Alcoholic beverage, distilled, rum, 80 proof",),
+    "whiskey": ("Alcoholic beverage, distilled, whiskey, 86 proof",),
+    "whisky": ("Alcoholic beverage, distilled, whiskey, 86 proof",),
+    "cider": ("Beverages, AMBER, hard cider",),
+    "lemonade": ("Lemonade, frozen concentrate, white, prepared with water",),
+    "liver": ("Beef, variety meats and by-products, liver, cooked, pan-fried",),
+    "drumstick": ("Chicken, broilers or fryers, dark meat, drumstick, meat only, cooked, roasted",),
+    "sunflower seeds": ("Seeds, sunflower seed kernels, dry roasted, with salt added",),
+    "pumpkin seeds": ("Seeds, pumpkin and squash seed kernels, roasted, with salt added",),
+    "pie": ("Pie, apple, commercially prepared, enriched flour",),
+    "pita": ("Bread, pita, white, enriched",),
+    "zucchini": ("Squash, summer, zucchini, includes skin, raw",),
+    "prunes": ("Plums, dried (prunes), uncooked",),
+    "bell pepper": ("Peppers, sweet, green, raw",),
+    "green pepper": ("Peppers, sweet, green, raw",),
+    "frozen yogurt": ("Frozen yogurts, vanilla, soft-serve",),
 }
+
+# Words that name a kind of food, not one food: alone, they are never logged without asking
+# ("fish" is not fish broth, "soup" not beef stock), though the search still lists matches.
+# Some are dishes whose word the catalog uses for something else ("poke": pokeberry shoots).
+KINDS = frozenset(
+    {"fish", "sandwich", "sandwiches", "soup", "soups", "candy", "candies", "sweets", "curry"}
+    | {"snack", "snacks", "dessert", "meal", "food", "drink", "poke", "stew", "casserole"}
+)
 
 # --- how names are written ----------------------------------------------------------------------
 
@@ -275,6 +317,8 @@ class Query:
     stems: frozenset[str] = frozenset()  # the query's own stems, before corrections
     words: frozenset[str] = frozenset()  # its plain lowercase words
     described: bool = False  # a word was replaced by what it is made of ("latte")
+    kind: bool = False  # the words name a kind of food ("fish"), not one food
+    guesses: frozenset[str] = frozenset()  # corrections too far from what was typed to log
     preferred: frozenset[str] = frozenset()  # EVERYDAY names for these words
 
     @property
@@ -374,12 +418,15 @@ def _parse(text: str) -> Query:
     parts = _stems_and_corrections([main, side] if side else [main])
     options, stems, described = _options(parts.get(1, {}))
     side_options, side_stems, _ = _options(parts.get(2, {}))
+    words = frozenset(_WORDS.findall(lowered))
     q = Query(
         options=options,
         side=side_options,
         stems=frozenset(stems),
-        words=frozenset(_WORDS.findall(lowered)),
+        words=words,
         described=described,
+        kind=bool(words) and words <= KINDS,
+        guesses=_guesses(parts.get(1, {})),
     )
     q.preferred = _preferred(stems, options)
     return q
@@ -447,6 +494,38 @@ def _options(near: dict[str, list[tuple[str, float]]]):
             ]
         options.append(choice + synonyms)
     return options, list(near)[:MAX_QUERY_WORDS], described
+
+
+def _guesses(near: dict[str, list[tuple[str, float]]]) -> frozenset[str]:
+    """The corrections offered for unknown words that are more than a slip of the keyboard away
+    ("triscuit" -> "biscuit"): good enough to list, never to log without asking."""
+    far = set()
+    for stem, words in near.items():
+        if any(word == stem for word, _ in words):
+            continue
+        far.update(word for word, _ in words if not _a_slip(stem, word))
+    return frozenset(far - set(near))
+
+
+def _a_slip(typed: str, word: str) -> bool:
+    """One edit (a letter missed, doubled, swapped or wrong: "bananna", "samon", "tost"), or two
+    in a longer word that still starts right ("spagheti" -> "spaghetti")."""
+    distance = _edits(typed, word)
+    return distance <= 1 or (distance == 2 and len(typed) >= 6 and typed[0] == word[0])
+
+
+def _edits(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent swaps count once), for short words."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 _everyday_keys: dict[str, tuple[str, ...]] | None = None
@@ -739,7 +818,8 @@ def _rank(c: Candidate, q: Query) -> None:
         score += NEUTRAL_BONUS * len(query_neutral & set(_WORDS.findall(lowered)))
     c.rank = score
     c.score = max(0.0, min(1.0, score))
-    c.complete = complete and not q.described
+    # A guessed correction or a kind of food lists foods but logs none without asking.
+    c.complete = complete and not (q.described or q.kind or (matched & q.guesses))
 
 
 def _weight(stem: str, where: str, head_hit: bool, cooked: bool) -> float:

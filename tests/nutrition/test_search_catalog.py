@@ -113,6 +113,32 @@ DIARY = [
     ("cola", r"^Beverages, carbonated, cola, regular"),
     ("coke", r"^Beverages, carbonated, cola, regular"),
     ("water", r"^(Beverages, water, tap, drinking|Water, bottled, generic)"),
+    ("soy milk", r"^Soymilk, original"),
+    ("vodka", r"^Alcoholic beverage, distilled, (vodka|all)"),
+    ("whiskey", r"^Alcoholic beverage, distilled, (whiskey|all)"),
+    ("cider", r"hard cider"),
+    ("lemonade", r"^Lemonade, .*prepared with water"),
+    # words that also name something else in the catalog
+    ("muffin", r"^Muffins, (plain|blueberry)"),
+    ("cottage cheese", r"^Cheese, cottage, (creamed|lowfat, [12]% milkfat$)"),
+    ("parmesan", r"^Cheese, parmesan, (hard|grated)"),
+    ("sour cream", r"^Cream, sour, cultured"),
+    ("chips", r"^Snacks, potato chips, plain"),
+    ("cornflakes", r"^Cereals ready-to-eat, .*Corn Flakes$"),
+    ("mac and cheese", r"^Macaroni and cheese"),
+    ("liver", r"^(Beef|Chicken), .*liver, cooked"),
+    ("drumstick", r"^Chicken, .*drumstick, meat only, cooked"),
+    ("sunflower seeds", r"^Seeds, sunflower seed kernels"),
+    ("pumpkin seeds", r"^Seeds, pumpkin and squash seed"),
+    ("pita", r"^Bread, pita"),
+    ("prunes", r"^Plums, dried \(prunes\)"),
+    ("flax seeds", r"^Seeds, flaxseed"),
+    ("bell pepper", r"^Peppers, sweet, (green|red), raw"),
+    # slips of the keyboard
+    ("bananna", r"^Bananas, raw"),
+    ("avacado", r"^Avocados, raw"),
+    ("brocoli", r"^Broccoli, raw"),
+    ("spagetti", r"^(Pasta|Spaghetti), cooked"),
 ]
 
 # Words the catalog has no single food for: nothing is logged without asking (the coach offers
@@ -120,6 +146,10 @@ DIARY = [
 NOT_ONE_FOOD = [
     ("avocado toast", r"^(Avocados, raw|Bread, .*toasted)"),
     ("latte", r"^Beverages, coffee, .*milk"),
+    # a kind of food, not one food: not fish broth, not sandwich spread, not beef stock
+    ("fish", r"^Fish"),
+    ("sandwich", r"[Ss]andwich"),
+    ("soup", r"^Soup"),
 ]
 
 
@@ -157,6 +187,14 @@ def test_an_everyday_word_logs_the_food_a_person_means(alice, catalog, words, ex
     assert re.search(expected, top[0].name), f"{words!r} listed {top[0].name!r} first"
     assert best is not None, f"{words!r} was not confident ({top[0].name!r}, {top[0].score})"
     assert best == top[0]
+
+
+@pytest.mark.parametrize("words", ["triscuit", "tost", "oatmel"])
+def test_a_correction_more_than_a_slip_away_is_offered_not_logged(alice, catalog, words):
+    # "triscuit" is two edits and a different first letter from "biscuit"; "tost" is nearer
+    # "tostada" than "toast" by trigrams; "oatmel" would have logged dry oats.
+    assert food_search(user=alice, query=words, limit=5)
+    assert food_find_best(user=alice, name=words) is None
 
 
 @pytest.mark.parametrize(
