@@ -425,11 +425,23 @@ def _resolve_pending_choice(turn: _Turn) -> CoachResponse | None:
     previous = turn.previous
     meta = (previous.metadata or {}) if previous else {}
     if meta.get("options") is None:
+        if manual is not None:
+            # Numbers without a name to put them on: never read as food words ("20g protein"
+            # is no 20 g of protein-fortified spaghetti).
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=(
+                    "'manual:' fills in your own numbers for something I couldn't find, so tell "
+                    "me first what it was (e.g. 'a protein bar for lunch'); if I don't know it, "
+                    "reply with 'manual: 300 cal, 20g protein'. Nothing was saved."
+                ),
+            )
         # A bare number right after options were used up is a late pick, not a new request.
         offered_before = any(
             (m.metadata or {}).get("options") for m in turn.history if m.message_type == "assistant"
         )
-        if number is None or not offered_before:
+        if not offered_before:
             return None  # no options were offered: a plain new request
     guide = CoachResponse(
         action="none",
@@ -718,13 +730,9 @@ def _offline_engine(turn: _Turn, classification: Classification) -> CoachRespons
             if parsed.errors:
                 response.message += "\n" + " ".join(parsed.errors)
         else:
-            why = " ".join(parsed.errors)
+            why = " ".join(parsed.errors) or "Sorry, I didn't understand that."
             response = CoachResponse(
-                action="none",
-                engine="offline",
-                message=" ".join(
-                    p for p in ("Sorry, I didn't understand that.", why, OFFLINE_HELP) if p
-                ),
+                action="none", engine="offline", message=f"{why} {OFFLINE_HELP}"
             )
     response.categories = classification.categories
     response.mode = classification.mode

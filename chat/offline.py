@@ -1063,8 +1063,46 @@ def _parse(text: str) -> ParseResult:
         said, tokens = _take_time(tokens)
         if said.date is not None:
             when = said
+        tokens = _strip_late_logging(tokens)
+        if not tokens:
+            continue
+        if tokens[0] in _CHANGE_WORDS:
+            _read_change(tokens, when, reading)
+            continue
         _read_statement(tokens, when, reading)
     return _result(text, reading)
+
+
+_LOG_VERBS = {"log", "add", "enter", "record", "track"}
+_FORGOT = (["i", "forgot", "to"], ["forgot", "to"], ["i", "forgot"], ["forgot"])
+
+
+def _strip_late_logging(tokens: list[str]) -> list[str]:
+    """'I forgot to log 2 eggs', 'please add 2 eggs', 'log 2 eggs': the rest is the entry."""
+    verbs = _LOG_VERBS
+    i = 1 if tokens[:1] == ["please"] else 0
+    for opener in _FORGOT:
+        if tokens[: len(opener)] == opener:
+            i, verbs = len(opener), _LOG_VERBS | {"mention", "say", "tell", "put"}
+            break
+    if _at(tokens, i) in verbs and len(tokens) > i + 1:
+        return tokens[i + 1 :]
+    return tokens
+
+
+def _read_change(tokens: list[str], when: _When, reading: _Reading) -> None:
+    """'delete the pizza', 'undo the water': never read as something to log (that would add
+    what the user wants gone). A day's check-in value is replaced when logged again, so
+    'change my weight to 80 kg' is the one change that is simply a new weigh-in."""
+    changed = _Reading(entries=[], measurements=[], errors=[], left_out=[])
+    if tokens[0] not in _REMOVE_WORDS:
+        _read_statement(tokens[1:], when, changed)
+    if changed.measurements and all(name == "log_measurement" for name, _ in changed.entries):
+        reading.measurements.extend(changed.measurements)
+        if ("log_measurement", None) not in reading.entries:
+            reading.entries.append(("log_measurement", None))
+        return
+    reading.errors.append(CHANGE_HINT)
 
 
 def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
@@ -1099,6 +1137,14 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
         else:
             reading.left_out.append(clause)
     _fill_meals(foods, when.meal)
+
+
+_REMOVE_WORDS = {"delete", "remove", "undo", "cancel", "erase", "unlog", "drop"}
+_CHANGE_WORDS = _REMOVE_WORDS | {"edit", "change", "fix", "correct", "update", "modify"}
+CHANGE_HINT = (
+    "I can't change or delete entries by chat without an AI service; every entry in the diary "
+    "beside the chat has Edit and Delete."
+)
 
 
 # A clause about the future, a wish or something not done is never logged: "I want to run 5k",
@@ -1206,9 +1252,10 @@ def _left_out(clause: list[str]) -> str:
 
 
 def _not_understood(text: str) -> str:
+    """What was not understood (the coach adds what the offline model can do)."""
     shown = " ".join(text.split())
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    return f"I couldn't understand {shown!r}. {EXAMPLES_TEXT}"
+    return f"Sorry, I couldn't understand {shown!r}."
 
 
 # --------------------------------------------------------------------------------------------

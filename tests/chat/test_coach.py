@@ -371,6 +371,16 @@ def test_a_manual_reply_logs_the_users_own_numbers(alice, catalog):
     assert entry.meal_type == "dinner"
 
 
+def test_a_manual_reply_with_nothing_offered_writes_nothing_and_says_what_to_do(alice, catalog):
+    handle_turn(alice, "3 glasses of water")
+
+    response = handle_turn(alice, "manual: 300 cal, 20g protein")
+
+    assert response.action == "none" and "tell me first what it was" in response.message
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert not Food.objects.filter(user=alice).exists()
+
+
 def test_a_numbered_reply_without_options_is_a_new_request(alice, catalog):
     response = handle_turn(alice, "3 glasses of water")
     assert response.action == "logged"

@@ -73,7 +73,11 @@ def test_a_question_is_answered_from_the_users_own_numbers(alice, catalog):
 def test_nonsense_gets_a_plain_answer_and_how_to_configure_a_model(alice, catalog):
     response = handle_turn(alice, "asdf qwerty zxcv")
     assert response.action == "none"
-    assert "didn't understand" in response.message and "Settings" in response.message
+    assert response.message.startswith("Sorry, I couldn't understand 'asdf qwerty zxcv'.")
+    assert "Settings" in response.message
+    # said once: no second "couldn't understand", no second list of examples
+    assert response.message.count("understand") == 2  # "...understand 'x'" and "understands"
+    assert response.message.count("glasses of water") == 1
     assert not FoodEntry.objects.exists()
 
 

@@ -333,11 +333,53 @@ def test_it_logs_nothing_it_does_not_understand(message):
     result = parse_message(message)
 
     assert result.intents == []
-    assert result.errors == [
-        f"I couldn't understand {message!r}. Without an AI service I can log simple messages "
-        "such as '2 eggs and toast for breakfast', 'walked 30 minutes', 'weight 80 kg' or "
-        "'2 glasses of water'."
+    assert result.errors == [f"Sorry, I couldn't understand {message!r}."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete the pizza",
+        "remove my last run",  # was logged as a run
+        "undo the water",  # was logged as a glass of water
+        "cancel the 2 eggs",
+        "yesterday delete the walk",
+        "fix lunch: it was 2 eggs",
+        "edit lunch",
+    ],
+)
+def test_asking_to_change_or_remove_an_entry_logs_nothing_and_points_to_the_diary(message):
+    result = parse_message(message)
+
+    assert result.intents == []
+    assert "diary beside the chat has Edit and Delete" in result.errors[0]
+
+
+def test_correcting_a_check_in_is_a_new_value_for_the_day():
+    result = parse_message("update weight 80.2kg waist 84 cm")
+
+    assert [i.name for i in result.intents] == ["log_measurement"]
+    assert [(m["type"], m["value"]) for m in result.intents[0].data["measurements"]] == [
+        ("weight", 80.2),
+        ("waist", 84),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "intent", "field", "value"),
+    [
+        ("I forgot to log 2 eggs", "log_food", "food_name", "egg"),
+        ("forgot to add a banana for breakfast", "log_food", "meal_type", "breakfast"),
+        ("please log 3 glasses of water", "log_water", "glasses_consumed", 3),
+        ("add 20 min of yoga", "log_exercise", "duration_minutes", 20),
+        ("I forgot to mention I ran 5k", "log_exercise", "distance", 5),
+    ],
+)
+def test_asking_to_log_something_logs_it(message, intent, field, value):
+    result = parse_message(message)
+
+    assert [i.name for i in result.intents] == [intent]
+    assert result.intents[0].data[field] == value
 
 
 def test_an_empty_message_says_it_was_empty():
