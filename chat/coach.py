@@ -726,7 +726,9 @@ def _offline_engine(turn: _Turn, classification: Classification) -> CoachRespons
     else:
         parsed = parse_message(turn.text)
         if parsed.intents:
-            response = _dispatch_intents(turn, parsed.intents, engine="offline")
+            response = _dispatch_intents(
+                turn, parsed.intents, engine="offline", bare_food=parsed.bare_food
+            )
             if parsed.errors:
                 response.message += "\n" + " ".join(parsed.errors)
         else:
@@ -784,7 +786,7 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
     return []
 
 
-def _dispatch_intents(turn: _Turn, intents, *, engine: str) -> CoachResponse:
+def _dispatch_intents(turn: _Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
     ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
     lines: list[str] = []
     answered = False
@@ -800,6 +802,14 @@ def _dispatch_intents(turn: _Turn, intents, *, engine: str) -> CoachResponse:
             continue
         for name, args in _intent_calls(intent):
             result = run_tool(ctx, name, args)
+            if bare_food and not result.ok:
+                # A bare phrase the catalog does not know was probably not food at all.
+                shown = " ".join(turn.text.split())[:80]
+                return CoachResponse(
+                    action="none",
+                    engine=engine,
+                    message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+                )
             turn.record(name, result)
             if result.ok or not result.options:
                 lines.append(result.message if result.ok else f"Not saved: {result.message}")

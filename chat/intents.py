@@ -144,6 +144,9 @@ class Intent:
 class ParseResult:
     intents: list[Intent] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # The whole message was a bare name ("a banana", "rice") read as a food: log it when the
+    # catalog knows it, else it was not understood (no options for "a nice day").
+    bare_food: bool = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -832,7 +835,8 @@ FOOD_UNITS = {
     "lb": ("lb", "lbs", "pound", "pounds"),
     "ml": ("ml", "mls", "milliliter", "milliliters", "millilitre", "millilitres"),
     "l": ("l", "liter", "liters", "litre", "litres"),
-    "cup": ("cup", "cups", "glass", "glasses", "mug", "mugs"),
+    "cup": ("cup", "cups", "mug", "mugs"),
+    "glass": ("glass", "glasses"),  # a cup, or the labelled serving of a drink (wine)
     "tbsp": ("tbsp", "tbs", "tablespoon", "tablespoons"),
     "tsp": ("tsp", "teaspoon", "teaspoons"),
     "slice": ("slice", "slices"),

@@ -1070,7 +1070,35 @@ def _parse(text: str) -> ParseResult:
             _read_change(tokens, when, reading)
             continue
         _read_statement(tokens, when, reading)
-    return _result(text, reading)
+    bare = _read_bare_food(reading, when)
+    result = _result(text, reading)
+    result.bare_food = bare
+    return result
+
+
+_BARE_FOOD_WORDS = 5
+
+
+def _read_bare_food(reading: _Reading, when: _When) -> bool:
+    """A message that is only a short name ("a banana", "rice", "coffee with milk") is taken
+    as something eaten, since saying what you had is what the chat is for."""
+    if reading.entries or reading.errors or reading.asked or reading.social:
+        return False
+    if len(reading.left_out) != 1:
+        return False
+    clause = reading.left_out[0]
+    if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
+        return False
+    if any(token in _NOT_DONE or token in _CHANGE_WORDS for token in clause):
+        return False
+    item = _food_item(clause)
+    if not isinstance(item, _FoodItem):
+        return False
+    item.data["date"] = when.date
+    _fill_meals([item], when.meal)
+    reading.entries.append(("log_food", item.data))
+    reading.left_out.clear()
+    return True
 
 
 _LOG_VERBS = {"log", "add", "enter", "record", "track"}
@@ -1386,9 +1414,10 @@ def guess_categories(text: str) -> list[str]:
         return []
     try:
         tokens = tokenise(text)
+        parsed = parse_message(text)
         found = {
             _INTENT_CATEGORIES[intent.name]
-            for intent in parse_message(text).intents
+            for intent in ([] if parsed.bare_food else parsed.intents)  # a bare name: unsure
             if intent.name in _INTENT_CATEGORIES
         }
         for category, words in _CATEGORY_WORDS.items():

@@ -52,6 +52,18 @@ NOT_PIECES = frozenset(
     | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
 )
 
+# A bare amount of a food kept per weight ("peanut butter", "rice", "a coffee") is one of its
+# household measures, not 100 g: SR28's labelled serving ("serving (5 fl oz)" of wine), else
+# the measure it lists first ("2 tbsp" of peanut butter, "1 cup" of rice), else the largest one
+# that is still a helping (honey's "1 cup" is 1,031 kcal, its "1 tbsp" 64).
+MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart"}
+LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
+HELPING_KCAL = Decimal(250)
+HELPING_GRAMS = Decimal(250)
+DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
+# A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
+GLASS = "glass"
+
 ALIASES = {
     **dict.fromkeys(["g", "gram", "grams", "gr", "grm", "gm", "gms"], "g"),
     **dict.fromkeys(["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"], "kg"),
@@ -67,6 +79,7 @@ ALIASES = {
     **dict.fromkeys(["fl oz", "floz", "fluid ounce", "fluid ounces"], "fl oz"),
     **dict.fromkeys(["cup", "cups", "c"], "cup"),
     **dict.fromkeys(["pint", "pints", "pt"], "pint"),
+    **dict.fromkeys(["glass", "glasses"], GLASS),
     **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
     **dict.fromkeys(["serving", "servings", "serve", "serves", "portion", "portions"], SERVING),
     **dict.fromkeys(
@@ -200,6 +213,12 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None) -> Portio
         if not asked.label or asked.canonical == PIECE or _matches(variant, asked):
             return _checked(food, _via_variant(base, variant, amount), amount, asked)
 
+    if asked.canonical == GLASS:
+        labelled = base.labelled_serving()
+        if labelled is not None:
+            return _checked(food, _via_variant(base, labelled, amount, label=GLASS), amount, asked)
+        asked = Unit(asked.factor, "cup", "cup")
+
     result = None
     if not asked.label:
         result = _natural(base, amount)
@@ -321,7 +340,11 @@ class _Base:
         return None
 
     def piece_variant(self):
-        pieces = [v for v in self.usable_variants() if self.variant_multiplier(v) is not None]
+        pieces = [
+            v
+            for v in self.usable_variants()
+            if self.variant_multiplier(v) is not None and "yields" not in _plain(v)
+        ]
         by_head = {}
         for v in pieces:
             by_head.setdefault(head_of(v.serving_unit), v)
@@ -336,6 +359,47 @@ class _Base:
         if nouns:
             return nouns[0]
         return None
+
+    def _ordered_servings(self) -> list:
+        return sorted(self.usable_variants(weighed=True), key=lambda v: v.sequence or 0)
+
+    def labelled_serving(self):
+        """SR28's own serving of the food ("serving (5 fl oz)", "serving 1/2 cup"), if any."""
+        if self.direct_grams is None:
+            return None
+        return next(
+            (v for v in self._ordered_servings() if LABELLED_SERVING.match(_plain(v))), None
+        )
+
+    def measure_variant(self):
+        """The household measure a bare amount means (see MEASURE_HEADS), or None."""
+        if self.direct_grams is None or not self.food.calories:
+            return None
+        labelled = self.labelled_serving()
+        if labelled is not None and self._a_helping(labelled, HELPING_GRAMS):
+            return labelled
+        servings = [v for v in self._ordered_servings() if "packet" not in _plain(v)]
+        measures = [v for v in servings if head_of(v.serving_unit) in MEASURE_HEADS]
+        if not measures:
+            return None
+        first = measures[0]
+        if head_of(first.serving_unit) == "fl oz" and Decimal(first.serving_size) <= 1:
+            # "1 fl oz" is no one's drink: a cup of coffee, a can of beer.
+            drinks = [v for v in servings if self._a_helping(v, DRINK_GRAMS)]
+            return max(drinks, key=lambda v: Decimal(v.gram_weight), default=None)
+        if self._a_helping(first, HELPING_GRAMS):
+            return first
+        helpings = [v for v in measures if self._a_helping(v, HELPING_GRAMS)]
+        return max(helpings, key=lambda v: Decimal(v.gram_weight), default=None)
+
+    def _a_helping(self, variant, most_grams: Decimal) -> bool:
+        per = self.variant_multiplier(variant)
+        kcal = per * Decimal(self.food.calories) if per is not None else None
+        return kcal is not None and kcal <= HELPING_KCAL and variant.gram_weight <= most_grams
+
+
+def _plain(variant) -> str:
+    return " ".join(variant.serving_unit.lower().split())
 
 
 def _matches(variant, asked: Unit) -> bool:
@@ -361,6 +425,11 @@ def _natural(base: _Base, amount: Decimal) -> Portion:
         piece = base.piece_variant()
         if piece is not None:
             return _via_variant(base, piece, amount)
+        measure = base.measure_variant()
+        if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp
+            size = Decimal(measure.serving_size)
+            result = _via_variant(base, measure, amount * size)
+            return replace(result, quantity=(amount * size).quantize(_PLACES))
     return Portion(amount, SERVING, None, base.grams_for(amount))
 
 
@@ -388,7 +457,7 @@ def _pieces(base: _Base, amount: Decimal) -> Portion | None:
 
 def _checked(food, result: Portion, amount: Decimal, asked: Unit) -> Portion:
     """Refuse amounts no one eats at once, in the terms the caller used."""
-    result = replace(result, quantity=amount)
+    result = replace(result, quantity=amount if result.quantity is None else result.quantity)
     number = f"{amount.normalize():f}"
     counted = asked.canonical not in MASS_G and asked.canonical not in VOLUME_ML
     if counted and amount > MAX_COUNT:

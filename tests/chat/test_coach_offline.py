@@ -81,6 +81,23 @@ def test_nonsense_gets_a_plain_answer_and_how_to_configure_a_model(alice, catalo
     assert not FoodEntry.objects.exists()
 
 
+def test_a_bare_food_name_is_logged_in_a_household_measure(alice, catalog):
+    response = handle_turn(alice, "a banana")
+
+    assert response.action == "logged"
+    entry = FoodEntry.objects.for_user(alice).select_related("food").get()
+    assert entry.food.name.startswith("Bananas") and entry.unit == "medium"
+
+
+@pytest.mark.parametrize("message", ["watched football", "asdf qwerty", "a nice day"])
+def test_a_bare_phrase_the_catalog_does_not_know_is_not_understood(alice, catalog, message):
+    response = handle_turn(alice, message)
+
+    assert response.action == "none" and response.options is None
+    assert response.message.startswith(f"Sorry, I couldn't understand {message!r}.")
+    assert not FoodEntry.objects.exists()
+
+
 def test_ran_out_of_milk_logs_no_exercise(alice, catalog):
     handle_turn(alice, "I ran out of milk")
     assert not ExerciseEntry.objects.exists()

@@ -226,3 +226,72 @@ def test_a_serving_of_another_food_is_refused(egg, banana):
         portion(food=banana, quantity=1, variant=egg.variants.first())
 
     assert refused.value.code == "unknown_unit"
+
+
+# --- no unit: a household measure, not 100 g ------------------------------------------------------
+
+
+def sr28_food(name, kcal_per_100g, *servings):
+    """A food kept per 100 g with SR28-style household servings (size, unit, grams), in order."""
+    from nutrition.models import Food
+
+    food = Food.objects.create(
+        name=name, calories=kcal_per_100g, serving_size=100, serving_unit="g", source="usda_sr28"
+    )
+    for sequence, (size, unit, grams) in enumerate(servings, 1):
+        FoodVariant.objects.create(
+            food=food, serving_size=size, serving_unit=unit, gram_weight=grams, sequence=sequence
+        )
+    return food
+
+
+def logged(food, quantity=1, unit=None):
+    p = portion(food=food, quantity=quantity, unit=unit)
+    kcal = (p.multiplier * Decimal(food.calories)).quantize(Decimal(1))
+    return f"{p.quantity.normalize():f} {p.unit}", int(kcal)
+
+
+@pytest.mark.django_db
+def test_a_bare_amount_is_the_first_household_measure_sr28_lists():
+    peanut_butter = sr28_food("Peanut butter", 588, (2, "tbsp", 32), (1, "cup", 258))
+    rice = sr28_food("Rice, cooked", 130, (1, "cup", 158))
+
+    assert logged(peanut_butter) == ("2 tbsp", 188)  # was 1 serving = 100 g = 588 kcal
+    assert logged(peanut_butter, 2) == ("4 tbsp", 376)
+    assert logged(rice) == ("1 cup", 205)
+    assert logged(rice, 200, "g") == ("200 g", 260)  # a unit given is kept
+
+
+@pytest.mark.django_db
+def test_a_first_measure_bigger_than_a_helping_gives_way_to_a_smaller_one():
+    honey = sr28_food("Honey", 304, (1, "cup", 339), (1, "tbsp", 21), (1, "packet (0.5 oz)", 14))
+
+    assert logged(honey) == ("1 tbsp", 64)
+
+
+@pytest.mark.django_db
+def test_a_drink_is_a_can_or_a_cup_not_one_fluid_ounce():
+    beer = sr28_food("Beer", 43, (1, "fl oz", 29.7), (1, "can", 356))
+    coffee = sr28_food(
+        "Coffee", 1, (1, "fl oz", 29.6), (6, "fl oz", 178), (1, "cup (8 fl oz)", 237)
+    )
+
+    assert logged(beer) == ("1 can", 153)
+    assert logged(coffee)[0] == "1 cup"
+
+
+@pytest.mark.django_db
+def test_a_glass_of_wine_is_its_labelled_serving_and_a_glass_of_milk_a_cup():
+    wine = sr28_food("Wine, red", 85, (1, "fl oz", 29.4), (1, "serving (5 fl oz)", 147))
+    milk = sr28_food("Milk", 61, (1, "cup", 244), (1, "fl oz", 30.5))
+
+    assert logged(wine) == ("1 serving", 125)
+    assert logged(wine, 2, "glass") == ("2 glass", 250)  # was 2 cups, 400 kcal
+    assert logged(milk, 1, "glass") == ("1 cup", 149)
+
+
+@pytest.mark.django_db
+def test_the_juice_of_one_fruit_is_not_a_piece_of_juice():
+    juice = sr28_food("Orange juice", 45, (1, "cup", 248), (1, "fruit yields", 86))
+
+    assert logged(juice) == ("1 cup", 112)
