@@ -50,7 +50,30 @@ def calories_line(summary: dict) -> str:
     return text
 
 
+_WEEK = re.compile(r"\b(week|weekly|7 days|seven days)\b", re.I)
+
+
+def _week_answer(user) -> str:
+    """The week in numbers, from the same report the weekly_report tool gives a model."""
+    from chat.tools.base import ToolContext
+    from chat.tools.reports import weekly_report
+
+    report = weekly_report(ToolContext.for_user(user), {"date": "today"})
+    days = report.data["days"]
+    minutes = sum(d["exercise_minutes"] or 0 for d in days)
+    burned = sum(d["burned"] or 0 for d in days)
+    text = report.message.rstrip(".")
+    if minutes:
+        text += f"; {minutes} min of exercise, {_n(burned)} kcal burned"
+    water = sum(d["water"] or 0 for d in days)
+    if water:
+        text += f"; {water} glasses of water in all"
+    return f"This week, {text}."
+
+
 def answer_question(*, user, text: str) -> str:
+    if _WEEK.search(text):
+        return _week_answer(user)
     day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
     day = parse_day(user, day_word)
     summary = daily_summary(user=user, day=day)

@@ -89,8 +89,10 @@ def weekly_report(ctx, args) -> ToolResult:
             f"{calories_met['of']} logged days)"
         )
     weights = [d["weight"] for d in days if "weight" in d]
-    if weights:
+    if len(weights) > 1:
         text += f", weight {weights[0]:g} -> {weights[-1]:g} {unit}"
+    elif weights:
+        text += f", weight {weights[0]:g} {unit}"
     return ToolResult(
         ok=True,
         message=text + ".",

@@ -1,5 +1,7 @@
 """The built-in offline model: everyday logging with no AI service configured, and its limits."""
 
+import datetime as dt
+
 import pytest
 
 from chat.coach import TurnRejected, handle_turn
@@ -137,3 +139,19 @@ def test_unknown_manual_categories_are_refused(alice):
     with pytest.raises(TurnRejected) as refused:
         handle_turn(alice, "hi", categories=["food", "admin"])
     assert refused.value.code == "bad_categories"
+
+
+def test_a_question_about_the_week_is_answered_for_the_week(alice, catalog):
+    yesterday = (today_for(alice) - dt.timedelta(days=1)).isoformat()
+    handle_turn(alice, "2 eggs for breakfast")
+    food_entry = FoodEntry.objects.for_user(alice).get()
+    FoodEntry.objects.filter(pk=food_entry.pk).update(entry_date=yesterday)
+    handle_turn(alice, "walked 45 min")
+    handle_turn(alice, "3 glasses of water")
+
+    response = handle_turn(alice, "how am I doing this week?")
+
+    assert response.action == "answered"
+    assert response.message.startswith("This week, ")
+    assert "food logged on 1 of 7 days, average 143 kcal" in response.message
+    assert "45 min of exercise" in response.message and "3 glasses of water" in response.message
