@@ -257,7 +257,9 @@ def available_units(food, variants=None) -> list[str]:
     if base.grams:
         units += ["g", "oz", "kg", "lb"]
     if base.ml or base.density():
-        units += ["ml", "cup", "tbsp", "tsp", "fl oz"]
+        units += ["ml", "cup", "tbsp", "tsp", "fl oz", GLASS]
+    elif base.labelled_serving() is not None:
+        units.append(GLASS)
     if base.piece_variant() is not None or base.counted:
         units.append(PIECE)
     for v in base.usable_variants():
