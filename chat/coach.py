@@ -751,6 +751,8 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
     if intent.name == "log_exercise":
         keys = ("exercise_name", "duration_minutes", "distance", "distance_unit", "date")
         return [("log_exercise", {k: data.get(k) for k in keys})]
+    if intent.name == "set_goals":  # offline only: the parser's goal sentences
+        return [("set_goals", dict(data))]
     if intent.name == "log_water":
         return [("log_water", {"glasses": data.get("glasses_consumed"), "date": data.get("date")})]
     if intent.name == "log_measurement":

@@ -581,10 +581,12 @@ def _measurement_items(tokens: list[str], when: _When) -> list[dict]:
     return items
 
 
-def _number_near(tokens: list[str], i: int, used: set[int]) -> tuple[float, int, int] | None:
+def _number_near(
+    tokens: list[str], i: int, used: set[int], filler=_MEASUREMENT_FILLER
+) -> tuple[float, int, int] | None:
     """(value, first index, index after) of the number after tokens[i], or just before it."""
     j = i + 1
-    while _at(tokens, j) in _MEASUREMENT_FILLER and j < i + 4:
+    while _at(tokens, j) in filler and j < i + 4:
         j += 1
     value, end = take_quantity(tokens, j, articles=False)
     if value is not None and j not in used:
@@ -1069,6 +1071,9 @@ def _parse(text: str) -> ParseResult:
         if tokens[0] in _CHANGE_WORDS:
             _read_change(tokens, when, reading)
             continue
+        if any(token in _GOAL_WORDS for token in tokens):
+            _read_goals(tokens, when, reading)
+            continue
         _read_statement(tokens, when, reading)
     bare = _read_bare_food(reading, when)
     result = _result(text, reading)
@@ -1099,6 +1104,63 @@ def _read_bare_food(reading: _Reading, when: _When) -> bool:
     reading.entries.append(("log_food", item.data))
     reading.left_out.clear()
     return True
+
+
+_GOAL_WORDS = {"goal", "goals", "target", "targets"}
+_GOAL_NUTRIENTS = {
+    **dict.fromkeys(["calories", "calorie", "kcal", "cal", "cals"], "calories"),
+    "protein": "protein",
+    **dict.fromkeys(["carbs", "carb", "carbohydrates", "carbohydrate"], "carbs"),
+    **dict.fromkeys(["fat", "fats"], "fat"),
+    **dict.fromkeys(["fiber", "fibre"], "dietary_fiber"),
+    **dict.fromkeys(["sugar", "sugars"], "sugars"),
+    **dict.fromkeys(["sodium", "salt"], "sodium"),
+    **dict.fromkeys(["water", "glasses", "glass"], "water_goal"),
+}
+_GOAL_FILLER = _MEASUREMENT_FILLER | _GOAL_WORDS | {"to", "be", "daily", "per", "day", "a", "set"}
+GOALS_HINT = (
+    "I can set daily goals for calories, protein, carbs, fat, fiber, sugars, sodium and water, "
+    "e.g. 'calorie goal 2000' or 'protein goal 150 g and 8 glasses of water'."
+)
+
+
+def _read_goals(tokens: list[str], when: _When, reading: _Reading) -> None:
+    """'set my calorie goal to 2200', 'goals: 150 g protein and 8 glasses of water'."""
+    if any(t in ("weight", "weigh", "kg", "lb", "lbs") for t in tokens) and not any(
+        t in _GOAL_NUTRIENTS for t in tokens
+    ):
+        reading.errors.append(
+            "I don't keep a goal weight; your weigh-ins and 'how is my weight trending?' show "
+            "the way there. " + GOALS_HINT
+        )
+        return
+    values: dict[str, float] = {}
+    used: set[int] = set()
+    for i, token in enumerate(tokens):
+        name = _GOAL_NUTRIENTS.get(token)
+        if name is None or name in values:
+            continue
+        if name == "fat" and _at(tokens, i - 1) in ("saturated", "sat"):
+            name = "saturated_fat"
+        found = _number_near(tokens, i, used, _GOAL_FILLER)
+        if found is not None:
+            value, start, end = found
+            used.update(range(start, end + 1))
+            values[name] = value
+    if not values:
+        # "set my goal to 2000": a bare daily number is a calorie goal.
+        numbers = [take_quantity(tokens, i, articles=False)[0] for i in range(len(tokens))]
+        numbers = [n for n in numbers if n is not None]
+        if len(numbers) == 1 and 800 <= numbers[0] <= 10_000:
+            values["calories"] = numbers[0]
+    if not values:
+        reading.errors.append(GOALS_HINT)
+        return
+    if "water_goal" in values:
+        values["water_goal"] = round(values["water_goal"])
+    day = when.date or ("today" if {"today's", "todays"} & set(tokens) else None)
+    data = {**values, "date": day, "only_for_date": day is not None}
+    reading.entries.append(("set_goals", data))
 
 
 _LOG_VERBS = {"log", "add", "enter", "record", "track"}
@@ -1244,6 +1306,9 @@ def _result(text: str, reading: _Reading) -> ParseResult:
             data = {"measurements": _valid_measurements(reading.measurements, result.errors)}
             if not data["measurements"]:
                 continue
+        if name == "set_goals":  # the offline model's own intent, for the set_goals tool
+            result.intents.append(Intent(name, data, None))
+            continue
         try:
             result.intents.append(validate_intent({"intent": name, "data": data}))
         except IntentError as error:
@@ -1401,6 +1466,7 @@ _CATEGORY_WORDS = {
     },
 }
 _INTENT_CATEGORIES = {
+    "set_goals": "goals",
     "log_food": "food",
     "log_water": "food",
     "log_exercise": "exercise",

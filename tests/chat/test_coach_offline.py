@@ -8,7 +8,7 @@ from chat.coach import TurnRejected, handle_turn
 from chat.models import ChatMessage
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
-from nutrition.models import FoodEntry, WaterIntake
+from nutrition.models import FoodEntry, UserGoal, WaterIntake
 from sparky.dates import today_for
 
 pytestmark = pytest.mark.django_db
@@ -155,3 +155,15 @@ def test_a_question_about_the_week_is_answered_for_the_week(alice, catalog):
     assert response.message.startswith("This week, ")
     assert "food logged on 1 of 7 days, average 143 kcal" in response.message
     assert "45 min of exercise" in response.message and "3 glasses of water" in response.message
+
+
+def test_goals_are_set_by_chat_and_counted_against_the_day(alice, catalog):
+    response = handle_turn(alice, "set my goals: 2000 calories and 150g protein")
+
+    assert response.action == "logged"
+    assert "Goals set for every day: calories 2000, protein 150" in response.message
+    goal = UserGoal.objects.for_user(alice).get()
+    assert (goal.goal_date, float(goal.calories), float(goal.protein)) == (None, 2000, 150)
+    handle_turn(alice, "2 eggs for breakfast")
+    answer = handle_turn(alice, "how many calories today?")
+    assert "goal 2,000, 1,857 left" in answer.message

@@ -324,7 +324,6 @@ def test_small_talk_gets_a_reply_and_questions_are_left_to_the_coach():
         pytest.param("I didn't eat breakfast", id="food not eaten is not logged"),
         pytest.param("I want to run 5k tomorrow", id="a plan is not logged"),
         pytest.param("I'm going for a run", id="going for a run is not done yet"),
-        pytest.param("my weight goal is 75 kg", id="a goal weight is not a weigh-in"),
         pytest.param("asdf qwerty", id="nonsense"),
         pytest.param("the", id="a lone article"),
     ],
@@ -518,3 +517,46 @@ def test_any_text_gives_a_result_whose_intents_are_valid(caplog, text):
     assert result.intents or result.errors
     for intent in result.intents:
         assert validate_intent(intent) == intent
+
+
+@pytest.mark.parametrize(
+    ("message", "goals"),
+    [
+        ("set my calorie goal to 2200", {"calories": 2200}),
+        ("my goal is 1800", {"calories": 1800}),
+        (
+            "set my goals: 2000 calories, 150g protein and 8 glasses of water",
+            {"calories": 2000, "protein": 150, "water_goal": 8},
+        ),
+        ("saturated fat goal 20 g and fat goal 70", {"saturated_fat": 20, "fat": 70}),
+        ("sodium target 2300 mg", {"sodium": 2300}),
+    ],
+)
+def test_a_goal_sentence_sets_goals_for_every_day(message, goals):
+    result = parse_message(message)
+
+    assert [i.name for i in result.intents] == ["set_goals"]
+    data = result.intents[0].data
+    assert {k: v for k, v in data.items() if k in goals} == goals
+    assert data["only_for_date"] is False and not result.errors
+
+
+def test_todays_goal_is_for_today_only():
+    data = parse_message("set today's calorie goal to 2500").intents[0].data
+
+    assert data["calories"] == 2500 and data["only_for_date"] and data["date"] == "today"
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ("my weight goal is 75 kg", "I don't keep a goal weight"),  # not a weigh-in either
+        ("my goal is to run 5k", "I can set daily goals"),
+        ("goal: eat more veg", "I can set daily goals"),
+    ],
+)
+def test_a_goal_it_cannot_set_is_explained_and_nothing_is_logged(message, says):
+    result = parse_message(message)
+
+    assert result.intents == []
+    assert result.errors[0].startswith(says)
