@@ -788,9 +788,24 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
     return []
 
 
+def _names_food(args: dict) -> bool:
+    """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
+    make sense; "watched football" or "lol" were not food."""
+    from nutrition.services import food_words_known
+
+    return food_words_known(str(args.get("food_name") or ""))
+
+
+def _note(turn: _Turn, lines: list[str], name: str, result) -> None:
+    turn.record(name, result)
+    if result.ok or not result.options:
+        lines.append(result.message if result.ok else f"Not saved: {result.message}")
+
+
 def _dispatch_intents(turn: _Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
     ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
     lines: list[str] = []
+    held: list = []
     answered = False
     for intent in intents:
         if intent.name in ("ask_question", "chat"):
@@ -804,17 +819,20 @@ def _dispatch_intents(turn: _Turn, intents, *, engine: str, bare_food=False) -> 
             continue
         for name, args in _intent_calls(intent):
             result = run_tool(ctx, name, args)
-            if bare_food and not result.ok:
-                # A bare phrase the catalog does not know was probably not food at all.
-                shown = " ".join(turn.text.split())[:80]
-                return CoachResponse(
-                    action="none",
-                    engine=engine,
-                    message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
-                )
-            turn.record(name, result)
-            if result.ok or not result.options:
-                lines.append(result.message if result.ok else f"Not saved: {result.message}")
+            if bare_food and not result.ok and not _names_food(args):
+                held.append((name, result))  # food only if another name of it was
+                continue
+            _note(turn, lines, name, result)
+    if held and not turn.written:
+        # Bare words the catalog does not know were probably not food at all.
+        shown = " ".join(turn.text.split())[:80]
+        return CoachResponse(
+            action="none",
+            engine=engine,
+            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+        )
+    for name, result in held:
+        _note(turn, lines, name, result)
     if not lines and not turn.option_requests:
         lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
     action = "logged" if turn.written else ("answered" if answered else "none")

@@ -303,6 +303,7 @@ _SOCIAL = {
         "many thanks",
     },
     "goodbye": {"bye", "goodbye", "bye bye", "see you", "see ya", "good night", "night"},
+    "help": {"help", "help me", "what can you do", "what can you do?", "how does this work"},
     "acknowledgement": {
         "ok",
         "okay",
@@ -327,6 +328,10 @@ _SOCIAL_REPLIES = {
     "e.g. '2 eggs for breakfast' or 'walked 30 minutes'.",
     "thanks": "You're welcome!",
     "goodbye": "Bye! See you next time.",
+    "help": "Tell me what you ate, drank or did, in your own words, and I'll log it: "
+    "'2 eggs and toast for breakfast', 'walked 45 min', 'weight 80.2 kg waist 84 cm', "
+    "'3 glasses of water', 'calorie goal 2000'. Ask 'how many calories today?' or 'how was my "
+    "week?'. Entries are edited and deleted in the diary.",
     "acknowledgement": "Okay.",
 }
 _SOCIAL_FILLER = {"sparky", "there", "again", "so", "very", "oh", ",", ":"}
@@ -461,7 +466,15 @@ _TIME_UNITS = {"h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minu
 
 def _clauses(tokens: list[str]) -> list[list[str]]:
     clauses, current = [], []
+    skipping = False  # inside "with my wife": company, not food
     for i, token in enumerate(tokens):
+        if (token in _SPLITTERS and not _glued(tokens, i)) or token in (":", ";", "-"):
+            skipping = False
+        elif skipping:
+            continue
+        elif token == "with" and _with_company(tokens, i):
+            skipping = True
+            continue
         if (token in _SPLITTERS and not _glued(tokens, i)) or _splits_with(tokens, i):
             if current:
                 clauses.append(current)
@@ -475,6 +488,33 @@ def _clauses(tokens: list[str]) -> list[list[str]]:
     return clauses
 
 
+# "coffee with milk", "tea with lemon", "chicken with skin": what follows "with" is part of the
+# food. Anything else eaten with it is its own entry ("toast with peanut butter").
+_WITH_PARTS = {"milk", "cream", "sugar", "sweetener", "ice", "lemon", "lime", "skin", "bone"}
+_WITH_PARTS |= {"bones", "salt", "pepper", "extra", "no", "less", "more", "added", "oat", "soy"}
+_WITH_PARTS |= {"splash", "dash", "drop", "touch", "shot"}  # "with a splash of milk"
+_WITH_COMPANY = {"my", "our", "friends", "friend", "family", "kids", "colleagues", "coworkers"}
+_WITH_COMPANY |= {"mom", "dad", "wife", "husband", "partner", "him", "her", "them", "everyone"}
+_WITH_COMPANY |= {"me", "us", "team", "boyfriend", "girlfriend", "children", "parents"}
+
+
+def _after_with(tokens: list[str], i: int) -> str:
+    """The first word after 'with' that is not an article or an amount."""
+    j = i + 1
+    while _at(tokens, j) in ("a", "an", "the", "some", "of", "little", "bit", "side"):
+        j += 1
+    _, k = take_quantity(tokens, j)
+    if food_unit(_at(tokens, k)) is not None:
+        k += 1
+    while _at(tokens, k) in ("of", "the"):
+        k += 1
+    return _at(tokens, k) or _at(tokens, j)
+
+
+def _with_company(tokens: list[str], i: int) -> bool:
+    return tokens[i] == "with" and _after_with(tokens, i) in _WITH_COMPANY
+
+
 def _glued(tokens: list[str], i: int) -> bool:
     """An 'and' that belongs to a number: '2 and a half', '1 hour and 15 minutes'."""
     if tokens[i] != "and":
@@ -486,14 +526,15 @@ def _glued(tokens: list[str], i: int) -> bool:
 
 
 def _splits_with(tokens: list[str], i: int) -> bool:
-    """'toast with 2 tbsp peanut butter': an accompaniment with its own amount is its own entry."""
-    if tokens[i] != "with":
+    """'toast with 2 tbsp peanut butter', 'bread with peanut butter': what is eaten with a food
+    is its own entry, unless it is part of the food ('coffee with milk')."""
+    if tokens[i] != "with" or i == 0 or i + 1 >= len(tokens):
         return False
     amount, j = take_quantity(tokens, i + 1)
-    if amount is None:
-        return False
-    counted = tokens[i + 1] not in ("a", "an", "half")
-    return counted or food_unit(_at(tokens, j)) is not None
+    if amount is not None and tokens[i + 1] not in ("a", "an", "half"):
+        return True  # "with 2 slices of ham"
+    word = _after_with(tokens, i)
+    return bool(word) and word not in _WITH_PARTS and word.isalpha()
 
 
 # --------------------------------------------------------------------------------------------
@@ -843,6 +884,7 @@ _FOOD_FILLER = {
 _TRAILING_FILLER = {"please", "too", "again", "earlier", "now", "as", "well", "today", "thanks"}
 # Containers that say "one serving" but no measurable amount: the count is kept, unit None.
 _CONTAINERS = {
+    "side",
     "bowl",
     "bowls",
     "bowlful",
@@ -884,6 +926,9 @@ _NOT_FOOD = {
     "talk",
     "look",
     "go",
+    "went",
+    "test",
+    "testing",
     "options",
     "kids",
     "dog",
@@ -1081,7 +1126,8 @@ def _parse(text: str) -> ParseResult:
     return result
 
 
-_BARE_FOOD_WORDS = 5
+_BARE_FOOD_WORDS = 7
+_BARE_FOOD_ITEMS = 3  # "yogurt with berries and honey"
 
 
 def _read_bare_food(reading: _Reading, when: _When) -> bool:
@@ -1089,19 +1135,21 @@ def _read_bare_food(reading: _Reading, when: _When) -> bool:
     as something eaten, since saying what you had is what the chat is for."""
     if reading.entries or reading.errors or reading.asked or reading.social:
         return False
-    if len(reading.left_out) != 1:
+    if not 1 <= len(reading.left_out) <= _BARE_FOOD_ITEMS:
         return False
-    clause = reading.left_out[0]
-    if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
-        return False
-    if any(token in _NOT_DONE or token in _CHANGE_WORDS for token in clause):
-        return False
-    item = _food_item(clause)
-    if not isinstance(item, _FoodItem):
-        return False
-    item.data["date"] = when.date
-    _fill_meals([item], when.meal)
-    reading.entries.append(("log_food", item.data))
+    items = []
+    for clause in reading.left_out:
+        if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
+            return False
+        if any(token in _NOT_DONE or token in _CHANGE_WORDS for token in clause):
+            return False
+        item = _food_item(clause)
+        if not isinstance(item, _FoodItem):
+            return False
+        item.data["date"] = when.date
+        items.append(item)
+    _fill_meals(items, when.meal)
+    reading.entries.extend(("log_food", item.data) for item in items)
     reading.left_out.clear()
     return True
 
@@ -1205,6 +1253,7 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
             for clause, domain in zip(clauses, domains, strict=True)
         ]
     foods = []
+    sentence_meal = None
     for clause, domain in zip(clauses, domains, strict=True):
         if domain == "water":
             reading.entries.append(("log_water", {**_water(clause), "date": when.date}))
@@ -1219,14 +1268,23 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
             if isinstance(item, str):
                 reading.errors.append(item)
             elif item is None:
-                reading.left_out.append(clause)
+                meal, rest = _take_meal(clause)
+                if meal and all(token in _MEAL_ONLY for token in rest):
+                    sentence_meal = meal  # "went out for lunch (with my wife) and had a burger"
+                else:
+                    reading.left_out.append(clause)
             else:
                 item.data["date"] = when.date
                 foods.append(item)
                 reading.entries.append(("log_food", item.data))
         else:
             reading.left_out.append(clause)
-    _fill_meals(foods, when.meal)
+    _fill_meals(foods, sentence_meal or when.meal)
+
+
+# Words around a meal that say nothing about what was eaten: "went out for lunch", "had dinner".
+_MEAL_ONLY = {"went", "go", "out", "for", "had", "ate", "eat", "we", "i", "our", "my", "at", "to"}
+_MEAL_ONLY |= {"the", "a", "grabbed", "got", "did", ":", "-", "it", "was", "for"}
 
 
 _REMOVE_WORDS = {"delete", "remove", "undo", "cancel", "erase", "unlog", "drop"}

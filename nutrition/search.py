@@ -171,6 +171,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
 KINDS = frozenset(
     {"fish", "sandwich", "sandwiches", "soup", "soups", "candy", "candies", "sweets", "curry"}
     | {"snack", "snacks", "dessert", "meal", "food", "drink", "poke", "stew", "casserole"}
+    | {"berries", "nuts", "seeds", "cereal bar", "veggies", "vegetables", "fruit", "meat"}
 )
 
 # --- how names are written ----------------------------------------------------------------------
@@ -393,6 +394,15 @@ def _foods_by_id(ids: list) -> dict:
     names = [f.attname for f in fields]
     foods = (Food.from_db(connection.alias, names, row) for row in rows)
     return {food.id: food for food in foods}
+
+
+def known_words(text: str) -> bool:
+    """Whether every word of `text` is a word of some food name as typed, not a correction of
+    one ("fruit", "nuts" yes; "lol", "watched football" no)."""
+    q = _parse(text[:MAX_QUERY_CHARS])
+    return bool(q.options) and all(
+        any(quality == 1.0 for _, quality in choice) for choice in q.options
+    )
 
 
 def best_food(*, user, name: str) -> Food | None:

@@ -67,6 +67,11 @@ def food_get(*, user, food_id) -> Food:
     return Food.objects.visible_to(user).get(pk=_uuid(food_id, Food))
 
 
+def food_words_known(text: str) -> bool:
+    """Whether every word of `text` appears in some food's name (no typo correction needed)."""
+    return search.known_words(_searchable(text))
+
+
 def food_find_best(*, user, name: str) -> Food | None:
     """The food to log for `name` when the match is confident, else None (offer options)."""
     return search.best_food(user=user, name=_searchable(name))

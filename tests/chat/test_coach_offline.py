@@ -167,3 +167,29 @@ def test_goals_are_set_by_chat_and_counted_against_the_day(alice, catalog):
     handle_turn(alice, "2 eggs for breakfast")
     answer = handle_turn(alice, "how many calories today?")
     assert "goal 2,000, 1,857 left" in answer.message
+
+
+def test_bare_names_log_what_the_catalog_knows_and_offer_the_rest(alice, catalog):
+    # "banana" is in the catalog; "bread pudding" is made of catalog words but no one food
+    response = handle_turn(alice, "banana and bread pudding")
+
+    assert response.action == "logged"
+    assert [e.food.name for e in FoodEntry.objects.for_user(alice).select_related("food")] == [
+        "Bananas, raw"
+    ]
+    assert "bread pudding" in response.message
+
+
+def test_a_bare_word_no_food_name_uses_is_not_understood(alice, catalog):
+    response = handle_turn(alice, "lol")
+
+    assert response.action == "none" and response.options is None
+    assert response.message.startswith("Sorry, I couldn't understand 'lol'.")
+
+
+def test_help_says_what_the_offline_model_can_do(alice, catalog):
+    response = handle_turn(alice, "help")
+
+    assert response.action == "answered"
+    assert "'walked 45 min'" in response.message and "diary" in response.message
+    assert not FoodEntry.objects.exists()

@@ -91,6 +91,32 @@ LOGGED = [
         id="an accompaniment with its own amount is its own entry",
     ),
     pytest.param(
+        "I had two slices of bread with peanut butter",
+        [food("bread", 2, "slice"), food("peanut butter")],
+        id="an accompaniment without an amount is its own entry too (it was dropped)",
+    ),
+    pytest.param(
+        "for dinner I had chicken with rice",
+        [food("chicken", meal="dinner"), food("rice", meal="dinner")],
+        id="chicken with rice is two entries of the same meal",
+    ),
+    pytest.param(
+        "I had a coffee with a splash of milk",
+        [food("coffee with a splash of milk")],
+        id="a splash of milk is part of the coffee",
+    ),
+    pytest.param("had pizza with friends", [food("pizza")], id="the company is not food"),
+    pytest.param(
+        "went for lunch with my wife and had a burger",
+        [food("burger", meal="lunch")],
+        id="the meal of a sentence covers its food",
+    ),
+    pytest.param(
+        "had dinner with the kids: salmon and rice",
+        [food("salmon", meal="dinner"), food("rice", meal="dinner")],
+        id="company ends at the colon",
+    ),
+    pytest.param(
         "yesterday I had pizza", [food("pizza", date="yesterday")], id="yesterday dates the food"
     ),
     pytest.param(
@@ -342,13 +368,20 @@ def test_it_logs_nothing_it_does_not_understand(message):
 
 @pytest.mark.parametrize(
     ("message", "food_name"),
-    [("a banana", "banana"), ("rice", "rice"), ("coffee with milk", "coffee with milk")],
+    [
+        ("a banana", ["banana"]),
+        ("rice", ["rice"]),
+        ("coffee with milk", ["coffee with milk"]),
+        ("yogurt with berries and honey", ["yogurt", "berries", "honey"]),
+        ("eggs with bacon and toast", ["eggs", "bacon", "toast"]),
+    ],
 )
-def test_a_message_that_is_only_a_food_name_is_that_food(message, food_name):
+def test_a_message_that_is_only_food_names_is_those_foods(message, food_name):
     result = parse_message(message)
 
     assert result.bare_food
-    assert [(i.name, i.data["food_name"]) for i in result.intents] == [("log_food", food_name)]
+    assert [i.name for i in result.intents] == ["log_food"] * len(food_name)
+    assert [i.data["food_name"] for i in result.intents] == food_name
 
 
 @pytest.mark.parametrize("message", ["I ran out of milk", "hi", "what did I eat", "delete rice"])
