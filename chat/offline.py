@@ -431,7 +431,7 @@ def _take_time(tokens: list[str]) -> tuple[_When, list[str]]:
             i += 1
             continue
         length, date, meal = found
-        if when.date is None:
+        if when.date is None and date is not None:
             when = _When(date, meal, last_night=tokens[i : i + 2] == ["last", "night"])
         if rest and rest[-1] in ("on", "for", "earlier", "from"):
             rest.pop()
@@ -439,7 +439,30 @@ def _take_time(tokens: list[str]) -> tuple[_When, list[str]]:
     return when, rest
 
 
+# "after the gym", "before my run", "post workout", "pre-workout": when something was eaten, not
+# a workout being logged ("protein shake after gym" is a shake).
+_AROUND = {"after", "before", "post", "pre", "during"}
+_AROUND_FILLER = {"the", "my", "a", "our", "this", "morning", "evening", "today's", "todays"}
+_SESSIONS = {"gym", "workout", "workouts", "training", "practice", "run", "ride", "swim"}
+_SESSIONS |= {"class", "game", "match", "session", "lifting", "yoga", "walk", "hike", "lift"}
+_AROUND_WORDS = {"pre-workout", "post-workout", "preworkout", "postworkout", "post-gym"}
+
+
+def _around_session(tokens: list[str], i: int) -> int:
+    """The length of an 'after the gym' phrase at tokens[i], else 0."""
+    if tokens[i] in _AROUND_WORDS:
+        return 1
+    if tokens[i] not in _AROUND:
+        return 0
+    j = i + 1
+    while _at(tokens, j) in _AROUND_FILLER:
+        j += 1
+    return j + 1 - i if _at(tokens, j) in _SESSIONS else 0
+
+
 def _time_at(tokens: list[str], i: int) -> tuple[int, str, str | None] | None:
+    if length := _around_session(tokens, i):
+        return length, None, None
     for words, date, meal in _TIME_PHRASES:
         if tuple(tokens[i : i + len(words)]) == words:
             return len(words), date, meal
@@ -900,6 +923,7 @@ _CONTAINERS = {
     "box",
     "boxes",
 }
+_CONTAINER_SIZES = {"big": 1.5, "large": 1.5, "huge": 2, "small": 0.75, "little": 0.75}
 _CALORIE_WORDS = {"calories", "calorie", "kcal", "cal", "cals"}
 # What people "had" that is not food: the item is dropped rather than searched for.
 _NOT_FOOD = {
@@ -998,7 +1022,10 @@ def _food_item(tokens: list[str]) -> _FoodItem | str | None:
             "I can't log food by calories without an AI service; say an amount instead, "
             "e.g. '30 g almonds' or '2 slices of bread'."
         )
-    if food_unit(word) is not None:
+    if word in _CONTAINER_SIZES and _at(words, j + 1) in _CONTAINERS:
+        # "a big bowl of oatmeal": half as much again as the measure a bowl stands for.
+        amount, j = (amount or 1) * _CONTAINER_SIZES[word], j + 2
+    elif food_unit(word) is not None:
         unit, j = food_unit(word), j + 1
     elif word in _CONTAINERS:
         j += 1

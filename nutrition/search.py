@@ -58,6 +58,8 @@ OWN_CANDIDATES = 100
 OWN_HEAD_START = 0.2
 # food_find_best logs without asking only above this score, with every query word matched.
 CONFIDENT_SCORE = 0.6
+BRAND_SCORE = 0.45  # a product named exactly by the end of a long catalog name (see _brand)
+BRAND_BONUS = 0.05
 
 # --- what the words mean ------------------------------------------------------------------------
 
@@ -109,8 +111,13 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
-    "pizza": ("Pizza, cheese topping, regular crust, frozen, cooked",),
+    # a slice of a 14" hand-tossed cheese pizza (105 g): what "2 slices of pizza" is
+    "pizza": (
+        'PIZZA HUT 14" Cheese Pizza, Hand-Tossed Crust',
+        "Pizza, cheese topping, regular crust, frozen, cooked",
+    ),
     "fries": ("Fast foods, potato, french fried in vegetable oil",),
+    "clif bar": ("Snacks, CLIF BAR, mixed flavors",),
     "french fries": ("Fast foods, potato, french fried in vegetable oil",),
     "steak": (
         'Beef, top sirloin, steak, separable lean and fat, trimmed to 1/8" fat, choice, '
@@ -410,7 +417,36 @@ def best_food(*, user, name: str) -> Food | None:
     found = search_foods(user=user, query=name, limit=1)
     if found and found[0].complete and found[0].score >= CONFIDENT_SCORE:
         return found[0]
+    if found and found[0].complete and found[0].score >= BRAND_SCORE and _brand(found[0], name):
+        return found[0]
     return None
+
+
+def _brand(food: Food, name: str) -> bool:
+    """Whether `name` is the product the food's name ends with: "cheerios" is "Cereals
+    ready-to-eat, GENERAL MILLS, CHEERIOS", "big mac" is "McDONALD'S, BIG MAC"; the long
+    category prefix is what keeps such names under the confident score."""
+    asked = frozenset(_WORDS.findall(name.lower()))
+    return bool(asked) and _product(food.name) == asked
+
+
+_UPPER_WORDS = re.compile(r"[A-Z][A-Z0-9'&.-]*\b")
+
+
+@lru_cache(maxsize=4096)
+def _product(name: str) -> frozenset[str] | None:
+    """The brand product a catalog name ends with, as words: SR28 writes products in capitals
+    ("..., KELLOGG'S FROSTED FLAKES" -> frosted, flakes; the maker's name, said before, is
+    dropped). None for a name that does not end with one."""
+    parts = name.split(",")
+    if len(parts) < 2 or not _UPPER_WORDS.search(parts[-1]):
+        return None
+    last = parts[-1]
+    if any(w.isalpha() and not w.isupper() for w in re.findall(r"[A-Za-z]+", last)):
+        return None
+    earlier = set(_WORDS.findall(",".join(parts[:-1]).lower()))
+    product = frozenset(_WORDS.findall(last.lower())) - earlier - {"s"}
+    return product or None
 
 
 # --- reading the query -------------------------------------------------------------------------
@@ -826,6 +862,8 @@ def _rank(c: Candidate, q: Query) -> None:
     query_neutral = q.words & NEUTRAL_WORDS
     if query_neutral:
         score += NEUTRAL_BONUS * len(query_neutral & set(_WORDS.findall(lowered)))
+    if q.words and _product(c.name) == q.words:
+        score += BRAND_BONUS  # "frosted flakes": the product itself, not a flavour of it
     c.rank = score
     c.score = max(0.0, min(1.0, score))
     # A guessed correction or a kind of food lists foods but logs none without asking.

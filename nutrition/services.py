@@ -216,18 +216,27 @@ def food_entry_create(
     meal_type="snack",
     entry_date=None,
     variant=None,
+    unsized=False,
 ) -> FoodEntry:
     """Log `quantity` `unit` of a food the user may see into their diary.
 
     `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
-    eggs), else servings. Refuses future days, unknown units, absurd amounts and entries over
-    5,000 kcal (code 'implausible', asking whether another unit was meant).
+    eggs), else servings; `unsized` (no count was said: "almonds") takes a household measure
+    over a tiny piece such as one almond. Refuses future days, unknown units, absurd amounts
+    and entries over 5,000 kcal (code 'implausible', asking whether another unit was meant).
     """
     food = _visible_food(user, food)
     day = parse_day(user, entry_date)
     meal = clean_meal_type(meal_type)
     chosen = _variant_of(food, variant)
-    portion = units.portion(food=food, quantity=quantity, unit=unit, variant=chosen)
+    try:
+        portion = units.portion(
+            food=food, quantity=quantity, unit=unit, variant=chosen, unsized=unsized
+        )
+    except ValidationError as exc:
+        # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
+        quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
+        portion = units.portion(food=food, quantity=quantity, unit=unit)
     _check_plausible(food, portion, quantity, unit)
     entry = FoodEntry(
         user=user,
@@ -390,6 +399,39 @@ def _variant_of(food: Food, variant) -> FoodVariant | None:
         raise ValidationError(
             f"That serving is not one of {food.name}'s servings.", code="unknown_unit"
         ) from None
+
+
+# Kin say how much a cup weighs when three in four of them agree within 15%.
+KIN_SPREAD = Decimal("1.15")
+
+
+def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
+    """A volume of a food kept only by weight, as grams at the density of its kin (foods named
+    the same up to the first comma, "Yogurt, ..."), when most agree; else `problem` again."""
+    asked = units.parse_unit(unit)
+    ml_per = units.VOLUME_ML.get(asked.canonical)
+    kin_name = food.name.split(",")[0].strip()
+    if ml_per is None or getattr(problem, "code", None) != "unknown_unit" or len(kin_name) < 3:
+        raise problem
+    densities = []
+    kin = FoodVariant.objects.filter(
+        food__name__istartswith=f"{kin_name},",
+        food__is_custom=False,
+        gram_weight__gt=0,
+        serving_size__gt=0,
+        serving_unit__iregex=r"^(cups?|tbsp|fl oz)([ ,(]|$)",
+    ).values_list("serving_size", "serving_unit", "gram_weight")[:200]
+    for size, serving_unit, grams in kin:
+        ml = units.VOLUME_ML.get(units.head_of(serving_unit))
+        if ml:
+            densities.append(Decimal(grams) / (Decimal(size) * ml))
+    densities.sort()
+    density = densities[len(densities) // 2] if densities else None
+    agree = [d for d in densities if density / KIN_SPREAD <= d <= density * KIN_SPREAD]
+    if len(densities) < 3 or len(agree) < len(densities) * 3 / 4:
+        raise problem
+    amount = units.clean_quantity(quantity) * asked.factor * ml_per
+    return (amount * density).quantize(Decimal(1)), "g"
 
 
 def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None:

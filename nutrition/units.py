@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 
 MASS_G = {
     "g": Decimal(1),
+    "handful": Decimal(30),
     "kg": Decimal(1000),
     "mg": Decimal("0.001"),
     "oz": Decimal("28.349523125"),
@@ -59,8 +60,13 @@ NOT_PIECES = frozenset(
 MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart"}
 LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
 HELPING_KCAL = Decimal(250)
+SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
 HELPING_GRAMS = Decimal(250)
 DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
+# A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
+# when no count was said: a household measure is (1 oz, 1 cup).
+TINY_PIECE_KCAL = Decimal(20)
+# A handful (of nuts, berries, chips) is weighed as about an ounce: MASS_G["handful"].
 # A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
 GLASS = "glass"
 
@@ -69,6 +75,7 @@ ALIASES = {
     **dict.fromkeys(["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"], "kg"),
     **dict.fromkeys(["mg", "milligram", "milligrams"], "mg"),
     **dict.fromkeys(["oz", "ounce", "ounces"], "oz"),
+    **dict.fromkeys(["handful", "handfuls", "fistful", "fistfuls"], "handful"),
     **dict.fromkeys(["lb", "lbs", "pound", "pounds"], "lb"),
     **dict.fromkeys(["ml", "mls", "milliliter", "milliliters", "millilitre", "millilitres"], "ml"),
     **dict.fromkeys(["cl", "centiliter", "centilitre"], "cl"),
@@ -195,11 +202,13 @@ def clean_quantity(quantity) -> Decimal:
     return value
 
 
-def portion(*, food, quantity, unit=None, variant=None, variants=None) -> Portion:
+def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=False) -> Portion:
     """How much of `food` `quantity` `unit` is: the multiplier of its stored nutrients.
 
     `variant` is a household serving the caller already chose; `variants` may pass the food's
-    servings to spare a query (they are read from the database only when needed).
+    servings to spare a query (they are read from the database only when needed). `unsized`
+    says no count was given ("almonds", "with blueberries"): a tiny piece then gives way to a
+    household measure.
     """
     amount_of = clean_quantity(quantity)
     asked = parse_unit(unit)
@@ -221,7 +230,7 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None) -> Portio
 
     result = None
     if not asked.label:
-        result = _natural(base, amount)
+        result = _natural(base, amount, unsized=unsized)
     elif asked.canonical == SERVING:
         result = Portion(amount, SERVING, None, base.grams_for(amount))
     elif base.unit_matches(asked):
@@ -265,6 +274,26 @@ def available_units(food, variants=None) -> list[str]:
     for v in base.usable_variants():
         units.append(head_of(v.serving_unit))
     return list(dict.fromkeys(u for u in units if u))
+
+
+# Units written the same for any amount: "2 tbsp", "3 oz", "2 large".
+_SAME_PLURAL = frozenset({*MASS_G, *VOLUME_ML, *SIZES}) - {"cup", "pint", "quart", "handful"}
+
+
+def unit_text(quantity, unit: str | None) -> str:
+    """A unit as read after its amount: "cups" after 1.5, "almonds" after 12, "cup" after 1."""
+    word = (unit or "").strip()
+    try:
+        one = Decimal(str(quantity)) == 1
+    except (InvalidOperation, ValueError):
+        one = True
+    if one or not word or word in _SAME_PLURAL or " " in word or not word.isalpha():
+        return word
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 # --- internals -----------------------------------------------------------------------------------
@@ -362,6 +391,14 @@ class _Base:
             return nouns[0]
         return None
 
+    def tiny(self, piece) -> bool:
+        """Whether one piece is a crumb of a helping (an almond, a berry, a grape)."""
+        per = self.variant_multiplier(piece)
+        if per is None or not self.food.calories:
+            return False
+        kcal = per * Decimal(self.food.calories) / Decimal(piece.serving_size)
+        return kcal < TINY_PIECE_KCAL
+
     def _ordered_servings(self) -> list:
         return sorted(self.usable_variants(weighed=True), key=lambda v: v.sequence or 0)
 
@@ -383,7 +420,10 @@ class _Base:
         servings = [v for v in self._ordered_servings() if "packet" not in _plain(v)]
         measures = [v for v in servings if head_of(v.serving_unit) in MEASURE_HEADS]
         if not measures:
-            return None
+            # Kept only by the pot or the can ("Yogurt, Greek": container (7 oz)): one of those,
+            # when it is a helping, rather than 100 g.
+            packs = [v for v in servings if head_of(v.serving_unit) in SINGLE_PACKS]
+            return next((v for v in packs if self._a_helping(v, DRINK_GRAMS)), None)
         first = measures[0]
         if head_of(first.serving_unit) == "fl oz" and Decimal(first.serving_size) <= 1:
             # "1 fl oz" is no one's drink: a cup of coffee, a can of beer.
@@ -421,11 +461,11 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
     return Portion(count * per, label or head_of(variant.serving_unit), variant, grams)
 
 
-def _natural(base: _Base, amount: Decimal) -> Portion:
+def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
     """No unit: pieces of a countable food ("2 eggs"), else servings."""
     if not base.counted:
         piece = base.piece_variant()
-        if piece is not None:
+        if piece is not None and not (unsized and base.tiny(piece) and base.measure_variant()):
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp

@@ -31,6 +31,7 @@ from measurements import selectors as measurement_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal
 from nutrition.selectors import food_diary
+from nutrition.units import unit_text
 from sparky import services
 from sparky.dates import parse_day, today_for
 from sparky.forms import (
@@ -223,7 +224,7 @@ def _food_meals(user, day: dt.date) -> list[dict]:
                 "id": row["id"],
                 "name": row["food_name"],
                 "quantity": plain_number(row["quantity"]),
-                "unit": row["unit"] or row["serving"] or "serving",
+                "unit": unit_text(row["quantity"], row["unit"] or row["serving"] or "serving"),
                 "grams": plain_number(row["grams"], 0) if row.get("grams") else "",
                 "calories": round(_number(row["calories"])),
             }

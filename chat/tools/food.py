@@ -7,6 +7,7 @@ from decimal import Decimal
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
+from nutrition.units import unit_text
 from sparky.dates import now_for, parse_day
 
 from .base import (
@@ -63,7 +64,7 @@ def food_card(food) -> dict:
 
 def entry_line(entry: FoodEntry) -> str:
     kcal = food_services.entry_nutrients(entry).get("calories")
-    unit = f" {entry.unit}" if entry.unit else ""
+    unit = f" {unit_text(entry.quantity, entry.unit)}" if entry.unit else ""
     kcal_text = f", {round(kcal)} kcal" if kcal is not None else ""
     return (
         f"{float(entry.quantity):g}{unit} {entry.food.name} ({entry.meal_type}, "
@@ -169,6 +170,7 @@ def log_food(ctx, args) -> ToolResult:
         unit=args.get("unit"),
         meal_type=request["meal_type"],
         entry_date=args.get("date"),
+        unsized=_unsized(name, args),
     )
     written = written_food(entry)
     return ToolResult(
@@ -177,6 +179,17 @@ def log_food(ctx, args) -> ToolResult:
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
     )
+
+
+def _unsized(name: str, args: dict) -> bool:
+    """No count was said: no quantity, or the default 1 of a plural ("almonds", "grapes")."""
+    if args.get("unit"):
+        return False
+    quantity = args.get("quantity")
+    if quantity is None:
+        return True
+    last = (name.lower().split() or [""])[-1]
+    return quantity == 1 and len(last) > 3 and last.endswith("s") and not last.endswith("ss")
 
 
 _NUTRIENT_ARGS = {

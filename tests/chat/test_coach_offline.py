@@ -193,3 +193,47 @@ def test_help_says_what_the_offline_model_can_do(alice, catalog):
     assert response.action == "answered"
     assert "'walked 45 min'" in response.message and "diary" in response.message
     assert not FoodEntry.objects.exists()
+
+
+def _almonds():
+    from nutrition.models import Food, FoodVariant
+
+    almonds = Food.objects.create(
+        name="Nuts, almonds",
+        calories=579,
+        protein=21.15,
+        carbs=21.55,
+        fat=49.93,
+        serving_size=100,
+        serving_unit="g",
+        source="usda_sr28",
+        source_id="12061",
+    )
+    for sequence, (unit, grams) in enumerate((("cup, whole", 143), ("oz", 28.35), ("almond", 1.2))):
+        FoodVariant.objects.create(
+            food=almonds, serving_size=1, serving_unit=unit, gram_weight=grams, sequence=sequence
+        )
+    return almonds
+
+
+def test_almonds_with_no_count_are_an_ounce_and_a_count_is_that_many(alice, catalog):
+    _almonds()
+
+    first = handle_turn(alice, "almonds")
+    second = handle_turn(alice, "12 almonds")
+    third = handle_turn(alice, "a handful of almonds")
+
+    assert [e["summary"].split(" Nuts")[0] for e in first.entries] == ["1 oz"]  # not 1 almond
+    assert "164 kcal" in first.message
+    assert [e["summary"].split(" Nuts")[0] for e in second.entries] == ["12 almonds"]
+    assert "83 kcal" in second.message
+    assert [e["summary"].split(" Nuts")[0] for e in third.entries] == ["1 handful"]
+    assert FoodEntry.objects.for_user(alice).count() == 3
+
+
+def test_a_shake_after_the_gym_logs_no_workout(alice, catalog):
+    handle_turn(alice, "banana after the gym")
+
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+    entry = FoodEntry.objects.for_user(alice).select_related("food").get()
+    assert entry.food.name == "Bananas, raw"

@@ -301,6 +301,38 @@ LOGGED = [
         id="a question after logging is asked after the logs",
     ),
     pytest.param("hi, I had 2 eggs", [food("egg", 2)], id="a greeting before a log is dropped"),
+    # When it was eaten, around a workout: not a workout to log.
+    pytest.param(
+        "had a protein shake after the gym",
+        [food("protein shake")],
+        id="a shake after the gym is a shake, not a gym session",
+    ),
+    pytest.param(
+        "after my run I had a banana",
+        [food("banana")],
+        id="after my run says when the banana was eaten",
+    ),
+    pytest.param(
+        "ate a pre-workout banana and then ran 5k",
+        [food("banana"), exercise("Running", distance=5, unit="km")],
+        id="a run said as well is still logged",
+    ),
+    # The size of a bowl.
+    pytest.param(
+        "a big bowl of oatmeal",
+        [food("oatmeal", 1.5)],
+        id="a big bowl is half as much again",
+    ),
+    pytest.param(
+        "had a small bowl of cereal for breakfast",
+        [food("cereal", 0.75, meal="breakfast")],
+        id="a small bowl is three quarters of one",
+    ),
+    pytest.param(
+        "a handful of almonds",
+        [food("almonds", 1, "handful")],
+        id="a handful is a unit",
+    ),
 ]
 
 

@@ -53,7 +53,7 @@ DIARY = [
     ("pasta", r"^Pasta, cooked"),
     ("spaghetti", r"^(Pasta|Spaghetti), cooked"),
     ("quinoa", r"^Quinoa, cooked"),
-    ("pizza", r"cheese topping, regular crust"),
+    ("pizza", r"(Cheese Pizza, Hand-Tossed|cheese topping, regular crust)"),
     ("burger", r"^Fast foods, hamburger; single, regular patty"),
     ("hamburger", r"^Fast foods, hamburger; single, regular patty"),
     ("fries", r"french fr(ied|ies)"),
@@ -134,6 +134,14 @@ DIARY = [
     ("prunes", r"^Plums, dried \(prunes\)"),
     ("flax seeds", r"^Seeds, flaxseed"),
     ("bell pepper", r"^Peppers, sweet, (green|red), raw"),
+    # products, named as on the box: the long catalog prefix does not make them unsure
+    ("cheerios", r"GENERAL MILLS, CHEERIOS$"),
+    ("honey nut cheerios", r"HONEY NUT CHEERIOS$"),
+    ("frosted flakes", r"KELLOGG'S FROSTED FLAKES$"),  # not the Choco Zucaritas flavour
+    ("special k", r"KELLOGG'S SPECIAL K$"),
+    ("big mac", r"^McDONALD'S, BIG MAC$"),
+    ("red bull", r"Energy drink, RED BULL$"),
+    ("clif bar", r"^Snacks, CLIF BAR, mixed flavors"),
     # slips of the keyboard
     ("bananna", r"^Bananas, raw"),
     ("avacado", r"^Avocados, raw"),

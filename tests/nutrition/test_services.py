@@ -126,6 +126,44 @@ def test_an_unknown_unit_is_refused_and_nothing_is_written(alice, banana):
     assert not FoodEntry.objects.exists()
 
 
+def _sr28(name, kcal, *servings):
+    from nutrition.models import FoodVariant
+
+    food = Food.objects.create(
+        name=name, calories=kcal, serving_size=100, serving_unit="g", source="usda_sr28"
+    )
+    for sequence, (size, unit, grams) in enumerate(servings, 1):
+        FoodVariant.objects.create(
+            food=food, serving_size=size, serving_unit=unit, gram_weight=grams, sequence=sequence
+        )
+    return food
+
+
+def test_a_cup_of_a_food_weighed_only_by_the_pot_is_weighed_like_its_kin(alice):
+    greek = _sr28("Yogurt, Greek, plain, lowfat", 73, (1, "container (7 oz)", 200))
+    for name in ("Yogurt, plain, whole milk", "Yogurt, vanilla, low fat", "Yogurt, fruit"):
+        _sr28(name, 80, (1, "cup (8 fl oz)", 245))
+    _sr28("Yogurt, frozen, vanilla", 160, (0.5, "cup", 68))  # one outlier does not matter
+
+    entry = food_entry_create(user=alice, food=greek, quantity=0.5, unit="cup")
+
+    entry.refresh_from_db()
+    assert (entry.quantity, entry.unit) == (122, "g")  # half of a 245 g cup
+    assert entry_nutrients(entry)["calories"] == Decimal("89.060")
+
+
+def test_kin_that_disagree_on_the_weight_of_a_cup_give_no_weight(alice):
+    flakes = _sr28("Cereals, flakes", 370, (1, "box", 500))
+    for name, grams in (("Cereals, puffed", 14), ("Cereals, granola", 122), ("Cereals, o", 28)):
+        _sr28(name, 380, (1, "cup", grams))
+
+    with pytest.raises(ValidationError) as refused:
+        food_entry_create(user=alice, food=flakes, quantity=1, unit="cup")
+
+    assert refused.value.code == "unknown_unit"
+    assert not FoodEntry.objects.exists()
+
+
 def test_an_implausible_total_is_refused_asking_about_the_unit(alice, oats):
     with pytest.raises(ValidationError) as refused:
         food_entry_create(user=alice, food=oats, quantity=75, unit="100 g")

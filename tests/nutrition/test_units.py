@@ -295,3 +295,78 @@ def test_the_juice_of_one_fruit_is_not_a_piece_of_juice():
     juice = sr28_food("Orange juice", 45, (1, "cup", 248), (1, "fruit yields", 86))
 
     assert logged(juice) == ("1 cup", 112)
+
+
+def logged_unsized(food):
+    p = portion(food=food, quantity=1, unsized=True)
+    kcal = (p.multiplier * Decimal(food.calories)).quantize(Decimal(1))
+    return f"{p.quantity.normalize():f} {p.unit}", int(kcal)
+
+
+@pytest.mark.django_db
+def test_almonds_with_no_count_are_an_ounce_not_one_almond():
+    almonds = sr28_food("Nuts, almonds", 579, (1, "cup, whole", 143), (1, "oz", 28.35))
+    FoodVariant.objects.create(
+        food=almonds, serving_size=1, serving_unit="almond", gram_weight=1.2, sequence=9
+    )
+
+    assert logged_unsized(almonds) == ("1 oz", 164)  # was 1 almond, 7 kcal
+    assert logged(almonds) == ("1 almond", 7)  # "an almond"
+    assert logged(almonds, 12) == ("12 almond", 83)  # a count is a count
+
+
+@pytest.mark.django_db
+def test_a_piece_that_is_a_helping_stays_a_piece_with_no_count():
+    egg = sr28_food("Egg, whole", 143, (1, "large", 50), (1, "cup", 243))
+
+    assert logged_unsized(egg) == ("1 large", 72)
+
+
+@pytest.mark.django_db
+def test_a_tiny_piece_with_no_measure_to_give_way_to_stays_a_piece():
+    grape = sr28_food("Grapes, raw", 69)
+    FoodVariant.objects.create(
+        food=grape, serving_size=1, serving_unit="grape", gram_weight=5, sequence=1
+    )
+
+    assert logged_unsized(grape) == ("1 grape", 3)
+
+
+@pytest.mark.django_db
+def test_a_handful_weighs_about_an_ounce():
+    almonds = sr28_food("Nuts, almonds", 579, (1, "oz", 28.35))
+
+    assert logged(almonds, 1, "handful") == ("1 handful", 174)
+    assert logged(almonds, 2, "handfuls") == ("2 handful", 347)
+
+
+@pytest.mark.django_db
+def test_a_food_kept_only_by_the_pot_is_one_pot_not_100_g():
+    greek = sr28_food("Yogurt, Greek, plain, lowfat", 73, (1, "container (7 oz)", 200))
+    family_tub = sr28_food("Yogurt, tub", 73, (1, "container (32 oz)", 907))
+
+    assert logged(greek) == ("1 container", 146)  # was 1 serving = 100 g = 73 kcal
+    assert logged(family_tub) == ("1 serving", 73)  # a 32 oz tub is not one helping
+
+
+@pytest.mark.parametrize(
+    ("quantity", "unit", "text"),
+    [
+        (1, "cup", "cup"),
+        (1.5, "cup", "cups"),
+        (12, "almond", "almonds"),
+        (2, "slice", "slices"),
+        (2, "glass", "glasses"),
+        (3, "patty", "patties"),
+        (2, "tbsp", "tbsp"),
+        (200, "g", "g"),
+        (2, "large", "large"),
+        (2, "fl oz", "fl oz"),
+        (2, "handful", "handfuls"),
+        (0.5, "", ""),
+    ],
+)
+def test_a_unit_reads_in_the_plural_after_more_than_one(quantity, unit, text):
+    from nutrition.units import unit_text
+
+    assert unit_text(quantity, unit) == text
