@@ -71,14 +71,70 @@ def _week_answer(user) -> str:
     return f"This week, {text}."
 
 
+_WHAT_EATEN = re.compile(
+    r"\bwhat\b.*\b(eat|ate|eaten|had|have)\b|\b(show|list)\b.*\b(diary|food|meals?|ate)\b"
+    r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b",
+    re.I,
+)
+_MEALS = ("breakfast", "lunch", "dinner", "snack")
+# "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
+_ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
+
+
+def short_name(name: str) -> str:
+    """A catalog name as said aloud: "Egg, whole, cooked, scrambled" -> "egg, whole",
+    "Beverages, coffee, brewed, ..." -> "coffee, brewed"."""
+    from nutrition.search import LABELS
+
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    while len(parts) > 2 and " ".join(re.findall(r"[a-z]+", parts[0].lower())) in LABELS:
+        parts = parts[1:]
+    parts = parts[:1] + [p for p in parts[1:] if p.lower() not in _SAYS_NOTHING]
+    return ", ".join(parts[:2])
+
+
+# Parts of catalog names no one says: "Chicken, broilers or fryers, breast".
+_SAYS_NOTHING = {"broilers or fryers", "commercially prepared", "all commercial varieties"}
+
+
+def _eaten_answer(user, day, label: str, text: str) -> str:
+    """What was eaten on the day, meal by meal (one meal when the question names it)."""
+    from nutrition.selectors import food_diary
+    from nutrition.units import unit_text
+
+    asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
+    if asked_meal is None and re.search(r"\bsupper\b", text, re.I):
+        asked_meal = "dinner"
+    diary = food_diary(user=user, day=day)
+    meals = []
+    for meal in _MEALS:
+        rows = diary.get(meal) or []
+        if not rows or (asked_meal and meal != asked_meal):
+            continue
+        items = ", ".join(
+            f"{float(r['quantity']):g} {unit_text(r['quantity'], r['unit'])} "
+            f"{short_name(r['food_name'])} ({_n(r['calories'])} kcal)".replace("  ", " ")
+            for r in rows
+        )
+        meals.append(f"{meal}: {items}")
+    when = f"{label} ({day.isoformat()})"
+    if not meals:
+        what = f" for {asked_meal}" if asked_meal else (" yet" if label == "Today" else "")
+        return f"{when}: nothing logged{what}."
+    total = calories_line(daily_summary(user=user, day=day))
+    return f"{when}: " + "; ".join(meals) + f". In all: {total}."
+
+
 def answer_question(*, user, text: str) -> str:
     if _WEEK.search(text):
         return _week_answer(user)
     day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
     day = parse_day(user, day_word)
+    label = "Yesterday" if day_word == "yesterday" else "Today"
+    if _WHAT_EATEN.search(text) and not _ADVICE.search(text):
+        return _eaten_answer(user, day, label, text)
     summary = daily_summary(user=user, day=day)
     asked = [topic for topic, rx in _TOPICS.items() if rx.search(text)]
-    label = "Yesterday" if day_word == "yesterday" else "Today"
     parts = []
     for topic in asked or ["calories", "protein", "water", "exercise"]:
         if topic == "calories":

@@ -642,7 +642,25 @@ def _measurement_items(tokens: list[str], when: _When) -> list[dict]:
             if found.get("name") == "Sleep" and when.last_night:
                 found["date"] = None  # last night's sleep belongs to the day you woke up
             items.append(found)
+    if not items and (weight := _bare_weight(tokens)):
+        items.append({**weight, "date": when.date})
     return items
+
+
+# "I'm 80 kg", "81.4 kg", "down to 180 lbs": a body weight said with no word for it.
+_BARE_WEIGHT_OPENERS = {"i", "i'm", "im", "am", "now", "currently", "down", "up", "to", "at"}
+_BARE_WEIGHT_OPENERS |= {"only", "just", "finally", "back", "under", "over", "me", "is"}
+
+
+def _bare_weight(tokens: list[str]) -> dict | None:
+    i = 0
+    while _at(tokens, i) in _BARE_WEIGHT_OPENERS:
+        i += 1
+    value, end = take_quantity(tokens, i, articles=False)
+    if value is None or end != len(tokens) - 1:
+        return None
+    unit = weight_unit(tokens[end])
+    return {"type": "weight", "value": value, "unit": unit} if unit else None
 
 
 def _number_near(
@@ -973,7 +991,9 @@ def _take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
             continue
         before, after = _at(tokens, i - 1), _at(tokens, i + 1)
         as_a = before in ("a", "an") and _at(tokens, i - 2) in ("as", "for")
-        if before in _MEAL_BEFORE or as_a or after in _MEAL_AFTER:
+        # "snack - an apple", "lunch 2 eggs": a meal word opening the clause before an amount
+        opening = i == 0 and (after == "some" or take_quantity(tokens, i + 1)[0] is not None)
+        if before in _MEAL_BEFORE or as_a or after in _MEAL_AFTER or opening:
             start = i - 2 if as_a else (i - 1 if before in _MEAL_BEFORE else i)
             while start > 0 and tokens[start - 1] in ("for", "my", "at"):
                 start -= 1

@@ -133,6 +133,15 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "tea": ("Beverages, tea, black, brewed, prepared with tap water",),
     "wine": ("Alcoholic beverage, wine, table, red",),
     "soda": ("Beverages, carbonated, cola, regular",),
+    "pepsi": ("Beverages, carbonated, cola, regular",),
+    **dict.fromkeys(
+        ("diet coke", "diet soda", "diet cola", "coke zero", "diet pepsi", "pepsi max"),
+        (
+            "Beverages, carbonated, low calorie, cola or pepper-type, with aspartame, contains "
+            "caffeine",
+        ),
+    ),
+    "black coffee": ("Beverages, coffee, brewed, prepared with tap water",),
     "tomato": ("Tomatoes, red, ripe, raw, year round average",),
     "bacon": ("Pork, cured, bacon, pre-sliced, cooked, pan-fried",),
     "chocolate": ("Candies, milk chocolate",),

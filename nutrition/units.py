@@ -371,11 +371,14 @@ class _Base:
         return None
 
     def piece_variant(self):
-        pieces = [
-            v
-            for v in self.usable_variants()
-            if self.variant_multiplier(v) is not None and "yields" not in _plain(v)
-        ]
+        usable = [v for v in self.usable_variants() if self.variant_multiplier(v) is not None]
+        # "fruit yields" is juice; "unit (yield from 1 lb ready-to-cook chicken)" is a share of
+        # a pound, not a piece: the latter only when nothing else names a piece.
+        usable = [v for v in usable if "yields" not in _plain(v)]
+        named = [v for v in usable if "yield" not in _plain(v)]
+        return self._piece_among(named) or self._piece_among(usable)
+
+    def _piece_among(self, pieces: list):
         by_head = {}
         for v in pieces:
             by_head.setdefault(head_of(v.serving_unit), v)

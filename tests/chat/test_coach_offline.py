@@ -237,3 +237,23 @@ def test_a_shake_after_the_gym_logs_no_workout(alice, catalog):
     assert not ExerciseEntry.objects.for_user(alice).exists()
     entry = FoodEntry.objects.for_user(alice).select_related("food").get()
     assert entry.food.name == "Bananas, raw"
+
+
+def test_what_did_i_eat_lists_the_days_food_by_meal(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+    handle_turn(alice, "a banana for lunch")
+
+    today = handle_turn(alice, "what did I eat today?")
+    lunch = handle_turn(alice, "what did I have for lunch?")
+    yesterday = handle_turn(alice, "what did I eat yesterday?")
+    advice = handle_turn(alice, "what should I eat for dinner?")
+
+    assert today.action == "answered"
+    assert "breakfast: 2 large Egg, whole (143 kcal); lunch: 1 medium Bananas, raw (105 kcal)" in (
+        today.message
+    )
+    assert "248 kcal eaten" in today.message
+    assert "lunch: 1 medium Bananas" in lunch.message and "Egg" not in lunch.message
+    assert yesterday.message.endswith(": nothing logged.")
+    assert "Egg" not in advice.message  # advice is not a diary listing
+    assert FoodEntry.objects.for_user(alice).count() == 2  # questions log nothing

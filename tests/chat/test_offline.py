@@ -328,6 +328,19 @@ LOGGED = [
         [food("cereal", 0.75, meal="breakfast")],
         id="a small bowl is three quarters of one",
     ),
+    # A weight with no word for it, and a meal word opening the message.
+    pytest.param("I'm 80kg today", [measured(standard("weight", 80, "kg", "today"))], id="im 80kg"),
+    pytest.param("81.4 kg", [measured(standard("weight", 81.4, "kg"))], id="a bare weight"),
+    pytest.param(
+        "i am 180 lbs", [measured(standard("weight", 180, "lb"))], id="i am 180 lbs is a weight"
+    ),
+    pytest.param("2 kg of potatoes", [food("potatoes", 2, "kg")], id="2 kg of food is food"),
+    pytest.param(
+        "snack - an apple and some peanut butter",
+        [food("apple", meal="snack"), food("peanut butter", meal="snack")],
+        id="a meal word opening the message is the meal",
+    ),
+    pytest.param("snack bar", [food("snack bar")], id="but a snack bar is a food"),
     pytest.param(
         "a handful of almonds",
         [food("almonds", 1, "handful")],

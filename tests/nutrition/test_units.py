@@ -370,3 +370,18 @@ def test_a_unit_reads_in_the_plural_after_more_than_one(quantity, unit, text):
     from nutrition.units import unit_text
 
     assert unit_text(quantity, unit) == text
+
+
+@pytest.mark.django_db
+def test_a_share_of_a_pound_is_not_a_piece_when_the_food_names_its_piece():
+    breast = sr28_food(
+        "Chicken, breast, roasted",
+        165,
+        (1, "cup, chopped or diced", 140),
+        (1, "unit (yield from 1 lb ready-to-cook chicken)", 52),
+        (0.5, "breast, bone and skin removed", 86),
+    )
+    wing = sr28_food("Chicken, wing", 290, (1, "unit (yield from 1 lb ready-to-cook chicken)", 30))
+
+    assert logged(breast) == ("1 breast", 284)  # was 1 "unit" of 52 g, 86 kcal
+    assert logged(wing) == ("1 piece", 87)  # nothing else: the yield is the piece
