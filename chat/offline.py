@@ -132,6 +132,8 @@ def tokenise(text: str) -> list[str]:
         text = text.replace(char, fraction)
     text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
     text = re.sub(r"[\r\n]+", " . ", text)
+    text = re.sub(r"(?<![a-z])w/(?=\s|[a-z])", " with ", text)  # "oatmeal w/ banana"
+    text = re.sub(r"\ba lot of\b", "lots of", text)
     return _join_phrases(_TOKEN.findall(text))
 
 
@@ -557,7 +559,14 @@ def _splits_with(tokens: list[str], i: int) -> bool:
     if amount is not None and tokens[i + 1] not in ("a", "an", "half"):
         return True  # "with 2 slices of ham"
     word = _after_with(tokens, i)
+    if word in _WITH_PARTS and tokens.index(word, i) + 1 < len(tokens):
+        after = tokens[tokens.index(word, i) + 1]
+        if (word, after) in _WITH_FOODS:  # "a bagel with cream cheese", "cake with ice cream"
+            return True
     return bool(word) and word not in _WITH_PARTS and word.isalpha()
+
+
+_WITH_FOODS = {("cream", "cheese"), ("ice", "cream"), ("milk", "chocolate"), ("salt", "fish")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -899,6 +908,10 @@ _EATING = {
     "grabbed",
 }
 _FOOD_FILLER = {
+    "too",
+    "much",
+    "lots",
+    "way",
     "i",
     "i've",
     "ive",
@@ -941,6 +954,16 @@ _CONTAINERS = {
     "box",
     "boxes",
 }
+_TRAILING_UNITS = {"slice", "slices", "strip", "strips", "rasher", "rashers"}
+
+
+def _unit_after(name: list[str]) -> bool:
+    """A unit written after the food: slices of anything, strips and rashers of bacon."""
+    if len(name) < 2 or name[-1] not in _TRAILING_UNITS:
+        return False
+    return name[-1] in ("slice", "slices") or name[-2] == "bacon"
+
+
 _CONTAINER_SIZES = {"big": 1.5, "large": 1.5, "huge": 2, "small": 0.75, "little": 0.75}
 _CALORIE_WORDS = {"calories", "calorie", "kcal", "cal", "cals"}
 # What people "had" that is not food: the item is dropped rather than searched for.
@@ -1054,6 +1077,8 @@ def _food_item(tokens: list[str]) -> _FoodItem | str | None:
     name = words[j:]
     if amount is None:
         amount, unit, name = _trailing_amount(name, unit)
+    if unit is None and _unit_after(name):  # "2 pizza slices", "3 bacon strips"
+        unit, name = singular(name[-1]), name[:-1]
     while name and name[-1] in _TRAILING_FILLER:
         name = name[:-1]
     if (

@@ -118,6 +118,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     ),
     "fries": ("Fast foods, potato, french fried in vegetable oil",),
     "clif bar": ("Snacks, CLIF BAR, mixed flavors",),
+    "roast beef": ("Roast beef, deli style, prepackaged, sliced",),
     "french fries": ("Fast foods, potato, french fried in vegetable oil",),
     "steak": (
         'Beef, top sirloin, steak, separable lean and fat, trimmed to 1/8" fat, choice, '

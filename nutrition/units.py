@@ -66,7 +66,14 @@ DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
 # A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
 # when no count was said: a household measure is (1 oz, 1 cup).
 TINY_PIECE_KCAL = Decimal(20)
+# A "piece" bigger than this is the whole thing (a roast, a turkey, a head of cabbage): a bare
+# name means a household measure of it instead.
+WHOLE_GRAMS = Decimal(500)
+WHOLE_KCAL = Decimal(1000)
 # A handful (of nuts, berries, chips) is weighed as about an ounce: MASS_G["handful"].
+# Household words that mean another serving when the food has none of their own: a slice of
+# cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
+STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}
 # A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
 GLASS = "glass"
 
@@ -244,6 +251,13 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         match = next((v for v in base.usable_variants() if _matches(v, asked)), None)
         if match is not None:
             result = _via_variant(base, match, amount, label=asked.label)
+    for stand_in in STAND_INS.get(asked.word, ()) if result is None else ():
+        match = next(
+            (v for v in base.usable_variants() if head_of(v.serving_unit) == stand_in), None
+        )
+        if match is not None:  # "a slice of cheesecake" is its "piece"
+            result = _via_variant(base, match, amount)
+            break
     if result is None and asked.canonical in VOLUME_ML:
         result = _by_volume(base, amount * VOLUME_ML[asked.canonical], asked.canonical)
     if result is None and (asked.canonical in (PIECE, *SIZES) or base.names(asked.word)):
@@ -394,6 +408,19 @@ class _Base:
             return nouns[0]
         return None
 
+    def whole(self, piece) -> bool:
+        """Whether one "piece" is a whole roast, bird, rack or head of cabbage: more than a
+        person eats at once, so no one means it by the food's bare name."""
+        per = self.variant_multiplier(piece)
+        if per is None:
+            return False
+        size = Decimal(piece.serving_size)
+        grams = Decimal(piece.gram_weight) / size if piece.gram_weight else None
+        kcal = per * Decimal(self.food.calories) / size if self.food.calories else None
+        return (grams is not None and grams > WHOLE_GRAMS) or (
+            kcal is not None and kcal > WHOLE_KCAL
+        )
+
     def tiny(self, piece) -> bool:
         """Whether one piece is a crumb of a helping (an almond, a berry, a grape)."""
         per = self.variant_multiplier(piece)
@@ -465,16 +492,22 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
 
 
 def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
-    """No unit: pieces of a countable food ("2 eggs"), else servings."""
+    """No unit: pieces of a countable food ("2 eggs"), else a household measure, else servings.
+    A piece that is the whole roast gives way to the measure or, without one, to a serving; a
+    crumb of a piece (one almond) gives way to the measure when no count was said."""
     if not base.counted:
         piece = base.piece_variant()
-        if piece is not None and not (unsized and base.tiny(piece) and base.measure_variant()):
+        whole = piece is not None and base.whole(piece)
+        tiny = piece is not None and unsized and base.tiny(piece)
+        if piece is not None and not (whole or tiny):
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp
             size = Decimal(measure.serving_size)
             result = _via_variant(base, measure, amount * size)
             return replace(result, quantity=(amount * size).quantize(_PLACES))
+        if piece is not None and not whole:
+            return _via_variant(base, piece, amount)
     return Portion(amount, SERVING, None, base.grams_for(amount))
 
 

@@ -342,6 +342,22 @@ LOGGED = [
     ),
     pytest.param("snack bar", [food("snack bar")], id="but a snack bar is a food"),
     pytest.param(
+        "3 eggs, 2 bacon strips and 2 pizza slices",
+        [food("egg", 3), food("bacon", 2, "strip"), food("pizza", 2, "slice")],
+        id="a unit after the food",
+    ),
+    pytest.param("2 chicken strips", [food("chicken strip", 2)], id="chicken strips are a food"),
+    pytest.param(
+        "I ate too much pizza and a lot of pasta w/ cheese",
+        [food("pizza"), food("pasta"), food("cheese")],
+        id="too much, a lot of and w/",
+    ),
+    pytest.param(
+        "ate a bagel with cream cheese and cake with ice cream",
+        [food("bagel"), food("cream cheese"), food("cake"), food("ice cream")],
+        id="cream cheese and ice cream are not a splash of cream",
+    ),
+    pytest.param(
         "a handful of almonds",
         [food("almonds", 1, "handful")],
         id="a handful is a unit",

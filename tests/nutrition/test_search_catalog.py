@@ -146,6 +146,7 @@ DIARY = [
     ("big mac", r"^McDONALD'S, BIG MAC$"),
     ("red bull", r"Energy drink, RED BULL$"),
     ("clif bar", r"^Snacks, CLIF BAR, mixed flavors"),
+    ("roast beef", r"^Roast beef, deli style"),  # not the spread
     # slips of the keyboard
     ("bananna", r"^Bananas, raw"),
     ("avacado", r"^Avocados, raw"),

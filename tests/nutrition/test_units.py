@@ -385,3 +385,25 @@ def test_a_share_of_a_pound_is_not_a_piece_when_the_food_names_its_piece():
 
     assert logged(breast) == ("1 breast", 284)  # was 1 "unit" of 52 g, 86 kcal
     assert logged(wing) == ("1 piece", 87)  # nothing else: the yield is the piece
+
+
+@pytest.mark.django_db
+def test_a_whole_roast_is_not_what_its_name_means():
+    roast = sr28_food("Beef, rib eye roast, cooked", 290, (3, "oz", 85), (1, "roast", 2050))
+    turkey = sr28_food("Turkey, whole, roasted", 170, (1, "bird", 4200))
+    broccoli = sr28_food("Broccoli, raw", 34, (1, "cup chopped", 91), (1, "bunch", 608))
+
+    assert logged(roast) == ("3 oz", 246)  # was 1 roast, 5,945 kcal
+    assert logged(turkey) == ("1 serving", 170)  # no measure: 100 g, not the bird
+    assert logged(broccoli) == ("1 cup", 31)  # was the bunch
+
+
+@pytest.mark.django_db
+def test_a_slice_of_a_food_with_only_pieces_is_a_piece_and_a_strip_of_bacon_a_slice():
+    cheesecake = sr28_food("Cheesecake", 321, (1, "piece (1/6 of 17 oz cake)", 80))
+    bacon = sr28_food("Bacon, cooked", 468, (1, "slice", 11.5))
+
+    assert logged(cheesecake, 1, "slice") == ("1 piece", 257)
+    assert logged(bacon, 2, "strips") == ("2 slice", 108)
+    with pytest.raises(ValidationError):
+        logged(bacon, 1, "wedge")  # stand-ins go one way only
