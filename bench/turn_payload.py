@@ -87,8 +87,8 @@ def main() -> None:
                 )
         for kind, values in shares.items():
             print(
-                f"  {kind}: mean {sum(values) / len(values):.0%} of everything, "
-                f"max {max(values):.0%}"
+                f"  {kind}: mean {sum(values) / len(values):.1%} of everything, "
+                f"max {max(values):.1%}"
             )
         keyword_share = phases.count("keywords") / len(phases)
         print(

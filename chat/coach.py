@@ -595,7 +595,7 @@ def _agent_loop(turn: _Turn, config, classification: Classification, profile: st
     user = turn.user
     categories = list(classification.categories)
     mode = classification.mode
-    ctx = ToolContext.for_user(user, image=turn.image, source=turn.source)
+    ctx = ToolContext.for_user(user, image=turn.image, source=turn.source, profile=profile)
     if mode == "manual":
         active = build_chatbot_tools(user, profile, categories)
         surface = None

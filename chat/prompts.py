@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from chat.tools.base import CATEGORIES
+from chat.tools.base import CATEGORIES, GLOSSES
 
 PROMPTS_DIR = Path(settings.BASE_DIR) / "prompts"
 
@@ -34,8 +34,11 @@ def category_prompt(profile: str, category: str) -> str | None:
     return template(name) if template_exists(name) else None
 
 
-def dormant_categories(active) -> list[str]:
-    return [c for c in CATEGORIES if c not in set(active)]
+def dormant_categories(active, profile: str = "full") -> list[str]:
+    """The profile's categories not active this turn: what escalation (or the selector) adds."""
+    from chat.tools import profile_categories
+
+    return [c for c in profile_categories(profile) if c not in set(active)]
 
 
 def compose_system_prompt(
@@ -51,9 +54,9 @@ def compose_system_prompt(
     for category in CATEGORIES:  # stable order keeps equal turns byte-identical
         if category in categories and (text := category_prompt(profile, category)):
             parts.append(text)
-    dormant = dormant_categories(categories)
+    dormant = dormant_categories(categories, profile)
     if dormant and intent_json is None:
-        listing = ", ".join(f"{c} ({CATEGORIES[c]})" for c in dormant)
+        listing = "; ".join(f"{c} ({GLOSSES[c]})" for c in dormant)
         parts.append(template(f"dormant-{mode}").format(dormant=listing))
     if intent_json:
         parts.append(template("intent-json").format(intents=intent_json))

@@ -61,19 +61,41 @@ for _module in ("food", "exercise", "checkin", "goals", "coaching", "vision", "p
 CACHE_CONTROL = {"type": "ephemeral"}
 
 
+def profile_categories(profile: str) -> list[str]:
+    """The categories a profile can load: those with tools or a sub-prompt in it (the core
+    profile reads photos and coaches through its food tools and prompts, and has no profile or
+    reports tools)."""
+    from chat.prompts import category_prompt
+
+    having = {t.category for t in tools_for(profile)}
+    return [c for c in CATEGORIES if c in having or category_prompt(profile, c)]
+
+
 def _enable_handler(ctx, args) -> ToolResult:
     wanted = [c.strip().lower() for c in args.get("categories", []) if isinstance(c, str)]
+    offered = profile_categories(ctx.profile)
     unknown = [c for c in wanted if c not in CATEGORIES]
-    known = [c for c in wanted if c in CATEGORIES]
+    outside = [c for c in wanted if c in CATEGORIES and c not in offered]
+    known = [c for c in wanted if c in offered]
+    elsewhere = (
+        f" {', '.join(outside)} is not part of the {ctx.profile} tool profile: tell the user it "
+        "needs the Full profile (Settings, AI services)."
+        if outside
+        else ""
+    )
     if not known:
         return ToolResult(
             ok=False,
-            message=f"No known category in {wanted}. Choose from: {', '.join(CATEGORIES)}.",
+            message=f"No category to load in {wanted}. Choose from: {', '.join(offered)}."
+            + elsewhere,
         )
     note = f" Ignored unknown: {', '.join(unknown)}." if unknown else ""
     return ToolResult(
         ok=True,
-        message=f"Enabled {', '.join(known)}. Their tools are available from your next step.{note}",
+        message=(
+            f"Enabled {', '.join(known)}. Their tools are available from your next step."
+            f"{note}{elsewhere}"
+        ),
         data={"enabled": known},
     )
 

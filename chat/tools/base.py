@@ -28,6 +28,17 @@ CATEGORIES: dict[str, str] = {
     "profile": "the user's preferences: units, time zone, dietary notes",
     "reports": "weekly reports, trends, streaks and patterns",
 }
+# The same, in a few words, for the list of categories a turn has not loaded.
+GLOSSES: dict[str, str] = {
+    "food": "foods, meals, the food diary",
+    "exercise": "workouts",
+    "checkin": "weight, measurements, steps, water",
+    "goals": "goals and progress",
+    "coaching": "advice",
+    "vision": "meal photos, labels",
+    "profile": "preferences, units",
+    "reports": "weekly reports, trends",
+}
 CORE_CATEGORIES = ("food", "exercise", "checkin", "goals")
 PROFILE_DEFAULTS = {"full": tuple(CATEGORIES), "core": CORE_CATEGORIES}
 ENABLE_TOOL_NAME = "sparky_enable_tools"
@@ -39,6 +50,7 @@ class ToolContext:
     tz: zoneinfo.ZoneInfo
     image: Any = None  # the turn's attached image (chat.images.StoredImage), if any
     source: str = "chat"  # chat | mcp | api
+    profile: str = "full"  # the tool profile of the turn: what escalation can load
 
     @classmethod
     def for_user(cls, user, **kw) -> ToolContext:
@@ -115,15 +127,19 @@ def jsonable(value):
 
 # Schema helpers: plain JSON-schema that every provider accepts (no patterns, no type unions,
 # no $refs, no additionalProperties), so Gemini, Ollama and Anthropic all take it as is.
-def string(description: str, enum: list[str] | None = None) -> dict:
-    out = {"type": "string", "description": description}
+# A description is left out where the name says it all ("quantity" of an edit): every token is
+# sent on every turn, and small models read the names.
+def string(description: str | None, enum: list[str] | None = None) -> dict:
+    out = {"type": "string"}
+    if description:
+        out["description"] = description
     if enum:
         out["enum"] = enum
     return out
 
 
-def number(description: str) -> dict:
-    return {"type": "number", "description": description}
+def number(description: str | None) -> dict:
+    return {"type": "number", **({"description": description} if description else {})}
 
 
 def integer(description: str) -> dict:

@@ -194,7 +194,7 @@ def _ambiguous(rows) -> ToolResult:
         "by exercise_name and the date it was logged."
     ),
     parameters=obj(
-        entry_id=string("The entry's id, if known."),
+        entry_id=string(None),
         exercise_name=string("Name of the logged exercise, when there is no id."),
         date=DATE_ARG,
         duration_minutes=number("New duration in minutes."),
@@ -234,7 +234,7 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
         "by exercise_name and date."
     ),
     parameters=obj(
-        entry_id=string("The entry's id, if known."),
+        entry_id=string(None),
         exercise_name=string("Name of the logged exercise, when there is no id."),
         date=DATE_ARG,
     ),

@@ -193,8 +193,8 @@ def _unsized(name: str, args: dict) -> bool:
 
 
 _NUTRIENT_ARGS = {
-    "dietary_fiber": number("Fiber, g."),
-    "sodium": number("Sodium, mg."),
+    "dietary_fiber": number(None),
+    "sodium": number("mg."),
 }
 
 
@@ -216,15 +216,15 @@ def _nutrition_from(args) -> dict:
     writes=True,
     description=(
         "Log a food the catalog lacks (a restaurant dish, a product) with nutrition for ONE "
-        "serving. food_name is REQUIRED."
+        "serving: kcal, grams of protein, carbs, fat. food_name is REQUIRED."
     ),
     parameters=obj(
         required=["food_name", "calories"],
         food_name=string("REQUIRED. e.g. 'chicken burrito'."),
-        calories=number("kcal per serving."),
-        protein=number("g per serving."),
-        carbs=number("g per serving."),
-        fat=number("g per serving."),
+        calories=number(None),
+        protein=number(None),
+        carbs=number(None),
+        fat=number(None),
         serving_size=number("Default 1."),
         serving_unit=string("e.g. 'g', 'piece' (default 'serving')."),
         quantity=number("Servings eaten (default 1)."),
@@ -318,12 +318,12 @@ def _find(ctx, args) -> FoodEntry | ToolResult:
         "food_name and date."
     ),
     parameters=obj(
-        entry_id=string("The entry's id, if known."),
+        entry_id=string(None),
         food_name=string("The logged food, e.g. 'eggs'."),
         date=DATE_ARG,
-        quantity=number("New quantity."),
-        unit=string("New unit."),
-        meal_type=string("New meal.", enum=["breakfast", "lunch", "dinner", "snack"]),
+        quantity=number(None),
+        unit=string(None),
+        meal_type=string(None, enum=["breakfast", "lunch", "dinner", "snack"]),
         new_date=string("Move it to this day."),
     ),
     example={"food_name": "eggs", "date": "today", "quantity": 3},
@@ -355,8 +355,8 @@ def edit_food_entry(ctx, args) -> ToolResult:
         "and date."
     ),
     parameters=obj(
-        entry_id=string("The entry's id, if known."),
-        food_name=string("The logged food."),
+        entry_id=string(None),
+        food_name=string(None),
         date=DATE_ARG,
     ),
     example={"food_name": "banana", "date": "today"},

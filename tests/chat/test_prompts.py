@@ -66,3 +66,12 @@ def test_equal_turns_compose_byte_identical_prompts(profile):
     a = compose_system_prompt(profile=profile, categories=["exercise", "food"], mode="auto")
     b = compose_system_prompt(profile=profile, categories=["food", "exercise"], mode="auto")
     assert a == b
+
+
+def test_the_core_profile_offers_only_categories_it_can_load():
+    prompt = compose_system_prompt(profile="core", categories=["food"], mode="auto")
+
+    # photos and coaching work on core (food tools and their sub-prompts); profile and reports
+    # have no core tools, so escalating to them would load nothing
+    assert "vision (" in prompt and "coaching (" in prompt
+    assert "profile (" not in prompt and "reports (" not in prompt

@@ -182,3 +182,17 @@ def test_the_escalation_tool_accepts_known_categories_only(alice):
     assert ok.ok and ok.data["enabled"] == ["exercise"]
     bad = run_tool(ToolContext.for_user(alice), ENABLE_TOOL_NAME, {"categories": ["admin"]})
     assert not bad.ok
+
+
+def test_escalation_on_the_core_profile_loads_only_what_core_has(alice):
+    core = ToolContext.for_user(alice, profile="core")
+
+    result = run_tool(core, ENABLE_TOOL_NAME, {"categories": ["reports", "exercise"]})
+    only_outside = run_tool(core, ENABLE_TOOL_NAME, {"categories": ["profile"]})
+    on_full = run_tool(ToolContext.for_user(alice), ENABLE_TOOL_NAME, {"categories": ["reports"]})
+
+    assert result.ok and result.data["enabled"] == ["exercise"]
+    assert "reports is not part of the core tool profile" in result.message
+    assert "Full profile" in result.message  # what to tell the user
+    assert not only_outside.ok
+    assert on_full.ok and on_full.data["enabled"] == ["reports"]
