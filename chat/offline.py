@@ -617,6 +617,7 @@ _STANDARD_WORDS = {
     "steps": "steps",
 }
 # word -> (custom measurement name, default unit)
+SCORE = "out of 10"
 _CUSTOM_WORDS = {
     "resting heart rate": ("Resting heart rate", "bpm"),
     "rhr": ("Resting heart rate", "bpm"),
@@ -630,9 +631,14 @@ _CUSTOM_WORDS = {
     "glucose": ("Blood glucose", None),
     "sleep": ("Sleep", "hours"),
     "slept": ("Sleep", "hours"),
+    # how the day felt, on a scale of 10: "mood 7/10", "energy level 6 out of 10"
+    "mood": ("Mood", SCORE),
+    "energy": ("Energy", SCORE),
+    "stress": ("Stress", SCORE),
 }
 # Words allowed between a measurement word and its number: "weighed in at 81.4", "waist is 84".
 _MEASUREMENT_FILLER = {"in", "at", "is", "was", "of", "about", "around", "=", ":", "-", "my", "for"}
+_MEASUREMENT_FILLER |= {"level", "levels"}
 _CUSTOM_UNITS = {"bpm": "bpm", "%": "%", "mmhg": "mmHg", "mg/dl": "mg/dL", "mmol": "mmol/L"}
 
 
@@ -726,6 +732,12 @@ def _custom_measurement(
     used.update(range(start, end + 1))
     unit = _CUSTOM_UNITS.get(_at(tokens, end), default_unit)
     reading = tokens[start]
+    if default_unit == SCORE:
+        if re.fullmatch(r"\d+(\.\d+)?/10", reading):  # "7/10" is 7, not 0.7
+            value = float(reading.split("/")[0])
+        if not 0 <= value <= 10:
+            return []
+        return [{"type": "custom", "name": name, "value": value, "unit": SCORE}]
     if name == "Blood pressure" and "/" in reading:
         systolic, diastolic = reading.split("/")
         return [
@@ -750,7 +762,8 @@ def _custom_measurement(
 # --------------------------------------------------------------------------------------------
 
 _EXERCISE_WORDS = {
-    "Walking": ("walk", "walked", "walking", "walks"),
+    # on a treadmill with no run word: walking, the cautious guess
+    "Walking": ("walk", "walked", "walking", "walks", "treadmill"),
     "Running": ("run", "ran", "running", "runs"),
     "Jogging": ("jog", "jogged", "jogging"),
     "Cycling": ("cycled", "cycling", "bike", "biked", "biking", "bicycle", "bicycling"),
@@ -835,15 +848,42 @@ def exercise_at(tokens: list[str], i: int) -> str | None:
     return name
 
 
+# Exercises counted in sets and reps: "3 sets of squats" is about 3 x 3 minutes (set and rest),
+# "100 push-ups" about 4 seconds each, not the default half hour.
+_COUNTED_EXERCISES = {"Squats", "Push-ups", "Pull-ups", "Sit-ups", "Lunges", "Burpees"}
+_COUNTED_EXERCISES |= {"Crunches", "Deadlifts", "Bench press", "Jumping jacks"}
+MINUTES_PER_SET = 3
+SECONDS_PER_REP = 4
+
+
+def _minutes_for_count(tokens: list[str]) -> int | None:
+    reps = None
+    for i in range(len(tokens)):
+        count, j = take_quantity(tokens, i, articles=False)
+        if count is None:
+            continue
+        if _at(tokens, j) in ("sets", "set", "rounds"):
+            return max(1, round(count * MINUTES_PER_SET))
+        if reps is None and (
+            _at(tokens, j) in ("reps", "rep", "x")
+            or _EXERCISE_LOOKUP.get(_at(tokens, j)) in _COUNTED_EXERCISES
+        ):
+            reps = count
+    return None if reps is None else max(1, -(-int(reps * SECONDS_PER_REP) // 60))
+
+
 def _exercise(tokens: list[str]) -> dict | None:
     name = next((n for i in range(len(tokens)) if (n := exercise_at(tokens, i))), None)
     generic = any(token in _GENERIC_EXERCISE for token in tokens)
     if name is None and not generic:
         return None
     distance, unit = _distance(tokens)
+    minutes = _duration_minutes(tokens)
+    if minutes is None and name in _COUNTED_EXERCISES:
+        minutes = _minutes_for_count(tokens)
     return {
         "exercise_name": name,
-        "duration_minutes": _duration_minutes(tokens),
+        "duration_minutes": minutes,
         "distance": distance,
         "distance_unit": unit,
     }
@@ -1316,7 +1356,7 @@ def _read_change(tokens: list[str], when: _When, reading: _Reading) -> None:
 
 
 def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
-    clauses = _clauses(tokens)
+    clauses = _rejoined(_clauses(tokens))
     domains = [_domain(clause) for clause in clauses]
     if "food" in domains:
         # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.
@@ -1352,6 +1392,30 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
         else:
             reading.left_out.append(clause)
     _fill_meals(foods, sentence_meal or when.meal)
+
+
+def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
+    """'slept badly, 5 hours', 'ran, 5 km': a measurement or a workout whose number a comma cut
+    off gets it back."""
+    out: list[list[str]] = []
+    for clause in clauses:
+        previous = out[-1] if out else None
+        bare_number = len(clause) <= 3 and take_quantity(clause, 0, articles=False)[0] is not None
+        unmeasured = previous is not None and (
+            any(t in _STANDARD_WORDS or t in _CUSTOM_WORDS for t in previous)
+            and not _measurement_items(previous, _When())
+        )
+        untimed = previous is not None and (
+            (found := _exercise(previous)) is not None
+            and found["duration_minutes"] is None
+            and found["distance"] is None
+            and (_duration_minutes(clause) is not None or _distance(clause)[0] is not None)
+        )
+        if bare_number and (unmeasured or untimed):
+            out[-1] = previous + clause
+        else:
+            out.append(clause)
+    return out
 
 
 # Words around a meal that say nothing about what was eaten: "went out for lunch", "had dinner".

@@ -368,10 +368,12 @@ def exercise_entry_create(
     """
     day = parse_day(user, entry_date)
     chosen = _resolve(user, exercise, exercise_name)
+    dist, dist_unit = _distance(user, distance, distance_unit)
+    if duration_minutes is None and dist is not None:
+        duration_minutes = _minutes_at_pace(chosen, dist * _KM_PER_UNIT[dist_unit])
     minutes = _minutes(
         duration_minutes if duration_minutes is not None else chosen.default_duration_minutes
     )
-    dist, dist_unit = _distance(user, distance, distance_unit)
     entry = ExerciseEntry(
         user=user,
         exercise=chosen,
@@ -389,6 +391,36 @@ def exercise_entry_create(
     entry.full_clean()
     entry.save()
     return entry
+
+
+# Typical speeds (km/h) for a distance logged without a time: "ran 10 km" is about an hour, not
+# the exercise's default 30 minutes. A catalog name that states its speed ("Running, 6 mph")
+# wins over these.
+_PACES_KMH = (
+    (("run", "jog"), Decimal("9.7")),
+    (("walk",), Decimal("5")),
+    (("hik",), Decimal("4")),
+    (("cycl", "bicycl", "bike", "biking"), Decimal("19")),
+    (("swim",), Decimal("2.5")),
+    (("row",), Decimal("8")),
+    (("skat",), Decimal("12")),
+)
+_STATED_SPEED = re.compile(r"(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))? ?(mph|km/h|kph)", re.I)
+
+
+def _minutes_at_pace(exercise: Exercise, km: Decimal) -> int | None:
+    """How long `km` takes at the exercise's speed, when it has one (else None)."""
+    name = exercise.name.lower()
+    speed = None
+    if found := _STATED_SPEED.search(name):
+        low = Decimal(found.group(1))
+        high = Decimal(found.group(2)) if found.group(2) else low
+        speed = (low + high) / 2 * (Decimal("1.609344") if found.group(3) == "mph" else 1)
+    else:
+        speed = next((kmh for words, kmh in _PACES_KMH if any(w in name for w in words)), None)
+    if not speed:
+        return None
+    return max(1, min(24 * 60, round(km / speed * 60)))
 
 
 def _exercise_name(name) -> str:

@@ -203,7 +203,14 @@ LOGGED = [
     pytest.param(
         "twenty-five minutes of stretching", [exercise("Stretching", 25)], id="twenty-five"
     ),
-    pytest.param("did 3 sets of squats", [exercise("Squats")], id="sets are not minutes"),
+    pytest.param("did 3 sets of squats", [exercise("Squats", 9)], id="3 sets take 9 minutes"),
+    pytest.param("100 pushups", [exercise("Push-ups", 7)], id="100 reps take 7 minutes"),
+    pytest.param("did 20 reps of deadlifts", [exercise("Deadlifts", 2)], id="reps"),
+    pytest.param("20 min on the treadmill", [exercise("Walking", 20)], id="treadmill"),
+    pytest.param("ran 20 min on the treadmill", [exercise("Running", 20)], id="ran, treadmill"),
+    pytest.param(
+        "ran, 5 km", [exercise("Running", distance=5, unit="km")], id="a comma before the distance"
+    ),
     pytest.param("went for a run", [exercise("Running")], id="went for a run has no duration"),
     pytest.param(
         "swam 1500m",
@@ -329,6 +336,16 @@ LOGGED = [
         id="a small bowl is three quarters of one",
     ),
     # A weight with no word for it, and a meal word opening the message.
+    pytest.param(
+        "slept badly, 5 hours",
+        [measured(custom("Sleep", 5, "hours"))],
+        id="a comma before the hours of sleep",
+    ),
+    pytest.param(
+        "mood 7/10 and energy level 6 out of 10",
+        [measured(custom("Mood", 7, "out of 10"), custom("Energy", 6, "out of 10"))],
+        id="scores out of ten",
+    ),
     pytest.param("I'm 80kg today", [measured(standard("weight", 80, "kg", "today"))], id="im 80kg"),
     pytest.param("81.4 kg", [measured(standard("weight", 81.4, "kg"))], id="a bare weight"),
     pytest.param(

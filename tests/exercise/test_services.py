@@ -213,6 +213,29 @@ def test_a_distance_without_unit_is_in_the_users_usual_unit(alice, bob, running)
     assert exercise_entry_create(user=bob, exercise=running, distance=3).distance_unit == "mi"
 
 
+def test_a_distance_without_a_time_takes_as_long_as_the_exercises_speed_says(alice, running):
+    walking = public_exercise("Walking, 3.5 mph, brisk", met=4.3)
+    cycling = public_exercise("Cycling, general", met=7.5)
+    stretch = public_exercise("Stretching, mild", met=2.3, default_duration_minutes=15)
+
+    ten_k = exercise_entry_create(user=alice, exercise=running, distance=10, distance_unit="km")
+    three_miles = exercise_entry_create(
+        user=alice, exercise=walking, distance=3.5, distance_unit="mi"
+    )
+    ride = exercise_entry_create(user=alice, exercise=cycling, distance=19, distance_unit="km")
+    timed = exercise_entry_create(
+        user=alice, exercise=running, distance=10, distance_unit="km", duration_minutes=50
+    )
+    no_speed = exercise_entry_create(user=alice, exercise=stretch, distance=1, distance_unit="km")
+
+    assert ten_k.duration_minutes == 62  # 6 mph, as the catalog name says; was the default 30
+    assert three_miles.duration_minutes == 60
+    assert ride.duration_minutes == 60  # no speed in the name: a typical 19 km/h
+    assert timed.duration_minutes == 50  # a time given is kept
+    assert no_speed.duration_minutes == 15  # no speed to go by: the default
+    assert ten_k.calories_burned > timed.calories_burned
+
+
 @pytest.mark.parametrize(("given", "unit"), [(5, "furlongs"), (0, "km"), (-2, "mi"), (2000, "km")])
 def test_bad_distances_are_refused(alice, running, given, unit):
     with pytest.raises(ValidationError) as caught:
