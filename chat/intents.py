@@ -22,6 +22,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from sparky.dates import WEEKDAYS
+
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
 MEAL_TYPES = ("breakfast", "lunch", "dinner", "snack")
 STANDARD_MEASUREMENTS = ("weight", "neck", "waist", "hips", "steps")
@@ -845,6 +847,8 @@ FOOD_UNITS = {
     "can": ("can", "cans", "tin", "tins"),
     "bottle": ("bottle", "bottles"),
     "scoop": ("scoop", "scoops"),
+    "pint": ("pint", "pints"),
+    "shot": ("shot", "shots"),
     "handful": ("handful", "handfuls"),
     "small": ("small",),
     "medium": ("medium",),
@@ -999,6 +1003,8 @@ def _date(data: dict, label: str) -> str | None:
         if text in ("now", "tonight", "this morning", "this evening", "this afternoon"):
             return "today"
         if text in _RELATIVE_DATES or re.fullmatch(r"\d{1,4} days? ago", text):
+            return text
+        if re.fullmatch(rf"((on|last) )?({'|'.join(WEEKDAYS)})", text):
             return text
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}([t ].*)?", text):
             try:

@@ -55,6 +55,7 @@ from chat.intents import (
     water_glasses,
     weight_unit,
 )
+from sparky.dates import WEEKDAYS
 
 logger = logging.getLogger(__name__)
 
@@ -462,9 +463,28 @@ def _around_session(tokens: list[str], i: int) -> int:
     return j + 1 - i if _at(tokens, j) in _SESSIONS else 0
 
 
+_WEEKDAY_MEALS = {"morning": "breakfast", "afternoon": "snack", "evening": "dinner"}
+_WEEKDAY_MEALS["night"] = "dinner"
+
+
+def _weekday_at(tokens: list[str], i: int) -> tuple[int, str, str | None] | None:
+    """'on monday', 'last friday', 'tuesday evening' (the latest such day up to today)."""
+    lead = tokens[i] if tokens[i] in ("on", "last") else None
+    day = _at(tokens, i + 1) if lead else tokens[i]
+    day = day[:-2] if day.endswith("'s") else day  # "monday's run"
+    if day not in WEEKDAYS:
+        return None
+    j = i + (2 if lead else 1)
+    meal = _WEEKDAY_MEALS.get(_at(tokens, j))
+    said = f"last {day}" if lead == "last" else day
+    return j + (1 if meal else 0) - i, said, meal
+
+
 def _time_at(tokens: list[str], i: int) -> tuple[int, str, str | None] | None:
     if length := _around_session(tokens, i):
         return length, None, None
+    if found := _weekday_at(tokens, i):
+        return found
     for words, date, meal in _TIME_PHRASES:
         if tuple(tokens[i : i + len(words)]) == words:
             return len(words), date, meal
@@ -948,6 +968,7 @@ _EATING = {
     "grabbed",
 }
 _FOOD_FILLER = {
+    ":",
     "too",
     "much",
     "lots",
@@ -1434,6 +1455,12 @@ CHANGE_HINT = (
 # A clause about the future, a wish or something not done is never logged: "I want to run 5k",
 # "going for a walk later", "didn't eat breakfast", "my goal weight is 75 kg".
 _NOT_DONE = {
+    "every",
+    "usually",
+    "always",
+    "often",
+    "normally",
+    "sometimes",
     "want",
     "wanna",
     "gonna",

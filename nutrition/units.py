@@ -39,6 +39,7 @@ VOLUME_ML = {
     "fl oz": Decimal("29.5735295625"),
     "cup": Decimal("236.5882365"),
     "pint": Decimal("473.176473"),
+    "shot": Decimal("44.36029434375"),  # 1.5 fl oz
     "quart": Decimal("946.352946"),
 }
 SERVING = "serving"
@@ -57,7 +58,7 @@ NOT_PIECES = frozenset(
 # household measures, not 100 g: SR28's labelled serving ("serving (5 fl oz)" of wine), else
 # the measure it lists first ("2 tbsp" of peanut butter, "1 cup" of rice), else the largest one
 # that is still a helping (honey's "1 cup" is 1,031 kcal, its "1 tbsp" 64).
-MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart"}
+MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart", "shot"}
 LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
 HELPING_KCAL = Decimal(250)
 SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
@@ -74,6 +75,14 @@ WHOLE_KCAL = Decimal(1000)
 # Household words that mean another serving when the food has none of their own: a slice of
 # cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
 STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}
+# A scoop of a food with no scoop of its own (ice cream, rice) is half a cup; a small, medium or
+# large drink with no sizes of its own is a coffee-shop 8, 12 or 16 fl oz.
+VOLUME_STAND_INS = {"scoop": VOLUME_ML["cup"] / 2}
+DRINK_SIZES_ML = {
+    "small": 8 * VOLUME_ML["fl oz"],
+    "medium": 12 * VOLUME_ML["fl oz"],
+    "large": 16 * VOLUME_ML["fl oz"],
+}
 # A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
 GLASS = "glass"
 
@@ -93,6 +102,7 @@ ALIASES = {
     **dict.fromkeys(["fl oz", "floz", "fluid ounce", "fluid ounces"], "fl oz"),
     **dict.fromkeys(["cup", "cups", "c"], "cup"),
     **dict.fromkeys(["pint", "pints", "pt"], "pint"),
+    **dict.fromkeys(["shot", "shots"], "shot"),
     **dict.fromkeys(["glass", "glasses"], GLASS),
     **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
     **dict.fromkeys(["serving", "servings", "serve", "serves", "portion", "portions"], SERVING),
@@ -251,6 +261,10 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         match = next((v for v in base.usable_variants() if _matches(v, asked)), None)
         if match is not None:
             result = _via_variant(base, match, amount, label=asked.label)
+    if result is None and asked.word in VOLUME_STAND_INS:
+        result = _by_volume(base, amount * VOLUME_STAND_INS[asked.word], asked.word)
+    if result is None and asked.canonical in DRINK_SIZES_ML and base.a_drink():
+        result = _by_volume(base, amount * DRINK_SIZES_ML[asked.canonical], asked.canonical)
     for stand_in in STAND_INS.get(asked.word, ()) if result is None else ():
         match = next(
             (v for v in base.usable_variants() if head_of(v.serving_unit) == stand_in), None
@@ -376,11 +390,15 @@ class _Base:
         return None
 
     def density(self) -> Decimal | None:
-        """Grams per ml, from a household volume serving that has a weight."""
+        """Grams per ml, from a household volume serving that has a weight, or from a labelled
+        serving that says its volume ("serving 1/2 cup" of ice cream)."""
         for v in self.usable_variants(weighed=True):
             head = head_of(v.serving_unit)
             if head in VOLUME_ML:
                 ml = Decimal(v.serving_size) * VOLUME_ML[head]
+                return Decimal(v.gram_weight) / ml
+        for v in self.usable_variants(weighed=True):
+            if ml := _labelled_ml(v):
                 return Decimal(v.gram_weight) / ml
         return None
 
@@ -419,6 +437,12 @@ class _Base:
         kcal = per * Decimal(self.food.calories) / size if self.food.calories else None
         return (grams is not None and grams > WHOLE_GRAMS) or (
             kcal is not None and kcal > WHOLE_KCAL
+        )
+
+    def a_drink(self) -> bool:
+        """Whether the food is measured as a drink: by fluid ounce, or kept per ml."""
+        return bool(self.ml) or any(
+            head_of(v.serving_unit) == "fl oz" for v in self.usable_variants(weighed=True)
         )
 
     def tiny(self, piece) -> bool:
@@ -468,6 +492,21 @@ class _Base:
         per = self.variant_multiplier(variant)
         kcal = per * Decimal(self.food.calories) if per is not None else None
         return kcal is not None and kcal <= HELPING_KCAL and variant.gram_weight <= most_grams
+
+
+_LABELLED_VOLUME = re.compile(
+    r"^serving\W+(?:(\d+)/(\d+)|(\d+(?:\.\d+)?)) ?(cups?|fl oz|tbsp|tsp)\b"
+)
+
+
+def _labelled_ml(variant) -> Decimal | None:
+    """The volume a labelled serving states: "serving 1/2 cup" -> 118 ml, "serving (5 fl oz)"."""
+    m = _LABELLED_VOLUME.match(_plain(variant).replace("(", " ").replace(")", " "))
+    if m is None:
+        return None
+    amount = Decimal(m.group(1)) / Decimal(m.group(2)) if m.group(1) else Decimal(m.group(3))
+    head = "cup" if m.group(4).startswith("cup") else m.group(4)
+    return amount * Decimal(variant.serving_size) * VOLUME_ML[head] if amount > 0 else None
 
 
 def _plain(variant) -> str:

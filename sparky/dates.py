@@ -8,6 +8,20 @@ from django.utils import timezone
 
 EARLIEST = dt.date(1900, 1, 1)
 _RELATIVE = {"today": 0, "yesterday": -1, "day before yesterday": -2}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(rf"(?:(on|last) )?({'|'.join(WEEKDAYS)})")
+
+
+def _weekday(today: dt.date, text: str) -> dt.date | None:
+    """'monday' / 'on monday': the latest Monday up to today; 'last monday': the one before
+    today (a week ago when today is a Monday)."""
+    m = _WEEKDAY.fullmatch(text)
+    if m is None:
+        return None
+    back = (today.weekday() - WEEKDAYS.index(m.group(2))) % 7
+    if back == 0 and m.group(1) == "last":
+        back = 7
+    return today - dt.timedelta(days=back)
 
 
 def now_for(user) -> dt.datetime:
@@ -33,7 +47,8 @@ def validate_not_future(user, day: dt.date) -> dt.date:
 
 
 def parse_day(user, value) -> dt.date:
-    """A date from what a caller gave: None (today), a date, an ISO string or a relative word.
+    """A date from what a caller gave: None (today), a date, an ISO string or a relative word
+    ('yesterday', '3 days ago', 'monday', 'last friday').
 
     Never in the future; malformed values raise a ValidationError saying what was expected.
     """
@@ -49,6 +64,8 @@ def parse_day(user, value) -> dt.date:
             day = today_for(user) + dt.timedelta(days=_RELATIVE[text])
         elif m := re.fullmatch(r"(\d+) days? ago", text):
             day = today_for(user) - dt.timedelta(days=min(int(m.group(1)), 100000))
+        elif weekday := _weekday(today_for(user), " ".join(text.split())):
+            day = weekday
         else:
             try:
                 day = dt.date.fromisoformat(text[:10])

@@ -346,6 +346,29 @@ LOGGED = [
         [measured(custom("Mood", 7, "out of 10"), custom("Energy", 6, "out of 10"))],
         id="scores out of ten",
     ),
+    pytest.param(
+        "on monday I had pasta for dinner",
+        [food("pasta", meal="dinner", date="monday")],
+        id="on monday",
+    ),
+    pytest.param(
+        "last friday I ran 10k",
+        [exercise("Running", distance=10, unit="km", date="last friday")],
+        id="last friday",
+    ),
+    pytest.param(
+        "tuesday evening: burger and fries",
+        [
+            food("burger", meal="dinner", date="tuesday"),
+            food("fries", meal="dinner", date="tuesday"),
+        ],
+        id="a weekday evening is its dinner",
+    ),
+    pytest.param(
+        "a pint of beer and a shot of vodka",
+        [food("beer", 1, "pint"), food("vodka", 1, "shot")],
+        id="pints and shots",
+    ),
     pytest.param("I'm 80kg today", [measured(standard("weight", 80, "kg", "today"))], id="im 80kg"),
     pytest.param("81.4 kg", [measured(standard("weight", 81.4, "kg"))], id="a bare weight"),
     pytest.param(
@@ -428,6 +451,8 @@ def test_small_talk_gets_a_reply_and_questions_are_left_to_the_coach():
         pytest.param("I didn't eat breakfast", id="food not eaten is not logged"),
         pytest.param("I want to run 5k tomorrow", id="a plan is not logged"),
         pytest.param("I'm going for a run", id="going for a run is not done yet"),
+        pytest.param("I run every monday", id="a habit is not a workout done"),
+        pytest.param("I usually have oatmeal", id="a habit is not a meal eaten"),
         pytest.param("asdf qwerty", id="nonsense"),
         pytest.param("the", id="a lone article"),
     ],

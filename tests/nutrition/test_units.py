@@ -407,3 +407,30 @@ def test_a_slice_of_a_food_with_only_pieces_is_a_piece_and_a_strip_of_bacon_a_sl
     assert logged(bacon, 2, "strips") == ("2 slice", 108)
     with pytest.raises(ValidationError):
         logged(bacon, 1, "wedge")  # stand-ins go one way only
+
+
+@pytest.mark.django_db
+def test_pints_shots_and_scoops_are_volumes():
+    beer = sr28_food("Beer", 43, (1, "fl oz", 29.7), (1, "can", 356))
+    vodka = sr28_food("Vodka", 231, (1, "fl oz", 27.8))
+    ice_cream = sr28_food("Ice cream, vanilla", 207, (1, "serving 1/2 cup", 66))
+    powder = sr28_food("Protein powder", 400, (1, "scoop", 30))
+
+    assert logged(beer, 1, "pint") == ("1 pint", 204)
+    assert logged(vodka, 1, "shot") == ("1 shot", 96)  # 1.5 fl oz
+    assert logged(ice_cream, 3, "scoops") == ("3 scoop", 410)  # half a cup each, by the label
+    assert logged(ice_cream, 1, "cup") == ("1 cup", 273)
+    assert logged(powder, 2, "scoops") == ("2 scoop", 240)  # its own scoop wins
+
+
+@pytest.mark.django_db
+def test_a_sized_drink_is_a_coffee_shop_size_and_a_sized_food_still_needs_its_size():
+    coffee = sr28_food("Coffee, brewed", 1, (1, "fl oz", 29.6), (1, "cup (8 fl oz)", 237))
+    rice = sr28_food("Rice, cooked", 130, (1, "cup", 158))
+
+    large = portion(food=coffee, quantity=1, unit="large")
+    small = portion(food=coffee, quantity=1, unit="small")
+    assert large.grams.quantize(Decimal(1)) == 474  # 16 fl oz
+    assert small.grams.quantize(Decimal(1)) == 237  # 8 fl oz
+    with pytest.raises(ValidationError):
+        portion(food=rice, quantity=1, unit="large")  # not a drink: no size to guess
