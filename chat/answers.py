@@ -125,7 +125,22 @@ def _eaten_answer(user, day, label: str, text: str) -> str:
     return f"{when}: " + "; ".join(meals) + f". In all: {total}."
 
 
+# Questions that want advice rather than the user's numbers: the offline engine cannot coach.
+_COACHING = re.compile(
+    r"\b(how (do|can|should) (i|we)|should (i|we)|tips?|advice|recommend\w*|suggest\w*|"
+    r"ideas?|healthy|healthier|good for|bad for|is it ok|better)\b",
+    re.I,
+)
+NO_COACHING = (
+    "Advice needs an AI service (Settings, AI services: a cloud model or a local Ollama); the "
+    "built-in offline parser only logs and reads back your numbers."
+)
+
+
 def answer_question(*, user, text: str) -> str:
+    if _COACHING.search(text) and not _WEEK.search(text):
+        day = parse_day(user, "today")
+        return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."
     if _WEEK.search(text):
         return _week_answer(user)
     day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
@@ -145,12 +160,16 @@ def answer_question(*, user, text: str) -> str:
         elif topic == "exercise":
             ex = summary["exercise"]
             parts.append(
-                f"{ex['count']} workouts, {ex['minutes']} min, {ex['calories_burned']} kcal"
+                f"{ex['count']} workouts, {_n(ex['minutes'])} min, {_n(ex['calories_burned'])} kcal"
             )
         elif topic == "weight":
-            checkin = (summary.get("measurements") or {}).get("checkin") or {}
+            measured = summary.get("measurements") or {}
+            checkin = measured.get("checkin") or {}
             weight = checkin.get("weight")
-            parts.append(f"weight {weight}" if weight is not None else "no weigh-in recorded")
+            unit = measured.get("weight_unit") or "kg"
+            parts.append(
+                f"weight {_n(weight, 1)} {unit}" if weight is not None else "no weigh-in recorded"
+            )
         else:
             names = {
                 "protein": "protein",

@@ -1228,7 +1228,15 @@ def parse_message(text: str) -> ParseResult:
         return ParseResult(errors=[_not_understood(text)])
 
 
+LONE_NUMBER = (
+    "A number on its own picks one of the options I list when I can't find something, and "
+    "none are open now. Tell me what you ate or did, e.g. '2 eggs for breakfast'."
+)
+
+
 def _parse(text: str) -> ParseResult:
+    if re.fullmatch(r"\s*#?\d{1,3}[.)]?\s*", text):
+        return ParseResult(errors=[LONE_NUMBER])
     reading = _Reading(entries=[], measurements=[], errors=[], left_out=[])
     when = _When()
     for sentence in _sentences(tokenise(text)):
@@ -1412,6 +1420,12 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
                 reading.entries.append(("log_food", item.data))
         else:
             reading.left_out.append(clause)
+    if sentence_meal and not foods and not reading.entries:
+        # "I had breakfast", "log lunch": the meal, but not what was in it
+        reading.errors.append(
+            f"What did you have for {sentence_meal}? Tell me the foods, e.g. '2 eggs and toast "
+            f"for {sentence_meal}'."
+        )
     _fill_meals(foods, sentence_meal or when.meal)
 
 

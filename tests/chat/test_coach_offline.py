@@ -257,3 +257,23 @@ def test_what_did_i_eat_lists_the_days_food_by_meal(alice, catalog):
     assert yesterday.message.endswith(": nothing logged.")
     assert "Egg" not in advice.message  # advice is not a diary listing
     assert FoodEntry.objects.for_user(alice).count() == 2  # questions log nothing
+
+
+def test_advice_questions_say_advice_needs_a_model_and_give_the_days_numbers(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+
+    for question in ("how do I lose weight?", "are eggs healthy?", "any tips for more protein?"):
+        response = handle_turn(alice, question)
+        assert response.action == "answered"
+        assert response.message.startswith("Advice needs an AI service")
+        assert "143 kcal eaten" in response.message
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_a_meal_without_its_food_is_asked_about_and_a_lone_number_explained(alice, catalog):
+    meal = handle_turn(alice, "I had breakfast")
+    number = handle_turn(alice, "2")
+
+    assert meal.message.startswith("What did you have for breakfast?")
+    assert number.message.startswith("A number on its own picks one of the options")
+    assert not FoodEntry.objects.for_user(alice).exists()
