@@ -306,6 +306,7 @@ def available_units(food, variants=None) -> list[str]:
 
 # Units written the same for any amount: "2 tbsp", "3 oz", "2 large".
 _SAME_PLURAL = frozenset({*MASS_G, *VOLUME_ML, *SIZES}) - {"cup", "pint", "quart", "handful"}
+_SAME_PLURAL -= {"shot"}
 
 
 def unit_text(quantity, unit: str | None) -> str:

@@ -363,6 +363,7 @@ def test_a_food_kept_only_by_the_pot_is_one_pot_not_100_g():
         (2, "large", "large"),
         (2, "fl oz", "fl oz"),
         (2, "handful", "handfuls"),
+        (2, "shot", "shots"),
         (0.5, "", ""),
     ],
 )
