@@ -170,7 +170,13 @@ def parse_unit(text) -> Unit:
     return Unit(factor, canonical, canonical or _singular(raw))
 
 
+# Plurals of words ending in "ie": "cookies" is "cookie", not "cooky".
+_IE_PLURALS = frozenset({"cookies", "brownies", "smoothies", "veggies", "calories", "sweeties"})
+
+
 def _singular(word: str) -> str:
+    if word in _IE_PLURALS:
+        return word[:-1]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "oes")):
@@ -480,13 +486,15 @@ class _Base:
             packs = [v for v in servings if head_of(v.serving_unit) in SINGLE_PACKS]
             return next((v for v in packs if self._a_helping(v, DRINK_GRAMS)), None)
         first = measures[0]
-        if head_of(first.serving_unit) == "fl oz" and Decimal(first.serving_size) <= 1:
+        drink = head_of(first.serving_unit) == "fl oz"
+        if drink and Decimal(first.serving_size) <= 1:
             # "1 fl oz" is no one's drink: a cup of coffee, a can of beer.
             drinks = [v for v in servings if self._a_helping(v, DRINK_GRAMS)]
             return max(drinks, key=lambda v: Decimal(v.gram_weight), default=None)
-        if self._a_helping(first, HELPING_GRAMS):
+        most = DRINK_GRAMS if drink else HELPING_GRAMS  # an 8 fl oz glass weighs 250 g or more
+        if self._a_helping(first, most):
             return first
-        helpings = [v for v in measures if self._a_helping(v, HELPING_GRAMS)]
+        helpings = [v for v in measures if self._a_helping(v, most)]
         return max(helpings, key=lambda v: Decimal(v.gram_weight), default=None)
 
     def _a_helping(self, variant, most_grams: Decimal) -> bool:

@@ -435,3 +435,21 @@ def test_a_sized_drink_is_a_coffee_shop_size_and_a_sized_food_still_needs_its_si
     assert small.grams.quantize(Decimal(1)) == 237  # 8 fl oz
     with pytest.raises(ValidationError):
         portion(food=rice, quantity=1, unit="large")  # not a drink: no size to guess
+
+
+@pytest.mark.django_db
+def test_a_drink_first_listed_by_the_glass_is_that_glass_even_when_it_weighs_over_250_g():
+    acai = sr28_food("Acai berry drink", 62, (8, "fl oz", 266), (2, "fl oz", 60))
+
+    assert logged(acai) == ("8 fl oz", 165)  # was 2 fl oz, 37 kcal
+
+
+@pytest.mark.django_db
+def test_a_serving_of_cookies_is_counted_in_cookies():
+    cookies = sr28_food("Cookies, chocolate chip", 488, (1, "serving 3 cookies", 30))
+    FoodVariant.objects.create(
+        food=cookies, serving_size=1, serving_unit="cookies", gram_weight=13, sequence=2
+    )
+
+    assert logged(cookies, 2) == ("2 cookie", 127)  # was "2 cooky"
+    assert logged(cookies, 1, "cookie") == ("1 cookie", 63)
