@@ -788,6 +788,44 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
     return []
 
 
+def _repeat_calls(turn: _Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
+    """log_food calls that log a meal of another day again, today, as it was logged there."""
+    from chat.tools.food import default_meal
+    from nutrition.selectors import food_diary
+    from sparky.dates import parse_day
+
+    try:
+        day = parse_day(turn.user, data.get("from"))
+    except ValidationError as exc:
+        lines.append(f"Not saved: {exc.messages[0]}")
+        return []
+    # "same as yesterday for dinner" is yesterday's dinner; with no meal said, the meal of now
+    meal = data.get("meal") or data.get("to_meal") or default_meal(turn.user)
+    to_meal = data.get("to_meal") or meal
+    rows = food_diary(user=turn.user, day=day).get(meal) or []
+    if day == parse_day(turn.user, "today") and to_meal == meal:
+        lines.append(f"That is today's {meal}; say which day to repeat, e.g. 'same as yesterday'.")
+        return []
+    if not rows:
+        lines.append(
+            f"Nothing was logged for {meal} on {day.isoformat()}, so there is nothing to repeat."
+        )
+        return []
+    return [
+        (
+            "log_food",
+            {
+                "food_name": row["food_name"],
+                "food_id": str(row["food_id"]),
+                "quantity": float(row["quantity"]),
+                "unit": row["unit"],
+                "meal_type": to_meal,
+            },
+        )
+        for row in rows
+    ]
+
+
 def _names_food(args: dict) -> bool:
     """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
     make sense; "watched football" or "lol" were not food."""
@@ -817,7 +855,11 @@ def _dispatch_intents(turn: _Turn, intents, *, engine: str, bare_food=False) -> 
 
                 lines.append(answer_question(user=turn.user, text=turn.text))
             continue
-        for name, args in _intent_calls(intent):
+        if intent.name == "repeat_meal":  # offline only: "same breakfast as yesterday"
+            calls = _repeat_calls(turn, intent.data, lines)
+        else:
+            calls = _intent_calls(intent)
+        for name, args in calls:
             result = run_tool(ctx, name, args)
             if bare_food and not result.ok and not _names_food(args):
                 held.append((name, result))  # food only if another name of it was

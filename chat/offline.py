@@ -1234,9 +1234,35 @@ LONE_NUMBER = (
 )
 
 
+_DAY_WORDS = rf"yesterday|today|(?:last |on )?(?:{'|'.join(WEEKDAYS)})"
+_MEAL_WORDS = r"breakfast|lunch|dinner|supper|snacks?|meal|food|thing"
+# "same breakfast as yesterday", "same as monday", "repeat yesterday's lunch", "copy last
+# friday's dinner": the meal as it was logged that day, logged again for today.
+_REPEAT = re.compile(
+    rf"^(?:i )?(?:had |ate |log |add )?(?:the )?"
+    rf"(?:same (?P<meal>{_MEAL_WORDS})? ?(?:again )?(?:as|like) (?P<day>{_DAY_WORDS})(?:'s)?"
+    rf"(?: (?P<meal2>{_MEAL_WORDS}))?"
+    rf"|(?:repeat|copy|again) (?P<day3>{_DAY_WORDS})'s (?P<meal3>{_MEAL_WORDS}))"
+    rf"(?: (?:for|as) (?P<to>breakfast|lunch|dinner|supper|snack))?(?: again)?[.!]*$"
+)
+
+
+def _read_repeat(text: str) -> Intent | None:
+    found = _REPEAT.match(" ".join(text.lower().replace("\u2019", "'").split()))
+    if found is None:
+        return None
+    said = found.group("meal") or found.group("meal2") or found.group("meal3")
+    day = found.group("day") or found.group("day3")
+    meal = meal_type(said.rstrip("s")) if said else None
+    to = meal_type(found.group("to")) if found.group("to") else None
+    return Intent("repeat_meal", {"meal": meal, "from": day, "to_meal": to}, None)
+
+
 def _parse(text: str) -> ParseResult:
     if re.fullmatch(r"\s*#?\d{1,3}[.)]?\s*", text):
         return ParseResult(errors=[LONE_NUMBER])
+    if repeat := _read_repeat(text):
+        return ParseResult(intents=[repeat])
     reading = _Reading(entries=[], measurements=[], errors=[], left_out=[])
     when = _When()
     for sentence in _sentences(tokenise(text)):
@@ -1702,6 +1728,7 @@ _CATEGORY_WORDS = {
 }
 _INTENT_CATEGORIES = {
     "set_goals": "goals",
+    "repeat_meal": "food",
     "log_food": "food",
     "log_water": "food",
     "log_exercise": "exercise",

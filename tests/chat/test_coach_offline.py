@@ -277,3 +277,29 @@ def test_a_meal_without_its_food_is_asked_about_and_a_lone_number_explained(alic
     assert meal.message.startswith("What did you have for breakfast?")
     assert number.message.startswith("A number on its own picks one of the options")
     assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_same_breakfast_as_yesterday_logs_yesterdays_breakfast_again_for_today(alice, catalog):
+    handle_turn(alice, "2 eggs and toast for breakfast")
+    handle_turn(alice, "a banana for lunch")
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+    FoodEntry.objects.for_user(alice).update(entry_date=yesterday)
+
+    breakfast = handle_turn(alice, "same breakfast as yesterday")
+    lunch = handle_turn(alice, "repeat yesterday's lunch")
+    dinner = handle_turn(alice, "same as yesterday for dinner")
+    monday = handle_turn(alice, "same lunch as last monday")
+
+    today = FoodEntry.objects.for_user(alice).filter(entry_date=today_for(alice))
+    assert breakfast.action == "logged" and lunch.action == "logged"
+    assert sorted(
+        (e.food.name.split(",")[0], float(e.quantity), e.unit, e.meal_type)
+        for e in today.select_related("food")
+    ) == [
+        ("Bananas", 1.0, "medium", "lunch"),
+        ("Bread", 1.0, "slice", "breakfast"),
+        ("Egg", 2.0, "large", "breakfast"),
+    ]
+    assert dinner.message.startswith("Nothing was logged for dinner on")  # none yesterday
+    assert "nothing to repeat" in monday.message
+    assert FoodEntry.objects.for_user(alice).filter(entry_date=yesterday).count() == 3

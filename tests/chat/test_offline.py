@@ -583,6 +583,28 @@ def test_a_date_carries_over_to_the_next_sentence():
     assert [intent.data["date"] for intent in result.intents] == ["yesterday", "yesterday"]
 
 
+@pytest.mark.parametrize(
+    ("message", "data"),
+    [
+        (
+            "same breakfast as yesterday",
+            {"meal": "breakfast", "from": "yesterday", "to_meal": None},
+        ),
+        ("same as yesterday", {"meal": None, "from": "yesterday", "to_meal": None}),
+        ("Repeat yesterday's lunch", {"meal": "lunch", "from": "yesterday", "to_meal": None}),
+        (
+            "had the same dinner as last friday.",
+            {"meal": "dinner", "from": "last friday", "to_meal": None},
+        ),
+        ("same as monday for lunch", {"meal": None, "from": "monday", "to_meal": "lunch"}),
+    ],
+)
+def test_the_same_meal_as_another_day_is_a_repeat(message, data):
+    result = parse_message(message)
+
+    assert [(i.name, i.data) for i in result.intents] == [("repeat_meal", data)]
+
+
 def test_tokenise_splits_numbers_from_units_and_joins_known_names():
     assert tokenise("Had 200g Mac and Cheese, 9,500 steps") == [
         "had",
