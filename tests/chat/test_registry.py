@@ -196,3 +196,24 @@ def test_escalation_on_the_core_profile_loads_only_what_core_has(alice):
     assert "Full profile" in result.message  # what to tell the user
     assert not only_outside.ok
     assert on_full.ok and on_full.data["enabled"] == ["reports"]
+
+
+def test_log_food_without_a_count_takes_a_helping_not_one_tiny_piece(alice, catalog):
+    from nutrition.models import Food, FoodVariant
+
+    almonds = Food.objects.create(
+        name="Nuts, almonds", calories=579, serving_size=100, serving_unit="g", source="usda_sr28"
+    )
+    for sequence, (unit, grams) in enumerate((("oz", 28.35), ("almond", 1.2))):
+        FoodVariant.objects.create(
+            food=almonds, serving_size=1, serving_unit=unit, gram_weight=grams, sequence=sequence
+        )
+    ctx = ToolContext.for_user(alice)
+
+    plural = run_tool(ctx, "log_food", {"food_name": "almonds"})  # a model leaving quantity out
+    counted = run_tool(ctx, "log_food", {"food_name": "almonds", "quantity": 12})
+    one = run_tool(ctx, "log_food", {"food_name": "almond", "quantity": 1})
+
+    assert plural.ok and plural.message.startswith("Logged 1 oz Nuts, almonds")
+    assert counted.message.startswith("Logged 12 almonds Nuts, almonds")
+    assert one.message.startswith("Logged 1 almond Nuts, almonds")
