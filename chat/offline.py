@@ -134,6 +134,7 @@ def tokenise(text: str) -> list[str]:
     text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
     text = re.sub(r"[\r\n]+", " . ", text)
     text = re.sub(r"(?<![a-z])w/(?=\s|[a-z])", " with ", text)  # "oatmeal w/ banana"
+    text = re.sub(r"\s[-\u2013\u2014]+\s", " : ", text)  # "dinner - salmon": a dash sets off
     text = re.sub(r"\ba lot of\b", "lots of", text)
     return _join_phrases(_TOKEN.findall(text))
 

@@ -92,6 +92,8 @@ PHRASES = {
     r"flax ?seeds?": "flaxseed",
     r"cornflakes?": "corn flakes",
     r"mac (and|n|&) cheese": "macaroni and cheese",
+    r"oj": "orange juice",
+    r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
 # Drinks the catalog has no entry for, described by what they are made of: the search lists the
@@ -111,6 +113,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
+    "wheat toast": ("Bread, wheat, toasted",),  # not toasted wheat germ cereal
     # a slice of a 14" hand-tossed cheese pizza (105 g): what "2 slices of pizza" is
     "pizza": (
         'PIZZA HUT 14" Cheese Pizza, Hand-Tossed Crust',
@@ -125,6 +128,10 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
         "cooked, broiled",
     ),
     "salmon": ("Fish, salmon, Atlantic, farmed, cooked, dry heat",),
+    **dict.fromkeys(
+        ("grilled salmon", "baked salmon", "roasted salmon"),
+        ("Fish, salmon, Atlantic, farmed, cooked, dry heat",),  # dry heat is grilled or baked
+    ),
     "tuna": ("Fish, tuna, light, canned in water, drained solids",),
     "beans": ("Beans, black, mature seeds, cooked, boiled, without salt",),
     "salad": ("McDONALD'S, Side Salad",),

@@ -365,6 +365,11 @@ LOGGED = [
         id="a weekday evening is its dinner",
     ),
     pytest.param(
+        "dinner - grilled salmon and rice",
+        [food("grilled salmon", meal="dinner"), food("rice", meal="dinner")],
+        id="a dash after the meal",
+    ),
+    pytest.param(
         "a pint of beer and a shot of vodka",
         [food("beer", 1, "pint"), food("vodka", 1, "shot")],
         id="pints and shots",

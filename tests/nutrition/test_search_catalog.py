@@ -116,6 +116,11 @@ DIARY = [
     ("diet coke", r"^Beverages, carbonated, low calorie, cola or pepper-type"),
     ("coke zero", r"^Beverages, carbonated, low calorie, cola or pepper-type"),
     ("black coffee", r"^Beverages, coffee, brewed, prepared with tap water$"),
+    ("oj", r"^Orange juice, (raw|chilled)"),
+    ("eggs over easy", r"^Egg, whole, cooked, fried"),
+    ("sunny side up eggs", r"^Egg, whole, cooked, fried"),
+    ("wheat toast", r"^Bread, (wheat|whole-wheat)\b.*toasted"),  # not toasted wheat germ
+    ("grilled salmon", r"^Fish, salmon, .*cooked, dry heat"),
     ("water", r"^(Beverages, water, tap, drinking|Water, bottled, generic)"),
     ("soy milk", r"^Soymilk, original"),
     ("vodka", r"^Alcoholic beverage, distilled, (vodka|all)"),
