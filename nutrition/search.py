@@ -93,6 +93,7 @@ PHRASES = {
     r"cornflakes?": "corn flakes",
     r"mac (and|n|&) cheese": "macaroni and cheese",
     r"oj": "orange juice",
+    r"donuts?": "doughnut",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
@@ -113,6 +114,11 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
+    "chocolate milk": (
+        "Milk, chocolate, fluid, commercial, reduced fat, with added vitamin A and vitamin D",
+    ),
+    "pretzels": ("Snacks, pretzels, hard, plain, salted",),
+    "doughnut": ("Doughnuts, yeast-leavened, glazed, enriched (includes honey buns)",),
     "wheat toast": ("Bread, wheat, toasted",),  # not toasted wheat germ cereal
     # a slice of a 14" hand-tossed cheese pizza (105 g): what "2 slices of pizza" is
     "pizza": (
@@ -196,9 +202,18 @@ KINDS = frozenset(
     {"fish", "sandwich", "sandwiches", "soup", "soups", "candy", "candies", "sweets", "curry"}
     | {"snack", "snacks", "dessert", "meal", "food", "drink", "poke", "stew", "casserole"}
     | {"berries", "nuts", "seeds", "cereal bar", "veggies", "vegetables", "fruit", "meat"}
+    | {"bar", "bars"}
 )
 
 # --- how names are written ----------------------------------------------------------------------
+
+# Words that name the dish when a query ends with them ("peanut butter sandwich", "caesar
+# salad"): a food matching them only in its label or its details is another food.
+DISH_WORDS = frozenset(
+    {"sandwich", "sandwiches", "salad", "salads", "soup", "soups", "wrap", "wraps", "bowl"}
+    | {"burger", "burgers", "stew", "curry", "taco", "tacos", "burrito", "burritos", "pie"}
+    | {"cake", "roll", "rolls", "smoothie", "shake", "omelette", "omelet", "casserole"}
+)
 
 # SR28 files some foods under a label first ("Fish, salmon", "Beverages, coffee"): the food is
 # the next part.
@@ -345,6 +360,7 @@ class Query:
     kind: bool = False  # the words name a kind of food ("fish"), not one food
     guesses: frozenset[str] = frozenset()  # corrections too far from what was typed to log
     preferred: frozenset[str] = frozenset()  # EVERYDAY names for these words
+    dish: frozenset[str] = frozenset()  # the stem of a dish word the query ends with ("salad")
 
     @property
     def cooked(self) -> bool:
@@ -492,6 +508,10 @@ def _parse(text: str) -> Query:
         guesses=_guesses(parts.get(1, {})),
     )
     q.preferred = _preferred(stems, options)
+    main_words = _WORDS.findall(main)
+    if len(main_words) >= 2 and main_words[-1] in DISH_WORDS:  # "salad" alone is the dish
+        last = main_words[-1]
+        q.dish = frozenset(st for st in parts.get(1, {}) if last.startswith(st))
     return q
 
 
@@ -885,6 +905,10 @@ def _rank(c: Candidate, q: Query) -> None:
     c.score = max(0.0, min(1.0, score))
     # A guessed correction or a kind of food lists foods but logs none without asking.
     c.complete = complete and not (q.described or q.kind or (matched & q.guesses))
+    if q.dish and c.user_id is None and not any(zones.get(stem) == "head" for stem in q.dish):
+        # "peanut butter sandwich" is not "Cookies, peanut butter sandwich"; "caesar salad" is
+        # not "Salad dressing, caesar": the dish the words end with must be what the food is
+        c.complete = False
 
 
 def _weight(stem: str, where: str, head_hit: bool, cooked: bool) -> float:

@@ -52,6 +52,7 @@ GENERIC_PIECES = ("piece", "each", "whole", "item", "fruit")
 NOT_PIECES = frozenset(
     {*MASS_G, *VOLUME_ML, SERVING, "nlea", "package", "container", "can", "jar", "bottle", "box"}
     | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
+    | {"block", "head", "bunch", "roast", "bird", "rack"}  # the whole thing, not a piece
 )
 
 # A bare amount of a food kept per weight ("peanut butter", "rice", "a coffee") is one of its
@@ -66,7 +67,7 @@ HELPING_GRAMS = Decimal(250)
 DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
 # A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
 # when no count was said: a household measure is (1 oz, 1 cup).
-TINY_PIECE_KCAL = Decimal(20)
+TINY_PIECE_KCAL = Decimal(30)
 # A "piece" bigger than this is the whole thing (a roast, a turkey, a head of cabbage): a bare
 # name means a household measure of it instead.
 WHOLE_GRAMS = Decimal(500)
@@ -418,16 +419,25 @@ class _Base:
         return self._piece_among(named) or self._piece_among(usable)
 
     def _piece_among(self, pieces: list):
-        by_head = {}
+        by_head: dict = {}
         for v in pieces:
-            by_head.setdefault(head_of(v.serving_unit), v)
+            head = head_of(v.serving_unit)
+            # of "doughnut hole", "doughnut" and "doughnut, large", the plain "doughnut"
+            if head not in by_head or (_plain(v) == head and _plain(by_head[head]) != head):
+                by_head[head] = v
         for head in GENERIC_PIECES:
             if head in by_head or (head == "piece" and PIECE in by_head):
                 return by_head.get(head) or by_head[PIECE]
         sizes = [v for h, v in by_head.items() if h in SIZES]
+        # only the outsizes ("extra large", "jumbo" doughnuts): the food's own piece, if named
+        if sizes and not {"small", "medium", "large"} & {head_of(v.serving_unit) for v in sizes}:
+            sizes = [] if any(h not in SIZES and h not in NOT_PIECES for h in by_head) else sizes
         if sizes:
             sizes.sort(key=lambda v: self.variant_multiplier(v) / Decimal(v.serving_size))
-            return sizes[len(sizes) // 2]
+            middle = sizes[len(sizes) // 2]
+            if len(sizes) % 2 == 0:  # no middle one: a medium, when there is one
+                return next((v for v in sizes if head_of(v.serving_unit) == "medium"), middle)
+            return middle
         nouns = [v for h, v in by_head.items() if h not in NOT_PIECES and h not in ("unit",)]
         if nouns:
             return nouns[0]
@@ -541,8 +551,8 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
 
 def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
     """No unit: pieces of a countable food ("2 eggs"), else a household measure, else servings.
-    A piece that is the whole roast gives way to the measure or, without one, to a serving; a
-    crumb of a piece (one almond) gives way to the measure when no count was said."""
+    A piece that is the whole roast gives way to the measure or, without one, to a serving, and
+    so does a crumb of a piece (one almond, one fry) when no count was said."""
     if not base.counted:
         piece = base.piece_variant()
         whole = piece is not None and base.whole(piece)
@@ -554,7 +564,7 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
             size = Decimal(measure.serving_size)
             result = _via_variant(base, measure, amount * size)
             return replace(result, quantity=(amount * size).quantize(_PLACES))
-        if piece is not None and not whole:
+        if piece is not None and not whole and not tiny:
             return _via_variant(base, piece, amount)
     return Portion(amount, SERVING, None, base.grams_for(amount))
 

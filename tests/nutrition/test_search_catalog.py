@@ -121,6 +121,11 @@ DIARY = [
     ("sunny side up eggs", r"^Egg, whole, cooked, fried"),
     ("wheat toast", r"^Bread, (wheat|whole-wheat)\b.*toasted"),  # not toasted wheat germ
     ("grilled salmon", r"^Fish, salmon, .*cooked, dry heat"),
+    ("chocolate milk", r"^Milk, chocolate"),  # not milk chocolate candy
+    ("pretzels", r"^Snacks, pretzels, hard"),
+    ("donut", r"^Doughnuts, "),
+    ("tomato soup", r"^Soup, tomato"),
+    ("potato salad", r"^Potato salad"),
     ("water", r"^(Beverages, water, tap, drinking|Water, bottled, generic)"),
     ("soy milk", r"^Soymilk, original"),
     ("vodka", r"^Alcoholic beverage, distilled, (vodka|all)"),
@@ -168,6 +173,10 @@ NOT_ONE_FOOD = [
     ("fish", r"^Fish"),
     ("sandwich", r"[Ss]andwich"),
     ("soup", r"^Soup"),
+    # a dish named by its last word is that dish: not a cookie, not a dressing
+    ("peanut butter sandwich", r"."),
+    ("caesar salad", r"."),
+    ("bar", r"[Bb]ar"),
 ]
 
 

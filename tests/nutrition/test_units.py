@@ -323,13 +323,14 @@ def test_a_piece_that_is_a_helping_stays_a_piece_with_no_count():
 
 
 @pytest.mark.django_db
-def test_a_tiny_piece_with_no_measure_to_give_way_to_stays_a_piece():
+def test_a_tiny_piece_with_no_measure_to_give_way_to_is_a_serving_when_no_count_was_said():
     grape = sr28_food("Grapes, raw", 69)
     FoodVariant.objects.create(
         food=grape, serving_size=1, serving_unit="grape", gram_weight=5, sequence=1
     )
 
-    assert logged_unsized(grape) == ("1 grape", 3)
+    assert logged_unsized(grape) == ("1 serving", 69)  # 100 g rather than one grape
+    assert logged(grape, 10) == ("10 grape", 34)  # a count is still a count
 
 
 @pytest.mark.django_db
@@ -453,3 +454,26 @@ def test_a_serving_of_cookies_is_counted_in_cookies():
 
     assert logged(cookies, 2) == ("2 cookie", 127)  # was "2 cooky"
     assert logged(cookies, 1, "cookie") == ("1 cookie", 63)
+
+
+@pytest.mark.django_db
+def test_a_bare_piece_is_the_medium_one_or_the_foods_own_plain_piece():
+    muffin = sr28_food(
+        "Muffins, blueberry",
+        375,
+        (1, 'small (2-3/4" dia)', 66),
+        (1, "medium", 113),
+        (1, 'large (3-1/4" dia)', 139),
+        (1, "extra large", 168),
+    )
+    doughnut = sr28_food(
+        "Doughnuts, glazed",
+        421,
+        (1, "doughnut hole", 13),
+        (1, 'extra large (approx 5" dia)', 122),
+        (1, 'jumbo (approx 6" dia)', 157),
+        (1, "doughnut", 63),
+    )
+
+    assert logged(muffin) == ("1 medium", 424)  # of four sizes, the medium (was the large)
+    assert logged(doughnut) == ("1 doughnut", 265)  # not the jumbo, not the hole
