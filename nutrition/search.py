@@ -94,6 +94,9 @@ PHRASES = {
     r"mac (and|n|&) cheese": "macaroni and cheese",
     r"oj": "orange juice",
     r"donuts?": "doughnut",
+    r"mayo": "mayonnaise",
+    r"nutella": "chocolate hazelnut spread",
+    r"omelettes?": "omelet",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
@@ -118,6 +121,8 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
         "Milk, chocolate, fluid, commercial, reduced fat, with added vitamin A and vitamin D",
     ),
     "pretzels": ("Snacks, pretzels, hard, plain, salted",),
+    "crackers": ("Crackers, standard snack-type, regular",),
+    "string cheese": ("Cheese, mozzarella, low moisture, part-skim",),
     "doughnut": ("Doughnuts, yeast-leavened, glazed, enriched (includes honey buns)",),
     "wheat toast": ("Bread, wheat, toasted",),  # not toasted wheat germ cereal
     # a slice of a 14" hand-tossed cheese pizza (105 g): what "2 slices of pizza" is

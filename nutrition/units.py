@@ -72,6 +72,9 @@ TINY_PIECE_KCAL = Decimal(30)
 # name means a household measure of it instead.
 WHOLE_GRAMS = Decimal(500)
 WHOLE_KCAL = Decimal(1000)
+# A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
+# gives way to a household measure when the food has one (1 tbsp, 3 oz, 1 oz).
+BIG_PIECE_KCAL = Decimal(500)
 # A handful (of nuts, berries, chips) is weighed as about an ounce: MASS_G["handful"].
 # Household words that mean another serving when the food has none of their own: a slice of
 # cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
@@ -462,13 +465,17 @@ class _Base:
             head_of(v.serving_unit) == "fl oz" for v in self.usable_variants(weighed=True)
         )
 
-    def tiny(self, piece) -> bool:
-        """Whether one piece is a crumb of a helping (an almond, a berry, a grape)."""
+    def kcal_of(self, piece) -> Decimal:
+        """The calories of one piece (0 when unknown)."""
         per = self.variant_multiplier(piece)
         if per is None or not self.food.calories:
-            return False
-        kcal = per * Decimal(self.food.calories) / Decimal(piece.serving_size)
-        return kcal < TINY_PIECE_KCAL
+            return Decimal(0)
+        return per * Decimal(self.food.calories) / Decimal(piece.serving_size)
+
+    def tiny(self, piece) -> bool:
+        """Whether one piece is a crumb of a helping (an almond, a berry, a grape)."""
+        kcal = self.kcal_of(piece)
+        return Decimal(0) < kcal < TINY_PIECE_KCAL
 
     def _ordered_servings(self) -> list:
         return sorted(self.usable_variants(weighed=True), key=lambda v: v.sequence or 0)
@@ -488,7 +495,8 @@ class _Base:
         labelled = self.labelled_serving()
         if labelled is not None and self._a_helping(labelled, HELPING_GRAMS):
             return labelled
-        servings = [v for v in self._ordered_servings() if "packet" not in _plain(v)]
+        # a packet of honey or sugar is no one's helping; "tsp or 1 packet" of mustard is
+        servings = [v for v in self._ordered_servings() if head_of(v.serving_unit) != "packet"]
         measures = [v for v in servings if head_of(v.serving_unit) in MEASURE_HEADS]
         if not measures:
             # Kept only by the pot or the can ("Yogurt, Greek": container (7 oz)): one of those,
@@ -557,7 +565,8 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
         piece = base.piece_variant()
         whole = piece is not None and base.whole(piece)
         tiny = piece is not None and unsized and base.tiny(piece)
-        if piece is not None and not (whole or tiny):
+        big = piece is not None and base.kcal_of(piece) > BIG_PIECE_KCAL
+        if piece is not None and not (whole or tiny or (big and base.measure_variant())):
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp
@@ -566,6 +575,9 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
             return replace(result, quantity=(amount * size).quantize(_PLACES))
         if piece is not None and not whole and not tiny:
             return _via_variant(base, piece, amount)
+        if tiny and Decimal(piece.serving_size) > 1:  # SR28's own count: "5 crackers"
+            count = amount * Decimal(piece.serving_size)
+            return replace(_via_variant(base, piece, count), quantity=count.quantize(_PLACES))
     return Portion(amount, SERVING, None, base.grams_for(amount))
 
 

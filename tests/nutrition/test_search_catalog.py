@@ -126,6 +126,11 @@ DIARY = [
     ("donut", r"^Doughnuts, "),
     ("tomato soup", r"^Soup, tomato"),
     ("potato salad", r"^Potato salad"),
+    ("mayo", r"mayonnaise"),
+    ("nutella", r"^Chocolate-flavored hazelnut spread"),
+    ("omelette", r"^Egg, whole, cooked, omelet"),
+    ("crackers", r"^Crackers, standard snack-type, regular"),  # not cheese crackers
+    ("string cheese", r"^Cheese, mozzarella, low moisture, part-skim"),
     ("water", r"^(Beverages, water, tap, drinking|Water, bottled, generic)"),
     ("soy milk", r"^Soymilk, original"),
     ("vodka", r"^Alcoholic beverage, distilled, (vodka|all)"),

@@ -477,3 +477,38 @@ def test_a_bare_piece_is_the_medium_one_or_the_foods_own_plain_piece():
 
     assert logged(muffin) == ("1 medium", 424)  # of four sizes, the medium (was the large)
     assert logged(doughnut) == ("1 doughnut", 265)  # not the jumbo, not the hole
+
+
+@pytest.mark.django_db
+def test_a_piece_bigger_than_a_meal_gives_way_to_the_measure_the_food_has():
+    steak = sr28_food(
+        "Beef, top sirloin, steak, cooked",
+        257,
+        (3, "oz", 85),
+        (1, "piece, cooked, excluding refuse (yield from 1 lb raw meat with refuse)", 306),
+    )
+    margarine = sr28_food(
+        "Margarine, hard", 717, (1, "stick", 113), (1, "tbsp", 14.2), (1, "tsp", 4.7)
+    )
+    burger = sr28_food("Fast foods, hamburger, double", 250, (1, "piece", 376))
+
+    assert logged(steak) == ("3 oz", 218)  # was the pound's yield, 786 kcal
+    assert logged(margarine) == ("1 tbsp", 102)  # was the stick, 810 kcal
+    assert logged(burger) == ("1 piece", 940)  # nothing smaller to give way to
+
+
+@pytest.mark.django_db
+def test_a_measure_named_with_a_packet_is_still_a_measure():
+    mustard = sr28_food("Mustard, prepared, yellow", 60, (1, "tsp or 1 packet", 5), (1, "cup", 249))
+
+    assert logged(mustard) == ("1 tsp", 3)  # was 1 cup
+
+
+@pytest.mark.django_db
+def test_crackers_with_no_count_are_the_count_sr28_serves():
+    crackers = sr28_food(
+        "Crackers, standard snack-type", 510, (5, "crackers", 16), (1, "cup crushed", 52)
+    )
+
+    assert logged_unsized(crackers) == ("5 cracker", 82)  # was 100 g, 510 kcal
+    assert logged(crackers, 2) == ("2 cracker", 33)
