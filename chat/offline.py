@@ -829,6 +829,8 @@ _EXERCISE_WORDS = {
     "Skating": ("skating",),
     "Martial arts": ("martial arts", "karate", "judo"),
     "Gardening": ("gardening",),
+    "Mowing lawn": ("mowed", "mowing", "mow"),
+    "Cleaning, house": ("cleaned", "cleaning", "housework", "chores"),
 }
 _EXERCISE_LOOKUP = {word: name for name, words in _EXERCISE_WORDS.items() for word in words}
 # Exercise without a named activity: the services log it as "General Exercise".
@@ -866,6 +868,8 @@ def exercise_at(tokens: list[str], i: int) -> str | None:
         return None
     if tokens[i + 1 : i + 3] in (["a", "fever"], ["a", "business"], ["a", "temperature"]):
         return None
+    if tokens[i + 1 : i + 3] in (["my", "plate"], ["the", "plate"], ["my", "bowl"]):
+        return None  # "cleaned my plate": eaten, not housework
     return name
 
 
@@ -893,11 +897,51 @@ def _minutes_for_count(tokens: list[str]) -> int | None:
     return None if reps is None else max(1, -(-int(reps * SECONDS_PER_REP) // 60))
 
 
+# Words around an activity the parser has no word for: "played volleyball for an hour",
+# "45 min of badminton", "kettlebell workout 20 min" -> the catalog is searched for the rest.
+_ACTIVITY_FILLER = {"i", "we", "did", "do", "done", "went", "go", "played", "play", "playing"}
+_ACTIVITY_FILLER |= {"for", "of", "some", "a", "an", "the", "about", "around", "just", "session"}
+_ACTIVITY_FILLER |= {"today", "this", "morning", "and", "then", "with", "my", "at", "in", "on"}
+_ACTIVITY_FILLER |= {"to", "out", "into", "up", "again", "hard", "really", "quick", "good"}
+_ACTIVITY_FILLER |= {"great", "long", "short", "nice", "full", "body", "total", "was", "it"}
+_PLAYED = {"played", "play", "playing", "practiced", "practised"}
+# Time spent that is not exercise: "worked 8 hours", "watched tv for 2 hours", "drove 2 hours".
+_NOT_ACTIVITY = {"worked", "work", "working", "watched", "watch", "watching", "tv", "drove"}
+_NOT_ACTIVITY |= {"drive", "driving", "sat", "sitting", "studied", "studying", "read", "reading"}
+_NOT_ACTIVITY |= {"napped", "nap", "fasted", "fasting", "waited", "commuted", "commute"}
+_NOT_ACTIVITY |= {"meeting", "meetings", "talked", "called", "gaming", "games", "computer"}
+_NOT_ACTIVITY |= {"phone", "screen", "late", "overtime", "shift", "class", "lecture", "school"}
+
+
+def _activity_words(tokens: list[str]) -> list[str]:
+    """The words of a clause left once its durations, numbers and filler are taken out."""
+    out, i = [], 0
+    while i < len(tokens):
+        amount, j = take_quantity(tokens, i)
+        if amount is not None and (_at(tokens, j) in _HOURS or _at(tokens, j) in _MINUTES):
+            i = j + 1
+            continue
+        token = tokens[i]
+        if token not in _ACTIVITY_FILLER and token not in _GENERIC_EXERCISE and token.isalpha():
+            out.append(token)
+        i += 1
+    return out
+
+
 def _exercise(tokens: list[str]) -> dict | None:
     name = next((n for i in range(len(tokens)) if (n := exercise_at(tokens, i))), None)
     generic = any(token in _GENERIC_EXERCISE for token in tokens)
-    if name is None and not generic:
-        return None
+    if name is None:
+        # an activity the word lists lack, said as exercise: timed, or "played ..."
+        said = _activity_words(tokens)
+        timed = _duration_minutes(tokens) is not None
+        played = bool(_PLAYED & set(tokens))
+        activity = not (_food_said(tokens) or _NOT_ACTIVITY & set(tokens))
+        said = said if any(len(word) >= 4 for word in said) else []
+        if said and len(said) <= 3 and (generic or timed or played) and activity:
+            name = " ".join(said)
+        elif not generic:
+            return None
     distance, unit = _distance(tokens)
     minutes = _duration_minutes(tokens)
     if minutes is None and name in _COUNTED_EXERCISES:
@@ -1085,6 +1129,11 @@ def _take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
             end = i + 2 if after in (":", "was", "is", "-") else i + 1
             return meal, tokens[:start] + tokens[end:]
     return None, tokens
+
+
+def _food_said(tokens: list[str]) -> bool:
+    """Eating words or a meal in a clause: "had pizza for 30 min" is not an activity."""
+    return any(token in _EATING for token in tokens) or _take_meal(tokens)[0] is not None
 
 
 def _has_food_cue(tokens: list[str]) -> bool:

@@ -207,6 +207,12 @@ LOGGED = [
     pytest.param("100 pushups", [exercise("Push-ups", 7)], id="100 reps take 7 minutes"),
     pytest.param("did 20 reps of deadlifts", [exercise("Deadlifts", 2)], id="reps"),
     pytest.param("20 min on the treadmill", [exercise("Walking", 20)], id="treadmill"),
+    pytest.param("badminton 30 min", [exercise("badminton", 30)], id="a timed activity"),
+    pytest.param("played volleyball", [exercise("volleyball")], id="played a sport"),
+    pytest.param(
+        "kettlebell workout 20 min", [exercise("kettlebell", 20)], id="a workout of something"
+    ),
+    pytest.param("mowed the lawn for an hour", [exercise("Mowing lawn", 60)], id="mowing"),
     pytest.param("ran 20 min on the treadmill", [exercise("Running", 20)], id="ran, treadmill"),
     pytest.param(
         "ran, 5 km", [exercise("Running", distance=5, unit="km")], id="a comma before the distance"
@@ -457,6 +463,9 @@ def test_small_talk_gets_a_reply_and_questions_are_left_to_the_coach():
         pytest.param("I want to run 5k tomorrow", id="a plan is not logged"),
         pytest.param("I'm going for a run", id="going for a run is not done yet"),
         pytest.param("I run every monday", id="a habit is not a workout done"),
+        pytest.param("worked 8 hours", id="work is not a workout"),
+        pytest.param("watched tv for 2 hours", id="tv is not a workout"),
+        pytest.param("drove 2 hours", id="driving is not a workout"),
         pytest.param("I usually have oatmeal", id="a habit is not a meal eaten"),
         pytest.param("asdf qwerty", id="nonsense"),
         pytest.param("the", id="a lone article"),
