@@ -196,24 +196,10 @@ def test_help_says_what_the_offline_model_can_do(alice, catalog):
 
 
 def _almonds():
-    from nutrition.models import Food, FoodVariant
+    from tests.nutrition.conftest import catalog_food
 
-    almonds = Food.objects.create(
-        name="Nuts, almonds",
-        calories=579,
-        protein=21.15,
-        carbs=21.55,
-        fat=49.93,
-        serving_size=100,
-        serving_unit="g",
-        source="usda_sr28",
-        source_id="12061",
-    )
-    for sequence, (unit, grams) in enumerate((("cup, whole", 143), ("oz", 28.35), ("almond", 1.2))):
-        FoodVariant.objects.create(
-            food=almonds, serving_size=1, serving_unit=unit, gram_weight=grams, sequence=sequence
-        )
-    return almonds
+    servings = [(1, "cup, whole", 143), (1, "oz", 28.35), (1, "almond", 1.2)]
+    return catalog_food("Nuts, almonds", 579, protein=21.15, fat=49.93, servings=servings)
 
 
 def test_almonds_with_no_count_are_an_ounce_and_a_count_is_that_many(alice, catalog):

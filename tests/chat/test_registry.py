@@ -199,15 +199,9 @@ def test_escalation_on_the_core_profile_loads_only_what_core_has(alice):
 
 
 def test_log_food_without_a_count_takes_a_helping_not_one_tiny_piece(alice, catalog):
-    from nutrition.models import Food, FoodVariant
+    from tests.nutrition.conftest import catalog_food
 
-    almonds = Food.objects.create(
-        name="Nuts, almonds", calories=579, serving_size=100, serving_unit="g", source="usda_sr28"
-    )
-    for sequence, (unit, grams) in enumerate((("oz", 28.35), ("almond", 1.2))):
-        FoodVariant.objects.create(
-            food=almonds, serving_size=1, serving_unit=unit, gram_weight=grams, sequence=sequence
-        )
+    catalog_food("Nuts, almonds", 579, servings=[(1, "oz", 28.35), (1, "almond", 1.2)])
     ctx = ToolContext.for_user(alice)
 
     plural = run_tool(ctx, "log_food", {"food_name": "almonds"})  # a model leaving quantity out

@@ -21,6 +21,7 @@ from nutrition.services import (
 )
 from sparky.dates import today_for
 from tests.conftest import make_user
+from tests.nutrition.conftest import catalog_food
 
 
 def days_from_today(user, n: int) -> dt.date:
@@ -127,16 +128,7 @@ def test_an_unknown_unit_is_refused_and_nothing_is_written(alice, banana):
 
 
 def _sr28(name, kcal, *servings):
-    from nutrition.models import FoodVariant
-
-    food = Food.objects.create(
-        name=name, calories=kcal, serving_size=100, serving_unit="g", source="usda_sr28"
-    )
-    for sequence, (size, unit, grams) in enumerate(servings, 1):
-        FoodVariant.objects.create(
-            food=food, serving_size=size, serving_unit=unit, gram_weight=grams, sequence=sequence
-        )
-    return food
+    return catalog_food(name, kcal, servings=servings)
 
 
 def test_a_cup_of_a_food_weighed_only_by_the_pot_is_weighed_like_its_kin(alice):

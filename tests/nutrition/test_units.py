@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from nutrition.models import FoodVariant
 from nutrition.services import food_create_custom
 from nutrition.units import available_units, normalize_unit, portion
+from tests.nutrition.conftest import catalog_food
 
 
 def multiplier(food, quantity, unit=None, **kwargs) -> Decimal:
@@ -233,16 +234,7 @@ def test_a_serving_of_another_food_is_refused(egg, banana):
 
 def sr28_food(name, kcal_per_100g, *servings):
     """A food kept per 100 g with SR28-style household servings (size, unit, grams), in order."""
-    from nutrition.models import Food
-
-    food = Food.objects.create(
-        name=name, calories=kcal_per_100g, serving_size=100, serving_unit="g", source="usda_sr28"
-    )
-    for sequence, (size, unit, grams) in enumerate(servings, 1):
-        FoodVariant.objects.create(
-            food=food, serving_size=size, serving_unit=unit, gram_weight=grams, sequence=sequence
-        )
-    return food
+    return catalog_food(name, kcal_per_100g, servings=servings)
 
 
 def logged(food, quantity=1, unit=None):
