@@ -320,10 +320,11 @@ _SAME_PLURAL -= {"shot"}
 
 
 def unit_text(quantity, unit: str | None) -> str:
-    """A unit as read after its amount: "cups" after 1.5, "almonds" after 12, "cup" after 1."""
+    """A unit as read after its amount: "cups" after 1.5, "almonds" after 12, "cup" after 1 or
+    0.5."""
     word = (unit or "").strip()
     try:
-        one = Decimal(str(quantity)) == 1
+        one = Decimal(str(quantity)) <= 1  # "0.5 cup", "1 slice", "2 slices"
     except (InvalidOperation, ValueError):
         one = True
     if one or not word or word in _SAME_PLURAL or " " in word or not word.isalpha():
@@ -566,6 +567,13 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
         whole = piece is not None and base.whole(piece)
         tiny = piece is not None and unsized and base.tiny(piece)
         big = piece is not None and base.kcal_of(piece) > BIG_PIECE_KCAL
+        if piece is not None and amount < 1 and head_of(piece.serving_unit) == "slice":
+            # "half a pizza", "a quarter of the cake": a share of the whole, not of a slice
+            entire = next(
+                (v for v in base.usable_variants() if base.names(head_of(v.serving_unit))), None
+            )
+            if entire is not None:
+                return _via_variant(base, entire, amount)
         if piece is not None and not (whole or tiny or (big and base.measure_variant())):
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()

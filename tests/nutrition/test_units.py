@@ -347,6 +347,7 @@ def test_a_food_kept_only_by_the_pot_is_one_pot_not_100_g():
     [
         (1, "cup", "cup"),
         (1.5, "cup", "cups"),
+        (0.5, "cup", "cup"),
         (12, "almond", "almonds"),
         (2, "slice", "slices"),
         (2, "glass", "glasses"),
@@ -504,3 +505,12 @@ def test_crackers_with_no_count_are_the_count_sr28_serves():
 
     assert logged_unsized(crackers) == ("5 cracker", 82)  # was 100 g, 510 kcal
     assert logged(crackers, 2) == ("2 cracker", 33)
+
+
+@pytest.mark.django_db
+def test_half_a_pizza_is_half_the_pizza_not_half_a_slice():
+    pizza = sr28_food("Pizza, cheese, 14 inch", 275, (1, "slice", 105), (1, "pizza", 841))
+
+    assert logged(pizza, 0.5) == ("0.5 pizza", 1156)  # was half a slice, 144 kcal
+    assert logged(pizza) == ("1 slice", 289)
+    assert logged(pizza, 0.5, "slice") == ("0.5 slice", 144)  # said so: half a slice
