@@ -506,7 +506,7 @@ def _time_at(tokens: list[str], i: int) -> tuple[int, str, str | None] | None:
 # Clauses
 # --------------------------------------------------------------------------------------------
 
-_SPLITTERS = {",", "and", "&", "+", "plus", "then", "also"}
+_SPLITTERS = {",", "and", "n", "&", "+", "plus", "then", "also"}
 _TIME_UNITS = {"h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "m"}
 
 
@@ -1061,13 +1061,17 @@ _CONTAINERS = {
     "boxes",
 }
 _TRAILING_UNITS = {"slice", "slices", "strip", "strips", "rasher", "rashers"}
+# Parts of a plant written after it: "spinach leaves", "3 garlic cloves", "celery stalks".
+_TRAILING_PARTS = {"leaf", "leaves", "stalk", "stalks", "clove", "cloves", "spear", "spears"}
+_TRAILING_PARTS |= {"floret", "florets", "floweret", "flowerets", "sprig", "sprigs"}
 
 
 def _unit_after(name: list[str]) -> bool:
-    """A unit written after the food: slices of anything, strips and rashers of bacon."""
-    if len(name) < 2 or name[-1] not in _TRAILING_UNITS:
+    """A unit written after the food: slices of anything, strips and rashers of bacon, the
+    leaves, stalks and cloves of a plant."""
+    if len(name) < 2 or name[-1] not in _TRAILING_UNITS | _TRAILING_PARTS:
         return False
-    return name[-1] in ("slice", "slices") or name[-2] == "bacon"
+    return name[-1] in _TRAILING_PARTS or name[-1] in ("slice", "slices") or name[-2] == "bacon"
 
 
 _CONTAINER_SIZES = {"big": 1.5, "large": 1.5, "huge": 2, "small": 0.75, "little": 0.75}
@@ -1188,8 +1192,12 @@ def _food_item(tokens: list[str]) -> _FoodItem | str | None:
     name = words[j:]
     if amount is None:
         amount, unit, name = _trailing_amount(name, unit)
-    if unit is None and _unit_after(name):  # "2 pizza slices", "3 bacon strips"
-        unit, name = singular(name[-1]), name[:-1]
+    if _unit_after(name):  # "2 pizza slices", "3 bacon strips", "3 garlic cloves"
+        word, part = name[-1], name[-1] in _TRAILING_PARTS
+        if unit is None or part:  # "spinach leaves", "a handful of spinach leaves": spinach
+            name = name[:-1]
+        if unit is None and (amount is not None or not part):
+            unit = singular(word)
     while name and name[-1] in _TRAILING_FILLER:
         name = name[:-1]
     if (

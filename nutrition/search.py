@@ -96,6 +96,9 @@ PHRASES = {
     r"donuts?": "doughnut",
     r"mayo": "mayonnaise",
     r"nutella": "chocolate hazelnut spread",
+    # the order of these two words is the food: candy, or milk
+    r"milk chocolate": "candies milk chocolate",
+    r"chocolate milk": "milk chocolate fluid",
     r"omelettes?": "omelet",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
@@ -117,9 +120,6 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
-    "chocolate milk": (
-        "Milk, chocolate, fluid, commercial, reduced fat, with added vitamin A and vitamin D",
-    ),
     "pretzels": ("Snacks, pretzels, hard, plain, salted",),
     "crackers": ("Crackers, standard snack-type, regular",),
     "string cheese": ("Cheese, mozzarella, low moisture, part-skim",),

@@ -72,6 +72,8 @@ TINY_PIECE_KCAL = Decimal(30)
 # name means a household measure of it instead.
 WHOLE_GRAMS = Decimal(500)
 WHOLE_KCAL = Decimal(1000)
+# Pieces that are a part of the food, never what its bare name means.
+PART_PIECES = frozenset({"leaf", "floweret", "floret", "spear", "stalk", "sprig", "pod"})
 # A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
 # gives way to a household measure when the food has one (1 tbsp, 3 oz, 1 oz).
 BIG_PIECE_KCAL = Decimal(500)
@@ -79,6 +81,7 @@ BIG_PIECE_KCAL = Decimal(500)
 # Household words that mean another serving when the food has none of their own: a slice of
 # cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
 STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}
+STAND_INS |= {"floret": ("floweret",), "floweret": ("floret",)}
 # A scoop of a food with no scoop of its own (ice cream, rice) is half a cup; a small, medium or
 # large drink with no sizes of its own is a coffee-shop 8, 12 or 16 fl oz.
 VOLUME_STAND_INS = {"scoop": VOLUME_ML["cup"] / 2}
@@ -178,9 +181,14 @@ def parse_unit(text) -> Unit:
 _IE_PLURALS = frozenset({"cookies", "brownies", "smoothies", "veggies", "calories", "sweeties"})
 
 
+_F_PLURALS = {"leaves": "leaf", "loaves": "loaf", "halves": "half", "knives": "knife"}
+
+
 def _singular(word: str) -> str:
     if word in _IE_PLURALS:
         return word[:-1]
+    if word in _F_PLURALS:
+        return _F_PLURALS[word]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "oes")):
@@ -426,8 +434,14 @@ class _Base:
         by_head: dict = {}
         for v in pieces:
             head = head_of(v.serving_unit)
-            # of "doughnut hole", "doughnut" and "doughnut, large", the plain "doughnut"
-            if head not in by_head or (_plain(v) == head and _plain(by_head[head]) != head):
+            # of "doughnut hole", "doughnut" and "doughnut, large", the plain "doughnut"; of
+            # "bar, miniature" and "bar (1.55 oz)", the bar
+            kept = by_head.get(head)
+            if (
+                kept is None
+                or (_plain(v) == head and _plain(kept) != head)
+                or ("mini" in _plain(kept) and "mini" not in _plain(v))
+            ):
                 by_head[head] = v
         for head in GENERIC_PIECES:
             if head in by_head or (head == "piece" and PIECE in by_head):
@@ -574,7 +588,9 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
             )
             if entire is not None:
                 return _via_variant(base, entire, amount)
-        if piece is not None and not (whole or tiny or (big and base.measure_variant())):
+        # "spinach" is not one leaf, "broccoli" not one spear: a part of the plant is no helping
+        part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
+        if piece is not None and not (whole or tiny or ((big or part) and base.measure_variant())):
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp

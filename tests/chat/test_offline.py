@@ -398,6 +398,12 @@ LOGGED = [
         id="a unit after the food",
     ),
     pytest.param("2 chicken strips", [food("chicken strip", 2)], id="chicken strips are a food"),
+    pytest.param("3 garlic cloves", [food("garlic", 3, "clove")], id="cloves of garlic"),
+    pytest.param("spinach leaves", [food("spinach")], id="leaves with no count are the vegetable"),
+    pytest.param(
+        "a handful of spinach leaves", [food("spinach", 1, "handful")], id="a handful of leaves"
+    ),
+    pytest.param("eggs n toast", [food("eggs"), food("toast")], id="n is and"),
     pytest.param(
         "I ate too much pizza and a lot of pasta w/ cheese",
         [food("pizza"), food("pasta"), food("cheese")],

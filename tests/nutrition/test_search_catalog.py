@@ -122,6 +122,7 @@ DIARY = [
     ("wheat toast", r"^Bread, (wheat|whole-wheat)\b.*toasted"),  # not toasted wheat germ
     ("grilled salmon", r"^Fish, salmon, .*cooked, dry heat"),
     ("chocolate milk", r"^Milk, chocolate"),  # not milk chocolate candy
+    ("milk chocolate", r"^Candies, milk chocolate"),  # and the other way round
     ("pretzels", r"^Snacks, pretzels, hard"),
     ("donut", r"^Doughnuts, "),
     ("tomato soup", r"^Soup, tomato"),

@@ -514,3 +514,19 @@ def test_half_a_pizza_is_half_the_pizza_not_half_a_slice():
     assert logged(pizza, 0.5) == ("0.5 pizza", 1156)  # was half a slice, 144 kcal
     assert logged(pizza) == ("1 slice", 289)
     assert logged(pizza, 0.5, "slice") == ("0.5 slice", 144)  # said so: half a slice
+
+
+@pytest.mark.django_db
+def test_a_bare_vegetable_is_a_cup_not_one_leaf_or_spear_and_a_said_part_is_that_part():
+    spinach = sr28_food("Spinach, raw", 23, (1, "cup", 30), (1, "leaf", 10))
+    broccoli = sr28_food("Broccoli, raw", 34, (1, "cup chopped", 91), (1, "spear", 31))
+    garlic = sr28_food("Garlic, raw", 149, (1, "cup", 136), (1, "clove", 3))
+    chocolate = sr28_food(
+        "Candies, milk chocolate", 535, (1, "bar, miniature", 7), (1, "bar (1.55 oz)", 44)
+    )
+
+    assert logged(spinach) == ("1 cup", 7)  # was 1 leaf, 2 kcal
+    assert logged(broccoli) == ("1 cup", 31)  # was 1 spear
+    assert logged(spinach, 3, "leaves") == ("3 leaf", 7)
+    assert logged(garlic) == ("1 clove", 4)  # a clove is what garlic is counted in
+    assert logged(chocolate) == ("1 bar", 235)  # not the miniature
