@@ -797,7 +797,8 @@ def _number_and_word(value, label: str) -> tuple[float | None, str | None]:
 def _check_range(number: float, label: str, low: float, high: float, low_inclusive=True) -> None:
     if number < 0:
         raise IntentError(f"{label} cannot be negative ({_tidy(number)}).")
-    too_low = number < low if low_inclusive else number <= low
+    kept = _tidy(number)  # what is stored: 1e-9 minutes is 0, and 0 is not more than 0
+    too_low = kept < low if low_inclusive else kept <= low
     if too_low or number > high:
         lowest = f"at least {low}" if low_inclusive else f"more than {low}"
         raise IntentError(f"{label} must be {lowest} and at most {high}, not {_tidy(number)}.")
@@ -875,6 +876,8 @@ def _food_unit(raw) -> str | None:
 
 _MEAL_WORDS = {
     "breakfast": "breakfast",
+    "brekkie": "breakfast",
+    "brekky": "breakfast",
     "brunch": "lunch",
     "lunch": "lunch",
     "dinner": "dinner",

@@ -631,6 +631,9 @@ _STANDARD_WORDS = {
     "weighs": "weight",
     "weigh-in": "weight",
     "bodyweight": "weight",
+    "wieght": "weight",  # slips of the keyboard
+    "weigth": "weight",
+    "wt": "weight",
     "neck": "neck",
     "waist": "waist",
     "hips": "hips",
@@ -1014,6 +1017,7 @@ _EATING = {
 }
 _FOOD_FILLER = {
     ":",
+    "sum",  # "had sum cookies"
     "too",
     "much",
     "lots",

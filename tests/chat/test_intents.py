@@ -597,3 +597,10 @@ def test_validate_intent_only_ever_raises_intent_error(value):
         assert str(error)
     else:
         assert validate_intent(intent) == intent
+
+
+def test_an_amount_that_rounds_to_nothing_is_refused_not_stored_as_zero():
+    for intent, field in (("log_exercise", "duration_minutes"), ("log_food", "quantity")):
+        data = {field: 1e-9, "food_name": "egg"}
+        with pytest.raises(IntentError):
+            validate_intent({"intent": intent, "data": data})

@@ -405,6 +405,13 @@ LOGGED = [
     ),
     pytest.param("eggs n toast", [food("eggs"), food("toast")], id="n is and"),
     pytest.param(
+        "had brekkie: eggs & bacon",
+        [food("eggs", meal="breakfast"), food("bacon", meal="breakfast")],
+        id="brekkie",
+    ),
+    pytest.param("had sum cookies", [food("cookies")], id="sum is some"),
+    pytest.param("wieght 80kg", [measured(standard("weight", 80, "kg"))], id="wieght"),
+    pytest.param(
         "I ate too much pizza and a lot of pasta w/ cheese",
         [food("pizza"), food("pasta"), food("cheese")],
         id="too much, a lot of and w/",
