@@ -49,6 +49,27 @@ def _steps(value) -> int:
     return int(number)
 
 
+def _unit_of_bare_weight(user, value: Decimal, usual: str) -> str:
+    """A weight given with no unit is in the user's usual unit, unless it is their last weight
+    in the other unit ("I weigh 180" from someone at 81 kg means pounds)."""
+    last = (
+        CheckInMeasurement.objects.for_user(user)
+        .exclude(weight=None)
+        .order_by("-entry_date")
+        .values_list("weight", flat=True)
+        .first()
+    )
+    if not last:
+        return usual
+    other = "lb" if usual == "kg" else "kg"
+    as_usual = value / Decimal(last)
+    as_other = convert_weight(value, other, usual) / Decimal(last)
+    near = Decimal("0.1")  # within 10% of the last weigh-in
+    if abs(as_other - 1) <= near and abs(as_usual - 1) > Decimal("0.5"):
+        return other
+    return usual
+
+
 @transaction.atomic
 def checkin_upsert(
     *,
@@ -74,6 +95,8 @@ def checkin_upsert(
     if weight is not None:
         unit = parse_weight_unit(weight_unit, prefs.default_weight_unit)
         value = to_decimal(weight, field="weight")
+        if not weight_unit or not str(weight_unit).strip():
+            unit = _unit_of_bare_weight(user, value, unit)
         kg = weight_to_kg(value, unit)
         low, high = WEIGHT_RANGE_KG
         if not low <= kg <= high:

@@ -384,3 +384,22 @@ def test_a_name_the_database_cannot_store_is_refused(alice):
 
     assert caught.value.code == "invalid_characters"
     assert not CustomCategory.objects.exists()
+
+
+def test_a_weight_without_a_unit_that_is_the_last_weight_in_the_other_unit_is_read_so(alice, bob):
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+    checkin_upsert(user=alice, entry_date=yesterday, weight=81.5)  # kg, alice's unit
+    preferences_update(user=bob, default_weight_unit="lb")
+    checkin_upsert(user=bob, entry_date=yesterday, weight=180)
+
+    in_pounds = checkin_upsert(user=alice, weight=180)  # "I weigh 180": pounds
+    said_kg = checkin_upsert(user=alice, entry_date=yesterday, weight=180, weight_unit="kg")
+    in_kilos = checkin_upsert(user=bob, weight=82)  # bob at 180 lb says 82: kilograms
+
+    assert in_pounds.weight == Decimal("81.65")
+    assert said_kg.weight == Decimal("180.00")  # a unit said is a unit kept
+    assert in_kilos.weight == Decimal("180.78")
+
+
+def test_a_weight_without_a_unit_and_no_history_is_in_the_usual_unit(alice):
+    assert checkin_upsert(user=alice, weight=180).weight == Decimal("180.00")
