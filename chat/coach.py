@@ -753,6 +753,8 @@ def _intent_calls(intent) -> list[tuple[str, dict]]:
         return [("log_exercise", {k: data.get(k) for k in keys})]
     if intent.name == "set_goals":  # offline only: the parser's goal sentences
         return [("set_goals", dict(data))]
+    if intent.name == "log_external":  # offline only: "a burger, about 600 cal"
+        return [("log_external_food", {k: v for k, v in data.items() if v is not None})]
     if intent.name == "log_water":
         return [("log_water", {"glasses": data.get("glasses_consumed"), "date": data.get("date")})]
     if intent.name == "log_measurement":

@@ -333,9 +333,10 @@ _SOCIAL_REPLIES = {
     "thanks": "You're welcome!",
     "goodbye": "Bye! See you next time.",
     "help": "Tell me what you ate, drank or did, in your own words, and I'll log it: "
-    "'2 eggs and toast for breakfast', 'walked 45 min', 'weight 80.2 kg waist 84 cm', "
-    "'3 glasses of water', 'calorie goal 2000'. Ask 'how many calories today?' or 'how was my "
-    "week?'. Entries are edited and deleted in the diary.",
+    "'2 eggs and toast for breakfast', 'a burger, about 600 cal', 'walked 45 min', "
+    "'weight 80.2 kg waist 84 cm', '3 glasses of water', 'same breakfast as yesterday', "
+    "'calorie goal 2000'. Ask 'how many calories today?', 'what did I have for lunch?' or 'how "
+    "was my week?'. Entries are edited and deleted in the diary.",
     "acknowledgement": "Okay.",
 }
 _SOCIAL_FILLER = {"sparky", "there", "again", "so", "very", "oh", ",", ":"}
@@ -1080,6 +1081,10 @@ def _unit_after(name: list[str]) -> bool:
 
 _CONTAINER_SIZES = {"big": 1.5, "large": 1.5, "huge": 2, "small": 0.75, "little": 0.75}
 _CALORIE_WORDS = {"calories", "calorie", "kcal", "cal", "cals"}
+CALORIES_HINT = (
+    "Say how many calories, e.g. '100 calories of almonds', or what it was with its calories, "
+    "e.g. 'a burger, about 600 cal'."
+)
 # What people "had" that is not food: the item is dropped rather than searched for.
 _NOT_FOOD = {
     "day",
@@ -1180,11 +1185,10 @@ def _food_item(tokens: list[str]) -> _FoodItem | str | None:
     unit = None
     word = _at(words, j)
     if word in _CALORIE_WORDS:
-        return (
-            "I can't log food by calories without an AI service; say an amount instead, "
-            "e.g. '30 g almonds' or '2 slices of bread'."
-        )
-    if word in _CONTAINER_SIZES and _at(words, j + 1) in _CONTAINERS:
+        if amount is None:
+            return CALORIES_HINT
+        unit, j = "kcal", j + 1  # "100 calories of almonds": as much as makes 100 kcal
+    elif word in _CONTAINER_SIZES and _at(words, j + 1) in _CONTAINERS:
         # "a big bowl of oatmeal": half as much again as the measure a bowl stands for.
         amount, j = (amount or 1) * _CONTAINER_SIZES[word], j + 2
     elif food_unit(word) is not None:
@@ -1472,8 +1476,78 @@ def _read_change(tokens: list[str], when: _When, reading: _Reading) -> None:
     reading.errors.append(CHANGE_HINT)
 
 
+# "a burger, about 600 cal", "a 500 calorie salad", "protein shake with 30g protein and 150
+# calories": a food with the nutrition the user gave, logged as their own food.
+_MACROS = {
+    "protein": "protein",
+    **dict.fromkeys(["carbs", "carb", "carbohydrates", "carbohydrate"], "carbs"),
+    **dict.fromkeys(["fat", "fats"], "fat"),
+    **dict.fromkeys(["fiber", "fibre"], "dietary_fiber"),
+}
+_GRAM_WORDS = {"g", "gram", "grams", "gr"}
+_ROUGHLY = {"about", "around", "approx", "approximately", "roughly", "~", "with", "of", "like"}
+
+
+def _nutrition_said(tokens: list[str]) -> tuple[dict, set[int]]:
+    """The calories and grams of macros a clause states, and the token positions they use."""
+    found: dict = {}
+    used: set[int] = set()
+    for i in range(len(tokens)):
+        amount, j = take_quantity(tokens, i, articles=False)
+        if amount is None or i in used:
+            continue
+        word = _at(tokens, j)
+        if word in _CALORIE_WORDS and _at(tokens, j + 1) != "of" and "calories" not in found:
+            found["calories"] = amount
+            used.update(range(i, j + 1))
+            continue
+        k = j + 1 if word in _GRAM_WORDS else j
+        k = k + 1 if _at(tokens, k) == "of" else k
+        macro = _MACROS.get(_at(tokens, k))
+        if macro and (word in _GRAM_WORDS or k == j) and macro not in found:
+            found[macro] = amount
+            used.update(range(i, k + 1))
+    return found, used
+
+
+def _nutrition_only(clause: list[str]) -> bool:
+    """'about 600 cal', '150 calories for breakfast': nutrition (and a meal), nothing else."""
+    _, clause = _take_meal(clause)
+    found, used = _nutrition_said(clause)
+    rest = [t for i, t in enumerate(clause) if i not in used and t not in _ROUGHLY]
+    return bool(found) and not rest
+
+
+def _with_nutrition(clauses: list[list[str]]) -> list[list[str]]:
+    """'a burger, about 600 cal': a clause of nutrition alone belongs to the food before it."""
+    out: list[list[str]] = []
+    for clause in clauses:
+        if out and _nutrition_only(clause) and not _nutrition_only(out[-1]):
+            out[-1] = [*out[-1], "with", *clause]
+        else:
+            out.append(clause)
+    return out
+
+
+def _external_item(clause: list[str]) -> _FoodItem | None:
+    found, used = _nutrition_said(clause)
+    if "calories" not in found:
+        return None
+    rest = [t for i, t in enumerate(clause) if i not in used]
+    meal, rest = _take_meal(rest)
+    words = [t for t in _without_filler(rest) if t not in _ROUGHLY]
+    while words and words[0] in ("a", "an", "one"):
+        words = words[1:]
+    while words and (words[-1] in _ROUGHLY or words[-1] in _TRAILING_FILLER):
+        words = words[:-1]
+    if not words or len(words) > 6 or take_quantity(words, 0)[0] is not None:
+        return None  # "2 eggs, 150 calories": a count and calories; left to the model
+    data = {"food_name": " ".join(words), **found, "meal_type": None}
+    return _FoodItem(data, meal)
+
+
 def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
-    clauses = _rejoined(_clauses(tokens))
+    clauses = _with_nutrition(_rejoined(_clauses(tokens)))
     domains = [_domain(clause) for clause in clauses]
     if "food" in domains:
         # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.
@@ -1492,6 +1566,10 @@ def _read_statement(tokens: list[str], when: _When, reading: _Reading) -> None:
                 reading.entries.append(("log_measurement", None))
         elif domain == "exercise":
             reading.entries.append(("log_exercise", {**_exercise(clause), "date": when.date}))
+        elif (external := _external_item(clause)) is not None:
+            external.data["date"] = when.date
+            foods.append(external)
+            reading.entries.append(("log_external", external.data))
         elif domain == "food":
             item = _food_item(clause)
             if isinstance(item, str):
@@ -1629,7 +1707,7 @@ def _result(text: str, reading: _Reading) -> ParseResult:
             data = {"measurements": _valid_measurements(reading.measurements, result.errors)}
             if not data["measurements"]:
                 continue
-        if name == "set_goals":  # the offline model's own intent, for the set_goals tool
+        if name in ("set_goals", "log_external"):  # the offline model's own intents
             result.intents.append(Intent(name, data, None))
             continue
         try:
@@ -1790,6 +1868,7 @@ _CATEGORY_WORDS = {
 }
 _INTENT_CATEGORIES = {
     "set_goals": "goals",
+    "log_external": "food",
     "repeat_meal": "food",
     "log_food": "food",
     "log_water": "food",

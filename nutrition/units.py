@@ -43,6 +43,7 @@ VOLUME_ML = {
     "quart": Decimal("946.352946"),
 }
 SERVING = "serving"
+KCAL = "kcal"  # "100 calories of almonds": as much of the food as has 100 kcal
 PIECE = "piece"
 SIZES = ("extra small", "small", "medium", "large", "extra large", "jumbo")
 # Household servings that stand for one piece of the food, in the order a bare "1 piece" (or no
@@ -113,6 +114,7 @@ ALIASES = {
     **dict.fromkeys(["glass", "glasses"], GLASS),
     **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
     **dict.fromkeys(["serving", "servings", "serve", "serves", "portion", "portions"], SERVING),
+    **dict.fromkeys(["kcal", "cal", "cals", "calorie", "calories", "kilocalories"], KCAL),
     **dict.fromkeys(
         ["piece", "pieces", "pc", "pcs", "each", "ea", "whole", "item", "items"], PIECE
     ),
@@ -264,6 +266,15 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         asked = Unit(asked.factor, "cup", "cup")
 
     result = None
+    if asked.canonical == KCAL:
+        if not food.calories:
+            raise ValidationError(
+                f"{food.name} has no calories on record, so it can't be measured in calories; "
+                "give an amount in grams or servings.",
+                code="unknown_unit",
+            )
+        mult = amount / Decimal(food.calories)
+        return Portion(mult, KCAL, None, base.grams_for(mult), amount)
     if not asked.label:
         result = _natural(base, amount, unsized=unsized)
     elif asked.canonical == SERVING:
@@ -324,7 +335,7 @@ def available_units(food, variants=None) -> list[str]:
 
 # Units written the same for any amount: "2 tbsp", "3 oz", "2 large".
 _SAME_PLURAL = frozenset({*MASS_G, *VOLUME_ML, *SIZES}) - {"cup", "pint", "quart", "handful"}
-_SAME_PLURAL -= {"shot"}
+_SAME_PLURAL = (_SAME_PLURAL - {"shot"}) | {KCAL}
 
 
 def unit_text(quantity, unit: str | None) -> str:

@@ -289,3 +289,20 @@ def test_same_breakfast_as_yesterday_logs_yesterdays_breakfast_again_for_today(a
     assert dinner.message.startswith("Nothing was logged for dinner on")  # none yesterday
     assert "nothing to repeat" in monday.message
     assert FoodEntry.objects.for_user(alice).filter(entry_date=yesterday).count() == 3
+
+
+def test_a_food_with_its_calories_is_logged_as_the_users_own_food(alice, catalog):
+    first = handle_turn(alice, "a burger, about 600 cal")
+    again = handle_turn(alice, "a burger, about 600 cal")
+    shake = handle_turn(alice, "protein shake with 30g protein and 150 calories for breakfast")
+
+    entries = FoodEntry.objects.for_user(alice).select_related("food").order_by("created_at")
+    assert first.action == "logged" and again.action == "logged"
+    assert [(e.food.name, e.food.is_custom, e.meal_type) for e in entries][2] == (
+        "protein shake",
+        True,
+        "breakfast",
+    )
+    assert entries[0].food_id == entries[1].food_id  # the same food, not a second copy
+    assert float(entries[2].food.calories) == 150 and float(entries[2].food.protein) == 30
+    assert "600 kcal" in first.message and "150 kcal" in shake.message

@@ -576,14 +576,33 @@ def test_it_says_which_part_it_left_out():
     assert result.errors == ["I couldn't tell what 'i ran out of milk' was, so I left it out."]
 
 
-def test_it_refuses_food_by_calories_and_says_what_to_write_instead():
-    result = parse_message("100 calories of almonds")
+def test_calories_of_a_food_are_its_amount_and_a_food_with_its_calories_is_the_users_own():
+    by_calories = parse_message("100 calories of almonds")
+    burger = parse_message("a burger, about 600 cal")
+    salad = parse_message("a 500 calorie salad for lunch")
+    shake = parse_message("protein shake with 30g protein and 150 calories")
+    bare = parse_message("calories")
 
-    assert result.intents == []
-    assert result.errors == [
-        "I can't log food by calories without an AI service; say an amount instead, "
-        "e.g. '30 g almonds' or '2 slices of bread'."
+    assert by_calories.intents == [food("almonds", 100, "kcal")]
+    external = [(i.name, i.data) for r in (burger, salad, shake) for i in r.intents]
+    assert external == [
+        ("log_external", {"food_name": "burger", "calories": 600, "meal_type": None, "date": None}),
+        (
+            "log_external",
+            {"food_name": "salad", "calories": 500, "meal_type": "lunch", "date": None},
+        ),
+        (
+            "log_external",
+            {
+                "food_name": "protein shake",
+                "protein": 30,
+                "calories": 150,
+                "meal_type": None,
+                "date": None,
+            },
+        ),
     ]
+    assert not bare.intents
 
 
 def test_an_implausible_weight_is_refused_with_the_range_while_the_rest_is_kept():

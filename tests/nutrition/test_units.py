@@ -530,3 +530,12 @@ def test_a_bare_vegetable_is_a_cup_not_one_leaf_or_spear_and_a_said_part_is_that
     assert logged(spinach, 3, "leaves") == ("3 leaf", 7)
     assert logged(garlic) == ("1 clove", 4)  # a clove is what garlic is counted in
     assert logged(chocolate) == ("1 bar", 235)  # not the miniature
+
+
+@pytest.mark.django_db
+def test_calories_of_a_food_are_as_much_of_it_as_has_them():
+    almonds = sr28_food("Nuts, almonds", 579, (1, "oz", 28.35))
+
+    p = portion(food=almonds, quantity=100, unit="calories")
+    assert (p.unit, p.quantity, p.grams.quantize(Decimal("0.1"))) == ("kcal", 100, Decimal("17.3"))
+    assert logged(almonds, 250, "kcal") == ("250 kcal", 250)
