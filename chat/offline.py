@@ -1324,9 +1324,23 @@ def _read_repeat(text: str) -> Intent | None:
     return Intent("repeat_meal", {"meal": meal, "from": day, "to_meal": to}, None)
 
 
+# "actually make that 3 eggs", "no, it was lunch", "oops I meant 2 bananas", "scratch that", "I
+# didn't have the banana": a correction of something logged, never something new to log.
+_CORRECTION = re.compile(
+    r"^(?:actually|oops|no|nope|sorry)[\s,!.]+(?:make|it was|it's|its|that|i meant|meant|not|"
+    r"change|should|i said)\b"
+    r"|^(?:oops|no|nope)[\s,!.]+(?:i )?(?:meant|wrong)\b"
+    r"|^(?:i )?meant\b|\bscratch that\b|^make (?:that|it) \w|^that (?:was|should be)\b"
+    r"|\b(?:didn'?t|did not) (?:have|eat|drink) (?:the|that)\b"
+    r"|^(?:it|that) was (?:lunch|dinner|breakfast|a snack|yesterday)\b",
+)
+
+
 def _parse(text: str) -> ParseResult:
     if re.fullmatch(r"\s*#?\d{1,3}[.)]?\s*", text):
         return ParseResult(errors=[LONE_NUMBER])
+    if _CORRECTION.search(" ".join(text.lower().replace("\u2019", "'").split())):
+        return ParseResult(errors=[CHANGE_HINT])
     if repeat := _read_repeat(text):
         return ParseResult(intents=[repeat])
     reading = _Reading(entries=[], measurements=[], errors=[], left_out=[])

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chat.intents import Intent, validate_intent
-from chat.offline import guess_categories, parse_message, tokenise
+from chat.offline import CHANGE_HINT, guess_categories, parse_message, tokenise
 
 
 def food(name, quantity=1, unit=None, meal=None, date=None):
@@ -536,6 +536,29 @@ def test_asking_to_change_or_remove_an_entry_logs_nothing_and_points_to_the_diar
 
     assert result.intents == []
     assert "diary beside the chat has Edit and Delete" in result.errors[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "actually make that 3 eggs",
+        "no, it was lunch",
+        "oops i meant 2 bananas",
+        "scratch that",
+        "I didn't have the banana",
+        "make it 2 slices",
+    ],
+)
+def test_a_correction_logs_nothing_and_points_to_the_diary(message):
+    result = parse_message(message)
+
+    assert result.intents == []
+    assert result.errors == [CHANGE_HINT]
+
+
+@pytest.mark.parametrize("message", ["actually I also had toast", "no", "sorry I forgot 2 eggs"])
+def test_words_that_often_open_a_correction_do_not_always(message):
+    assert parse_message(message).errors != [CHANGE_HINT]
 
 
 def test_correcting_a_check_in_is_a_new_value_for_the_day():
