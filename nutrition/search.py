@@ -95,6 +95,7 @@ PHRASES = {
     r"oj": "orange juice",
     r"donuts?": "doughnut",
     r"mayo": "mayonnaise",
+    r"(basmati|jasmine) rice": "white rice",
     r"nutella": "chocolate hazelnut spread",
     # the order of these two words is the food: candy, or milk
     r"milk chocolate": "candies milk chocolate",
@@ -122,6 +123,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "toast": ("Bread, white, commercially prepared, toasted",),
     "pretzels": ("Snacks, pretzels, hard, plain, salted",),
     "crackers": ("Crackers, standard snack-type, regular",),
+    "tortilla": ("Tortillas, ready-to-bake or -fry, flour, refrigerated",),
     "string cheese": ("Cheese, mozzarella, low moisture, part-skim",),
     "doughnut": ("Doughnuts, yeast-leavened, glazed, enriched (includes honey buns)",),
     "wheat toast": ("Bread, wheat, toasted",),  # not toasted wheat germ cereal
@@ -910,6 +912,8 @@ def _rank(c: Candidate, q: Query) -> None:
     c.score = max(0.0, min(1.0, score))
     # A guessed correction or a kind of food lists foods but logs none without asking.
     c.complete = complete and not (q.described or q.kind or (matched & q.guesses))
+    if c.user_id is None and "dry mix" in lowered and not {"mix", "dry"} & q.words:
+        c.complete = False  # "carrot cake" is no cake mix: offered, never logged as the cake
     if q.dish and c.user_id is None and not any(zones.get(stem) == "head" for stem in q.dish):
         # "peanut butter sandwich" is not "Cookies, peanut butter sandwich"; "caesar salad" is
         # not "Salad dressing, caesar": the dish the words end with must be what the food is

@@ -468,9 +468,9 @@ class _Base:
                 return next((v for v in sizes if head_of(v.serving_unit) == "medium"), middle)
             return middle
         nouns = [v for h, v in by_head.items() if h not in NOT_PIECES and h not in ("unit",)]
-        if nouns:
-            return nouns[0]
-        return None
+        # the food's own noun first: a corn tortilla's "tortilla", not its "enchilada"
+        own = [v for v in nouns if self.names(head_of(v.serving_unit)) and not self.whole(v)]
+        return (own or nouns or [None])[0]
 
     def whole(self, piece) -> bool:
         """Whether one "piece" is a whole roast, bird, rack or head of cabbage: more than a

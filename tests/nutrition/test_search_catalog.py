@@ -128,6 +128,8 @@ DIARY = [
     ("tomato soup", r"^Soup, tomato"),
     ("potato salad", r"^Potato salad"),
     ("mayo", r"mayonnaise"),
+    ("basmati rice", r"^Rice, white, .*cooked"),
+    ("tortilla", r"^Tortillas, ready-to-bake or -fry, flour"),
     ("nutella", r"^Chocolate-flavored hazelnut spread"),
     ("omelette", r"^Egg, whole, cooked, omelet"),
     ("crackers", r"^Crackers, standard snack-type, regular"),  # not cheese crackers
@@ -182,6 +184,7 @@ NOT_ONE_FOOD = [
     # a dish named by its last word is that dish: not a cookie, not a dressing
     ("peanut butter sandwich", r"."),
     ("caesar salad", r"."),
+    ("carrot cake", r"."),  # the catalog has only a carrot cake mix: not logged as the cake
     ("bar", r"[Bb]ar"),
 ]
 

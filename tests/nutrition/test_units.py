@@ -539,3 +539,10 @@ def test_calories_of_a_food_are_as_much_of_it_as_has_them():
     p = portion(food=almonds, quantity=100, unit="calories")
     assert (p.unit, p.quantity, p.grams.quantize(Decimal("0.1"))) == ("kcal", 100, Decimal("17.3"))
     assert logged(almonds, 250, "kcal") == ("250 kcal", 250)
+
+
+@pytest.mark.django_db
+def test_a_bare_piece_is_named_by_the_foods_own_noun():
+    tortilla = sr28_food("Tortillas, corn", 218, (1, "enchilada", 19), (1, "tortilla, medium", 24))
+
+    assert logged(tortilla) == ("1 tortilla", 52)  # not "1 enchilada"
