@@ -96,6 +96,10 @@ PHRASES = {
     r"donuts?": "doughnut",
     r"mayo": "mayonnaise",
     r"(basmati|jasmine) rice": "white rice",
+    r"americanos?": "black coffee",
+    r"hot chocolate": "hot cocoa",
+    r"oreos?": "chocolate sandwich cookies creme filling",
+    r"(7 ?up|seven up)": "lemon lime soda",
     r"nutella": "chocolate hazelnut spread",
     # the order of these two words is the food: candy, or milk
     r"milk chocolate": "candies milk chocolate",
@@ -109,6 +113,7 @@ SYNONYM_QUALITY = 0.95
 DESCRIPTIONS: dict[str, tuple[str, ...]] = {
     "latt": ("coffe", "milk"),
     "cappuccino": ("coffe", "milk"),
+    "margarita": ("tequila", "lime"),  # a cocktail, never margarine by a one-letter slip
 }
 DESCRIPTION_QUALITY = 0.9
 
@@ -124,6 +129,16 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "pretzels": ("Snacks, pretzels, hard, plain, salted",),
     "crackers": ("Crackers, standard snack-type, regular",),
     "tortilla": ("Tortillas, ready-to-bake or -fry, flour, refrigerated",),
+    "espresso": ("Beverages, coffee, brewed, espresso, restaurant-prepared",),
+    "sprite": ("Beverages, carbonated, SPRITE, lemon-lime, without caffeine",),
+    "gatorade": ("Beverages, PEPSICO QUAKER, Gatorade, G performance O 2, ready-to-drink.",),
+    **dict.fromkeys(
+        ("tequila", "gin"),
+        ("Alcoholic beverage, distilled, all (gin, rum, vodka, whiskey) 80 proof",),
+    ),
+    "orange soda": ("Beverages, carbonated, orange",),
+    "hot cocoa": ("Milk, chocolate beverage, hot cocoa, homemade",),
+    "snickers": ("Candies, MARS SNACKFOOD US, SNICKERS Bar",),
     "string cheese": ("Cheese, mozzarella, low moisture, part-skim",),
     "doughnut": ("Doughnuts, yeast-leavened, glazed, enriched (includes honey buns)",),
     "wheat toast": ("Bread, wheat, toasted",),  # not toasted wheat germ cereal

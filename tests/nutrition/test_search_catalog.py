@@ -129,6 +129,13 @@ DIARY = [
     ("potato salad", r"^Potato salad"),
     ("mayo", r"mayonnaise"),
     ("basmati rice", r"^Rice, white, .*cooked"),
+    ("americano", r"^Beverages, coffee, brewed"),  # not American shad
+    ("espresso", r"^Beverages, coffee, brewed, espresso"),
+    ("tequila", r"^Alcoholic beverage, distilled"),  # not a canned tequila sunrise
+    ("sprite", r"lemon-lime"),
+    ("snickers", r"SNICKERS Bar$"),
+    ("oreos", r"^Cookies, chocolate sandwich, with creme filling"),
+    ("hot chocolate", r"hot cocoa"),
     ("tortilla", r"^Tortillas, ready-to-bake or -fry, flour"),
     ("nutella", r"^Chocolate-flavored hazelnut spread"),
     ("omelette", r"^Egg, whole, cooked, omelet"),
@@ -185,6 +192,7 @@ NOT_ONE_FOOD = [
     ("peanut butter sandwich", r"."),
     ("caesar salad", r"."),
     ("carrot cake", r"."),  # the catalog has only a carrot cake mix: not logged as the cake
+    ("margarita", r"."),  # a cocktail: never margarine by a one-letter slip
     ("bar", r"[Bb]ar"),
 ]
 
