@@ -804,10 +804,10 @@ def _repeat_calls(turn: _Turn, data: dict, lines: list[str]) -> list[tuple[str, 
     # "same as yesterday for dinner" is yesterday's dinner; with no meal said, the meal of now
     meal = data.get("meal") or data.get("to_meal") or default_meal(turn.user)
     to_meal = data.get("to_meal") or meal
-    rows = food_diary(user=turn.user, day=day).get(meal) or []
     if day == parse_day(turn.user, "today") and to_meal == meal:
         lines.append(f"That is today's {meal}; say which day to repeat, e.g. 'same as yesterday'.")
         return []
+    rows = food_diary(user=turn.user, day=day).get(meal) or []
     if not rows:
         lines.append(
             f"Nothing was logged for {meal} on {day.isoformat()}, so there is nothing to repeat."

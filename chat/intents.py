@@ -22,7 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from sparky.dates import WEEKDAYS
+from sparky.dates import is_weekday_phrase
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
 MEAL_TYPES = ("breakfast", "lunch", "dinner", "snack")
@@ -1007,7 +1007,7 @@ def _date(data: dict, label: str) -> str | None:
             return "today"
         if text in _RELATIVE_DATES or re.fullmatch(r"\d{1,4} days? ago", text):
             return text
-        if re.fullmatch(rf"((on|last) )?({'|'.join(WEEKDAYS)})", text):
+        if is_weekday_phrase(text):
             return text
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}([t ].*)?", text):
             try:

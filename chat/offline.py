@@ -1493,10 +1493,9 @@ def _read_change(tokens: list[str], when: _When, reading: _Reading) -> None:
 # "a burger, about 600 cal", "a 500 calorie salad", "protein shake with 30g protein and 150
 # calories": a food with the nutrition the user gave, logged as their own food.
 _MACROS = {
-    "protein": "protein",
-    **dict.fromkeys(["carbs", "carb", "carbohydrates", "carbohydrate"], "carbs"),
-    **dict.fromkeys(["fat", "fats"], "fat"),
-    **dict.fromkeys(["fiber", "fibre"], "dietary_fiber"),
+    word: name
+    for word, name in _GOAL_NUTRIENTS.items()
+    if name in ("protein", "carbs", "fat", "dietary_fiber")
 }
 _GRAM_WORDS = {"g", "gram", "grams", "gr"}
 _ROUGHLY = {"about", "around", "approx", "approximately", "roughly", "~", "with", "of", "like"}

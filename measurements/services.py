@@ -52,18 +52,13 @@ def _steps(value) -> int:
 def _unit_of_bare_weight(user, value: Decimal, usual: str) -> str:
     """A weight given with no unit is in the user's usual unit, unless it is their last weight
     in the other unit ("I weigh 180" from someone at 81 kg means pounds)."""
-    last = (
-        CheckInMeasurement.objects.for_user(user)
-        .exclude(weight=None)
-        .order_by("-entry_date")
-        .values_list("weight", flat=True)
-        .first()
-    )
-    if not last:
+    last_kg = latest_weight_kg(user=user)
+    if not last_kg:
         return usual
+    last = convert_weight(last_kg, "kg", usual)
     other = "lb" if usual == "kg" else "kg"
-    as_usual = value / Decimal(last)
-    as_other = convert_weight(value, other, usual) / Decimal(last)
+    as_usual = value / last
+    as_other = convert_weight(value, other, usual) / last
     near = Decimal("0.1")  # within 10% of the last weigh-in
     if abs(as_other - 1) <= near and abs(as_usual - 1) > Decimal("0.5"):
         return other

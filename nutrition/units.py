@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 
 MASS_G = {
     "g": Decimal(1),
-    "handful": Decimal(30),
+    "handful": Decimal(30),  # of nuts, berries, chips: about an ounce
     "kg": Decimal(1000),
     "mg": Decimal("0.001"),
     "oz": Decimal("28.349523125"),
@@ -78,7 +78,6 @@ PART_PIECES = frozenset({"leaf", "floweret", "floret", "spear", "stalk", "sprig"
 # A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
 # gives way to a household measure when the food has one (1 tbsp, 3 oz, 1 oz).
 BIG_PIECE_KCAL = Decimal(500)
-# A handful (of nuts, berries, chips) is weighed as about an ounce: MASS_G["handful"].
 # Household words that mean another serving when the food has none of their own: a slice of
 # cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
 STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}

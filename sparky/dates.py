@@ -12,6 +12,11 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 _WEEKDAY = re.compile(rf"(?:(on|last) )?({'|'.join(WEEKDAYS)})")
 
 
+def is_weekday_phrase(text: str) -> bool:
+    """'monday', 'on monday', 'last friday': a day word parse_day reads."""
+    return _WEEKDAY.fullmatch(text) is not None
+
+
 def _weekday(today: dt.date, text: str) -> dt.date | None:
     """'monday' / 'on monday': the latest Monday up to today; 'last monday': the one before
     today (a week ago when today is a Monday)."""
