@@ -1,0 +1,286 @@
+"""Scoring an evaluation set: what a message put in the diary, held against what it should have.
+
+A case is one JSON object per line of a `.jsonl` file:
+
+    {"id": "pretzels-small-bag", "text": "a small bag of pretzels", "tags": ["container"],
+     "expect": {"food": {"entries": 1, "kcal": [90, 180]}}}
+
+`before` (optional) lists messages sent first, unscored (a pick needs its options; "same again"
+needs a first meal). `expect` says what the scored message writes; every domain it does not name
+must receive nothing, so `"expect": {}` means "nothing at all is written":
+
+- food: entries (exact count), kcal [low, high] for all the message's entries together,
+  names (a word each entry's food name must contain, in order), meal (every entry's meal).
+- exercise: entries, minutes [low, high] in all, kcal [low, high] in all.
+- checkin: {"weight": [low, high], "waist": [...], "steps": [...]} in the user's units (kg, cm).
+- custom: {"Sleep": [low, high]} by category name (case-insensitive).
+- water: glasses added.
+- goals: {"calories": 2000, "protein": 150} values of the default goal after the message.
+- asks: true when the reply must ask something back (options, a confirmation) with nothing written
+  unless `food`/... say otherwise.
+
+A case passes when every expectation holds. `judge` returns what did not, in plain words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+GOAL_FIELDS = ("calories", "protein", "carbs", "fat", "water_goal")
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    id: str
+    text: str
+    expect: dict
+    before: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Case:
+        unknown = set(data) - {"id", "text", "expect", "before", "tags", "note"}
+        if unknown:
+            raise ValueError(f"case {data.get('id')!r}: unknown keys {sorted(unknown)}")
+        return cls(
+            id=data["id"],
+            text=data["text"],
+            expect=data["expect"],
+            before=tuple(data.get("before") or ()),
+            tags=tuple(data.get("tags") or ()),
+        )
+
+
+def load_cases(path: Path | str, tag: str | None = None) -> list[Case]:
+    cases = []
+    seen = set()
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("//"):
+            continue
+        try:
+            case = Case.from_dict(json.loads(line))
+        except (ValueError, KeyError) as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+        if case.id in seen:
+            raise ValueError(f"{path}:{number}: duplicate id {case.id!r}")
+        seen.add(case.id)
+        if tag is None or tag in case.tags:
+            cases.append(case)
+    return cases
+
+
+@dataclasses.dataclass
+class Diary:
+    """What one user's diary holds, in a form two snapshots can be compared in."""
+
+    food: dict[str, dict]  # entry id -> {name, kcal, meal, date}
+    exercise: dict[str, dict]  # entry id -> {name, minutes, kcal}
+    checkin: dict[tuple, Decimal | None]  # (date, field) -> value
+    custom: dict[tuple, Decimal]  # (category name lowercased, date, hour) -> value
+    water: dict[str, int]  # date -> glasses
+    goals: dict[str, Decimal | None]  # default goal field -> value
+
+
+def snapshot(user) -> Diary:
+    from exercise.models import ExerciseEntry
+    from measurements.models import CheckInMeasurement, CustomMeasurement
+    from nutrition.models import FoodEntry, UserGoal, WaterIntake
+    from nutrition.services import entry_nutrients
+
+    food = {}
+    for entry in FoodEntry.objects.for_user(user).select_related("food", "variant"):
+        kcal = entry_nutrients(entry).get("calories")
+        food[str(entry.id)] = {
+            "name": entry.food.name,
+            "kcal": float(kcal or 0),
+            "meal": entry.meal_type,
+            "date": entry.entry_date.isoformat(),
+            "quantity": float(entry.quantity),
+            "unit": entry.unit,
+        }
+    exercise = {
+        str(e.id): {
+            "name": e.exercise.name,
+            "minutes": e.duration_minutes,
+            "kcal": e.calories_burned,
+        }
+        for e in ExerciseEntry.objects.for_user(user).select_related("exercise")
+    }
+    checkin = {}
+    for row in CheckInMeasurement.objects.for_user(user):
+        for name in CHECKIN_FIELDS:
+            checkin[(row.entry_date.isoformat(), name)] = getattr(row, name)
+    custom = {
+        (m.category.name.lower(), m.entry_date.isoformat(), m.entry_hour): m.value
+        for m in CustomMeasurement.objects.for_user(user).select_related("category")
+    }
+    water = {
+        w.entry_date.isoformat(): w.glasses_consumed for w in WaterIntake.objects.for_user(user)
+    }
+    goal = UserGoal.objects.for_user(user).filter(goal_date__isnull=True).first()
+    goals = {name: getattr(goal, name) if goal else None for name in GOAL_FIELDS}
+    return Diary(food, exercise, checkin, custom, water, goals)
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What a message changed in the diary, and what Sparky answered."""
+
+    food: list[dict]
+    exercise: list[dict]
+    checkin: dict[str, float]
+    custom: dict[str, float]
+    water: int
+    goals: dict[str, float]
+    reply: str = ""
+    action: str = ""
+
+    @property
+    def wrote_anything(self) -> bool:
+        return bool(
+            self.food or self.exercise or self.checkin or self.custom or self.water or self.goals
+        )
+
+    def describe(self) -> str:
+        parts = []
+        for e in self.food:
+            parts.append(
+                f"food {e['quantity']:g} {e['unit'] or ''} {e['name']} {e['kcal']:.0f} kcal"
+            )
+        for e in self.exercise:
+            parts.append(f"exercise {e['name']} {e['minutes']} min {e['kcal']} kcal")
+        parts += [f"{k} {v:g}" for k, v in self.checkin.items()]
+        parts += [f"custom {k} {v:g}" for k, v in self.custom.items()]
+        if self.water:
+            parts.append(f"water +{self.water}")
+        parts += [f"goal {k} {v:g}" for k, v in self.goals.items()]
+        return "; ".join(parts) or "nothing"
+
+
+def changes(before: Diary, after: Diary) -> Outcome:
+    food = [v for k, v in after.food.items() if k not in before.food]
+    exercise = [v for k, v in after.exercise.items() if k not in before.exercise]
+    checkin = {
+        key[1]: float(value)
+        for key, value in after.checkin.items()
+        if value is not None and before.checkin.get(key) != value
+    }
+    custom = {
+        key[0]: float(value)
+        for key, value in after.custom.items()
+        if before.custom.get(key) != value
+    }
+    water = sum(after.water.values()) - sum(before.water.values())
+    goals = {
+        name: float(value)
+        for name, value in after.goals.items()
+        if value is not None and before.goals.get(name) != value
+    }
+    return Outcome(food, exercise, checkin, custom, water, goals)
+
+
+def _within(value: float, bounds) -> bool:
+    if isinstance(bounds, int | float):
+        return abs(value - bounds) < 1e-6
+    low, high = bounds
+    return low <= value <= high
+
+
+def judge(case: Case, outcome: Outcome) -> list[str]:
+    """What is wrong with this outcome for this case; empty when it passes."""
+    want = case.expect
+    problems: list[str] = []
+    food = want.get("food")
+    if food is None:
+        if outcome.food:
+            problems.append(f"logged food it should not: {outcome.describe()}")
+    else:
+        if "entries" in food and len(outcome.food) != food["entries"]:
+            problems.append(f"{len(outcome.food)} food entries, expected {food['entries']}")
+        kcal = sum(e["kcal"] for e in outcome.food)
+        if "kcal" in food and not _within(kcal, food["kcal"]):
+            problems.append(f"{kcal:.0f} kcal of food, expected {food['kcal']}")
+        for word, entry in zip(food.get("names", []), outcome.food, strict=False):
+            if word.lower() not in entry["name"].lower():
+                problems.append(f"logged {entry['name']!r}, expected a name with {word!r}")
+        if "meal" in food and any(e["meal"] != food["meal"] for e in outcome.food):
+            problems.append(f"meal {[e['meal'] for e in outcome.food]}, expected {food['meal']}")
+    exercise = want.get("exercise")
+    if exercise is None:
+        if outcome.exercise:
+            problems.append(f"logged exercise it should not: {outcome.describe()}")
+    else:
+        if "entries" in exercise and len(outcome.exercise) != exercise["entries"]:
+            problems.append(
+                f"{len(outcome.exercise)} exercise entries, expected {exercise['entries']}"
+            )
+        minutes = sum(e["minutes"] for e in outcome.exercise)
+        if "minutes" in exercise and not _within(minutes, exercise["minutes"]):
+            problems.append(f"{minutes} exercise minutes, expected {exercise['minutes']}")
+        burned = sum(e["kcal"] for e in outcome.exercise)
+        if "kcal" in exercise and not _within(burned, exercise["kcal"]):
+            problems.append(f"{burned} kcal burned, expected {exercise['kcal']}")
+    for domain in ("checkin", "custom"):
+        expected = {k.lower(): v for k, v in (want.get(domain) or {}).items()}
+        got = getattr(outcome, domain)
+        for name, bounds in expected.items():
+            if name not in got:
+                problems.append(f"{domain} {name} not logged")
+            elif not _within(got[name], bounds):
+                problems.append(f"{domain} {name} {got[name]:g}, expected {bounds}")
+        extra = sorted(set(got) - set(expected))
+        if extra:
+            problems.append(f"{domain} logged it should not: {', '.join(extra)}")
+    water = want.get("water", 0)
+    if outcome.water != water:
+        problems.append(f"water +{outcome.water}, expected +{water}")
+    goals = {k: float(v) for k, v in (want.get("goals") or {}).items()}
+    if outcome.goals != goals:
+        problems.append(f"goals {outcome.goals}, expected {goals}")
+    if want.get("asks") and outcome.action not in ("options", "confirm", "none"):
+        problems.append(f"expected a question back, got action {outcome.action!r}")
+    return problems
+
+
+Send = Callable[[object, str], object]  # (user, text) -> CoachResponse
+
+
+def run_case(user, case: Case, send: Send | None = None) -> Outcome:
+    """Send the case's messages as `user` and return what the scored one changed."""
+    if send is None:
+        from chat.coach import handle_turn
+
+        def send(u, text):
+            return handle_turn(u, text)
+
+    for text in case.before:
+        send(user, text)
+    before = snapshot(user)
+    response = send(user, case.text)
+    outcome = changes(before, snapshot(user))
+    outcome.reply = getattr(response, "message", "") or ""
+    outcome.action = getattr(response, "action", "") or ""
+    return outcome
+
+
+@dataclasses.dataclass
+class Scored:
+    case: Case
+    outcome: Outcome
+    problems: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+
+def score(results: Iterable[Scored]) -> tuple[int, int]:
+    results = list(results)
+    return sum(r.passed for r in results), len(results)
