@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-export DJANGO_SETTINGS_MODULE ?= sparky.settings
+export DJANGO_SETTINGS_MODULE ?= config.settings
 
 .PHONY: install run dev worker beat test test-fast test-browser lint format bench clean
 
@@ -21,7 +21,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 run: install
 	$(PY) manage.py sparky_setup
-	$(VENV)/bin/uvicorn sparky.asgi:application --lifespan on --host $(HOST) --port $(PORT)
+	$(VENV)/bin/uvicorn config.asgi:application --lifespan on --host $(HOST) --port $(PORT)
 
 # Web (uvicorn, MCP at /mcp), Celery worker and beat together; Ctrl-C stops all three.
 # Needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0): sparky_dev says so before setup runs.
@@ -29,10 +29,10 @@ dev: install
 	$(PY) manage.py sparky_dev --setup $(if $(ADDR),--addr $(ADDR))
 
 worker: install
-	$(VENV)/bin/celery -A sparky worker --loglevel=INFO
+	$(VENV)/bin/celery -A config worker --loglevel=INFO
 
 beat: install
-	$(VENV)/bin/celery -A sparky beat --loglevel=INFO
+	$(VENV)/bin/celery -A config beat --loglevel=INFO
 
 test: install
 	$(VENV)/bin/pytest -m "not browser" -q
@@ -47,6 +47,7 @@ test-browser: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
 format: install

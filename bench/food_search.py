@@ -332,7 +332,7 @@ def main() -> None:
 
     maintenance_url, bench_url = database_urls()
     os.environ["DATABASE_URL"] = bench_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sparky.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     began = time.perf_counter()
     print(f"Scratch database {BENCH_DB}, {args.rows:,} generated foods", flush=True)
     recreate_database(maintenance_url)

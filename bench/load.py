@@ -65,7 +65,7 @@ def server_environment(args) -> dict[str, str]:
     from cryptography.fernet import Fernet
 
     return {
-        "DJANGO_SETTINGS_MODULE": "sparky.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"{PG}/{SCRATCH}",
         "DEBUG": "false",
         "SECRET_KEY": "bench-load-" + uuid.uuid4().hex * 2,
@@ -136,7 +136,7 @@ def main() -> int:
     flush_redis()
     from django.core.management import call_command
 
-    from sparky.management.commands.sparky_setup import ensure_database
+    from config.management.commands.sparky_setup import ensure_database
 
     ensure_database()
     call_command("migrate", verbosity=0)
@@ -252,10 +252,10 @@ class Bench:
         from django.db import connections
         from rest_framework.authtoken.models import Token
 
+        from chat.services import ai_service_create
         from nutrition.models import Food
         from sparky.dates import today_for
         from sparky.models import User
-        from sparky.services import ai_service_create
 
         Food.objects.create(
             name="Egg, whole, raw, fresh",
@@ -339,7 +339,7 @@ class Bench:
             # As the README serves it: ASGI, Django's sync views each in a thread of their own.
             return [
                 str(bin_dir / "uvicorn"),
-                "sparky.asgi:application",
+                "config.asgi:application",
                 "--lifespan",
                 "on",
                 "--host",
@@ -359,7 +359,7 @@ class Bench:
         )
         return [
             str(bin_dir / "gunicorn"),
-            "sparky.wsgi:application",
+            "config.wsgi:application",
             "--config",
             str(conf),
             "--bind",
@@ -400,7 +400,7 @@ class Bench:
 
     def worker_ready(self, env) -> bool:
         done = subprocess.run(
-            [sys.executable, "-m", "celery", "-A", "sparky", "inspect", "ping", "-t", "1"],
+            [sys.executable, "-m", "celery", "-A", "config", "inspect", "ping", "-t", "1"],
             env=env,
             cwd=ROOT,
             capture_output=True,

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sparky.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 SCRATCH = "sparky_bench_turn"
 os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{SCRATCH}"
 os.environ["SPARKY_ALLOW_PRIVATE_AI_URLS"] = "true"
@@ -34,7 +34,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from sparky.management.commands.sparky_setup import ensure_database  # noqa: E402
+from config.management.commands.sparky_setup import ensure_database  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply, ToolCall  # noqa: E402
 
 
@@ -77,9 +77,9 @@ def main():
 
 
 def run(turns: int) -> None:
+    from chat.services import ai_service_create
     from nutrition.models import Food, FoodEntry
     from sparky.models import User
-    from sparky.services import ai_service_create
 
     Food.objects.create(
         name="Egg, whole, raw, fresh",

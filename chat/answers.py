@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from diary.selectors import daily_summary
 from sparky.dates import parse_day
-from sparky.selectors import daily_summary
 
 _TOPICS = {
     "protein": re.compile(r"\bprotein\b", re.I),

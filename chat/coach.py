@@ -191,7 +191,7 @@ def handle_turn(
     reply = _store_reply(turn, user_message, response)
     response.message_id = str(reply.id)
     if turn.written:
-        from chat.summaries import queue_progress_summary
+        from chat.tasks import queue_progress_summary
 
         queue_progress_summary(user=user, message=reply)
     return response
@@ -336,7 +336,7 @@ def _respond(turn: _Turn) -> CoachResponse:
         if chosen is not None:
             return chosen
 
-    from sparky.services import active_ai_service
+    from chat.services import active_ai_service
 
     service = active_ai_service(turn.user)
     config, config_problem = None, None

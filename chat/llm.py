@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 
-from chat import netguard
-from sparky import services as sparky_services
+from chat import services as chat_services
+from sparky import netguard
 from sparky.crypto import SecretError
 
 logger = logging.getLogger(__name__)
@@ -162,24 +162,24 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
     for prefix in provider.strip_prefixes:
         if model_name.startswith(prefix):
             model_name = model_name[len(prefix) :]
-    model_name = model_name or sparky_services.DEFAULT_MODELS.get(service_type, "")
+    model_name = model_name or chat_services.DEFAULT_MODELS.get(service_type, "")
     if not model_name:
         raise LLMConfigError(f"Set a model name for {service.service_name} in settings.")
 
     try:
-        api_key = sparky_services.ai_service_api_key(service)
+        api_key = chat_services.ai_service_api_key(service)
     except SecretError:
         raise LLMConfigError(
             f"The API key of {service.service_name} cannot be read any more; enter it again."
         ) from None
-    url = (service.custom_url or "").strip() or sparky_services.DEFAULT_URLS.get(service_type)
+    url = (service.custom_url or "").strip() or chat_services.DEFAULT_URLS.get(service_type)
     if url and service_type == "anthropic":
         # litellm appends /v1/messages itself; a base that already ends in /v1 would double it.
         url = re.sub(r"/v1/?$", "", url.rstrip("/"))
     if service_type == "custom" and not url:
         raise LLMConfigError(f"Set the URL of the server for {service.service_name}.")
     # A cloud service without a key would make litellm reach for the server's own env keys.
-    if not api_key and service_type not in sparky_services.KEYLESS_TYPES:
+    if not api_key and service_type not in chat_services.KEYLESS_TYPES:
         raise LLMConfigError(f"{service.service_name} has no API key; add one in settings.")
 
     target = None
@@ -259,7 +259,7 @@ class LLMResult:
 # The call --------------------------------------------------------------------------------------
 @functools.cache
 def _litellm():
-    # Same switches as sparky.settings, for scripts that use the gateway without Django setup.
+    # Same switches as config.settings, for scripts that use the gateway without Django setup.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -8,7 +8,7 @@ isError that the client's model can read and act on.
 
 The acting user is fixed by the transport, never by arguments:
 - stdio (`manage.py mcp --user EMAIL`): the user named on the command line;
-- streamable HTTP at /mcp (`http_app()`, mounted by sparky.asgi): the owner of the DRF token in
+- streamable HTTP at /mcp (`http_app()`, mounted by config.asgi): the owner of the DRF token in
   `Authorization: Bearer <key>` (or `Token <key>`), checked on every request; no token, 401.
 
 Tools are per user, so the low-level `Server` with list_tools/call_tool handlers is used rather than
@@ -87,7 +87,7 @@ def profile_for(user, requested: str | None = None) -> str:
         if requested not in PROFILE_DEFAULTS:
             raise ValueError(f"Unknown tool profile {requested!r}; expected full or core.")
         return requested
-    from sparky.services import active_ai_service
+    from chat.services import active_ai_service
 
     service = active_ai_service(user)
     profile = getattr(service, "tool_profile", None)

@@ -9,35 +9,24 @@ cache stays warm across turns.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from django.conf import settings
-
+from chat.prompt_files import PROMPTS_DIR, category_prompt, template, template_exists
+from chat.tools import profile_categories
 from chat.tools.base import CATEGORIES, GLOSSES
 
-PROMPTS_DIR = Path(settings.BASE_DIR) / "prompts"
-
-
-@functools.cache
-def template(name: str) -> str:
-    """A prompt file's text; missing files are an error (they ship with the code)."""
-    return (PROMPTS_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
-
-
-def template_exists(name: str) -> bool:
-    return (PROMPTS_DIR / f"{name}.md").exists()
-
-
-def category_prompt(profile: str, category: str) -> str | None:
-    name = f"chatbot-{profile}-{category}"
-    return template(name) if template_exists(name) else None
+__all__ = [
+    "PROMPTS_DIR",
+    "category_prompt",
+    "classifier_prompt",
+    "compose_system_prompt",
+    "dormant_categories",
+    "template",
+    "template_exists",
+    "turn_context",
+]
 
 
 def dormant_categories(active, profile: str = "full") -> list[str]:
     """The profile's categories not active this turn: what escalation (or the selector) adds."""
-    from chat.tools import profile_categories
-
     return [c for c in profile_categories(profile) if c not in set(active)]
 
 

@@ -1,8 +1,12 @@
-"""Chat history (sparky_chat_history) writes outside a turn: sessions and clearing.
+"""Writes of the chat app outside a turn: the chat history's sessions and clearing, and the
+user's AI services.
 
-A turn's own messages are written by chat.coach. Everything here deletes, so it is scoped to one
-user, or (auto-clear) to the users whose preference asks for it, and it takes the photos those
-messages carried along with them: a cleared history keeps no copy of the user's meal pictures.
+A turn's own messages are written by chat.coach. History deletions are scoped to one user, or
+(auto-clear) to the users whose preference asks for it, and take the photos those messages carried
+along with them: a cleared history keeps no copy of the user's meal pictures.
+
+An API key is encrypted (sparky.crypto) before it reaches the model and is decrypted only by
+`ai_service_api_key`, for the LLM gateway. No message, log line or repr built here contains it.
 """
 
 from __future__ import annotations
@@ -11,15 +15,28 @@ import datetime as dt
 import logging
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from chat.models import ChatMessage
-from sparky.models import UserPreferences
+from chat.models import AIServiceSettings, ChatMessage
+from sparky import netguard
+from sparky.crypto import decrypt_secret, encrypt_secret, rotate_secret
+from sparky.models import User, UserPreferences
+from sparky.services import (
+    MAX_PROMPT_CHARS,
+    clean_choice,
+    optional_text,
+    preferences_for,
+    storable_text,
+)
 
 logger = logging.getLogger(__name__)
+CHAT_SESSION_KEY = "chat_session"  # the browser session's key for its chat session id
 
 # Preference value -> how long messages are kept. 'session' is enforced when a session starts and
 # 'never' keeps everything, so neither appears here.
@@ -67,12 +84,16 @@ def _delete(queryset) -> int:
 @transaction.atomic
 def history_start_session(*, user) -> uuid.UUID:
     """A new chat session id; with auto-clear 'session' the user's earlier messages are deleted."""
-    from sparky.services import preferences_for
-
     session_id = uuid.uuid4()
     if preferences_for(user).auto_clear_history == UserPreferences.AutoClear.SESSION:
         _delete(ChatMessage.objects.for_user(user).exclude(session_id=session_id))
     return session_id
+
+
+def start_session_on_login(sender, request, user, **kwargs) -> None:
+    """Every login opens a fresh chat session (connected to Django's user_logged_in signal)."""
+    if request is not None and hasattr(request, "session"):
+        request.session[CHAT_SESSION_KEY] = str(history_start_session(user=user))
 
 
 @transaction.atomic
@@ -108,3 +129,308 @@ def history_auto_clear(*, now: dt.datetime | None = None, batch_size: int = 1000
     if total:
         logger.info("auto-clear removed %d chat messages", total)
     return total
+
+
+# Provider aliases that always name the provider's current model, so a user can paste only a key.
+# Other providers have no such alias (or, like Ollama, serve whatever the user pulled).
+DEFAULT_MODELS = {
+    AIServiceSettings.ServiceType.MISTRAL: "mistral-small-latest",
+    AIServiceSettings.ServiceType.GOOGLE: "gemini-flash-latest",
+}
+
+
+DEFAULT_URLS = {AIServiceSettings.ServiceType.OLLAMA: "http://127.0.0.1:11434"}
+
+
+# Local and self-hosted servers usually take no key; the cloud providers always want one.
+KEYLESS_TYPES = {AIServiceSettings.ServiceType.OLLAMA, AIServiceSettings.ServiceType.CUSTOM}
+
+
+MAX_API_KEY_CHARS = 4096
+
+
+MAX_URL_CHARS = 2048
+
+
+_SERVICE_FIELDS = {
+    "service_name",
+    "service_type",
+    "api_key",
+    "model_name",
+    "custom_url",
+    "system_prompt",
+    "tool_profile",
+    "supports_tools",
+    "is_active",
+}
+
+
+def _service_for(user: User, service_id) -> AIServiceSettings:
+    """The user's own service, else AIServiceSettings.DoesNotExist (also for malformed ids)."""
+    try:
+        pk = service_id if isinstance(service_id, uuid.UUID) else uuid.UUID(str(service_id))
+    except ValueError:
+        raise AIServiceSettings.DoesNotExist("No such AI service.") from None
+    return AIServiceSettings.objects.for_user(user).select_for_update().get(pk=pk)
+
+
+def _lock_user(user: User) -> None:
+    # Every change of which service is active takes this row lock, so two concurrent
+    # activations cannot leave two services active.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _clean_url(value, service_type: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValidationError("custom_url must be text.", code="invalid_url")
+    text = storable_text((value or "").strip(), field="custom_url")
+    if not text:
+        if service_type == AIServiceSettings.ServiceType.CUSTOM:
+            raise ValidationError(
+                "An OpenAI-compatible service needs its base URL, e.g. https://host/v1.",
+                code="url_required",
+            )
+        return DEFAULT_URLS.get(service_type)
+    if len(text) > MAX_URL_CHARS or any(ch.isspace() for ch in text):
+        raise ValidationError("custom_url must be a single URL without spaces.", code="invalid_url")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValidationError(
+            "custom_url must start with http:// or https:// and name a host.", code="invalid_url"
+        )
+    # Never echo the URL back: it may be exactly the credential-bearing string we refuse.
+    if parts.username is not None or parts.password is not None:
+        raise ValidationError(
+            "custom_url must not contain a user name or password; put the key in the API key "
+            "field.",
+            code="invalid_url",
+        )
+    try:
+        parts.port  # noqa: B018  (raises ValueError on a malformed port)
+    except ValueError:
+        raise ValidationError("custom_url has an invalid port.", code="invalid_url") from None
+    if parts.fragment:
+        raise ValidationError("custom_url must not contain a #fragment.", code="invalid_url")
+    return text.rstrip("/")
+
+
+def _check_reachable(service: AIServiceSettings) -> None:
+    """Refuse at save time a URL the coach would refuse at turn time (private, metadata...).
+
+    A name that does not resolve right now is saved anyway: DNS may be down for a moment, and the
+    turn-time check, which connects only to the address it resolved, still applies.
+    """
+    if not service.custom_url:
+        return
+
+    try:
+        netguard.check_url(service.custom_url, allow_private=netguard.private_allowed(service.user))
+    except netguard.UnresolvableHost:
+        return
+    except netguard.BlockedURL as exc:
+        message = str(exc)
+        raise ValidationError(message[:1].upper() + message[1:], code="blocked_url") from None
+
+
+def _clean_key(value) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationError("The API key must be text.", code="invalid_api_key")
+    key = value.strip()
+    if len(key) > MAX_API_KEY_CHARS or any(ch.isspace() for ch in key):
+        raise ValidationError(
+            "The API key looks malformed (it contains spaces or is far too long); paste it again.",
+            code="invalid_api_key",
+        )
+    return key
+
+
+def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
+    """Validate the combined state of a service and put it on the instance."""
+    service_type = clean_choice(
+        values["service_type"],
+        AIServiceSettings.ServiceType.values,
+        field="service_type",
+        expected=", ".join(AIServiceSettings.ServiceType.values),
+    )
+    name = values.get("service_name")
+    name = storable_text(name.strip(), field="service_name") if isinstance(name, str) else ""
+    if not name:
+        raise ValidationError(
+            "Give the service a name, e.g. 'My OpenAI'.", code="service_name_required"
+        )
+    if len(name) > 255:
+        raise ValidationError("The service name must be under 255 characters.", code="too_long")
+    model_name = optional_text(values.get("model_name"), field="model_name", limit=255)
+    if not model_name:
+        model_name = DEFAULT_MODELS.get(service_type)
+        if not model_name:
+            raise ValidationError(
+                f"A {service_type} service needs a model name (e.g. the model id the provider "
+                "lists).",
+                code="model_required",
+            )
+    tool_profile = clean_choice(
+        values.get("tool_profile") or "full",
+        AIServiceSettings.ToolProfile.values,
+        field="tool_profile",
+        expected="full or core",
+    )
+    for flag in ("supports_tools", "is_active"):
+        if not isinstance(values.get(flag), bool):
+            raise ValidationError(f"{flag} must be true or false.", code="invalid")
+
+    if new_key:
+        service.api_key = encrypt_secret(new_key)
+    if not service.api_key and service_type not in KEYLESS_TYPES:
+        raise ValidationError(
+            f"A {service_type} service needs an API key.", code="api_key_required"
+        )
+    service.service_type = service_type
+    service.service_name = name
+    service.model_name = model_name
+    service.custom_url = _clean_url(values.get("custom_url"), service_type)
+    _check_reachable(service)
+    service.system_prompt = optional_text(
+        values.get("system_prompt"), field="system_prompt", limit=MAX_PROMPT_CHARS
+    )
+    service.tool_profile = tool_profile
+    service.supports_tools = values["supports_tools"]
+    service.is_active = values["is_active"]
+    # api_key is ciphertext validated above, and "" for keyless local servers (the column is
+    # NOT NULL, so "" rather than NULL means "no key").
+    service.full_clean(exclude=["user", "api_key"])
+
+
+@transaction.atomic
+def ai_service_create(
+    *,
+    user: User,
+    service_name: str,
+    service_type: str,
+    api_key: str,
+    model_name: str | None = None,
+    custom_url: str | None = None,
+    system_prompt: str | None = None,
+    tool_profile: str = "full",
+    supports_tools: bool = True,
+    is_active: bool = True,
+) -> AIServiceSettings:
+    """A new AI service for the user; when active (the default) it replaces the active one."""
+    _lock_user(user)
+    service = AIServiceSettings(user=user, api_key="")
+    _apply(
+        service,
+        {
+            "service_name": service_name,
+            "service_type": service_type,
+            "model_name": model_name,
+            "custom_url": custom_url,
+            "system_prompt": system_prompt,
+            "tool_profile": tool_profile,
+            "supports_tools": supports_tools,
+            "is_active": is_active,
+        },
+        new_key=_clean_key(api_key),
+    )
+    if service.is_active:
+        AIServiceSettings.objects.for_user(user).active().update(is_active=False)
+    service.save()
+    return service
+
+
+@transaction.atomic
+def ai_service_update(*, user: User, service_id, **fields) -> AIServiceSettings:
+    """Change the given fields of the user's service.
+
+    api_key changes only when a non-empty new key is given: the settings form never shows the
+    stored key, so a blank field means "keep it".
+    """
+    unknown = sorted(set(fields) - _SERVICE_FIELDS)
+    if unknown:
+        raise ValidationError(
+            f"Unknown AI service field {', '.join(unknown)}.", code="unknown_field"
+        )
+    _lock_user(user)
+    service = _service_for(user, service_id)
+    values = {name: getattr(service, name) for name in _SERVICE_FIELDS - {"api_key"}}
+    values.update({k: v for k, v in fields.items() if k != "api_key"})
+    _apply(service, values, new_key=_clean_key(fields.get("api_key")))
+    if service.is_active:
+        AIServiceSettings.objects.for_user(user).active().exclude(pk=service.pk).update(
+            is_active=False
+        )
+    service.save()
+    return service
+
+
+@transaction.atomic
+def ai_service_activate(*, user: User, service_id) -> AIServiceSettings:
+    """Make this service the user's only active one."""
+    _lock_user(user)
+    service = _service_for(user, service_id)
+    AIServiceSettings.objects.for_user(user).active().exclude(pk=service.pk).update(is_active=False)
+    if not service.is_active:
+        service.is_active = True
+        service.save(update_fields=["is_active", "updated_at"])
+    return service
+
+
+@transaction.atomic
+def ai_service_deactivate(*, user: User) -> None:
+    """No active service: the coach falls back to the built-in offline model."""
+    _lock_user(user)
+    AIServiceSettings.objects.for_user(user).active().update(is_active=False)
+
+
+@transaction.atomic
+def ai_service_delete(*, user: User, service_id) -> None:
+    """Delete the user's service (the key goes with it). No other service is activated."""
+    _lock_user(user)
+    _service_for(user, service_id).delete()
+
+
+def active_ai_service(user: User) -> AIServiceSettings | None:
+    return AIServiceSettings.objects.for_user(user).active().order_by("-updated_at").first()
+
+
+def ai_service_api_key(service: AIServiceSettings) -> str:
+    """The plain API key, for the LLM gateway only ("" when the service has none).
+
+    Raises sparky.crypto.SecretError if the key it was encrypted with is no longer configured.
+    """
+    return decrypt_secret(service.api_key)
+
+
+@transaction.atomic
+def ai_service_rotate_keys() -> dict[str, int]:
+    """Re-encrypt every stored API key under the newest SPARKY_ENCRYPTION_KEYS key.
+
+    Keys already under the newest key are left as they are, so running it twice changes
+    nothing the second time. Returns counts: rotated, current, failed (undecryptable).
+    """
+    keys = list(settings.SPARKY_ENCRYPTION_KEYS)
+    newest = Fernet(keys[0].encode()) if keys else None
+    counts = {"rotated": 0, "current": 0, "failed": 0}
+    services = AIServiceSettings.objects.exclude(api_key="").select_for_update().order_by("pk")
+    for service in services:
+        if newest is None:
+            # No configured keys: everything is under the one key derived from SECRET_KEY.
+            counts["current"] += 1
+            continue
+        try:
+            newest.decrypt(service.api_key.encode())
+        except InvalidToken:
+            pass
+        else:
+            counts["current"] += 1
+            continue
+        try:
+            service.api_key = rotate_secret(service.api_key)
+        except InvalidToken:
+            counts["failed"] += 1
+            continue
+        service.save(update_fields=["api_key", "updated_at"])
+        counts["rotated"] += 1
+    return counts

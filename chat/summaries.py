@@ -24,15 +24,6 @@ _EXERCISE = {"exercise_entry", "exercise_entry_deleted", "exercise"}
 _BODY = {"checkin", "custom_measurement"}
 
 
-def queue_progress_summary(*, user, message: ChatMessage) -> None:
-    from chat.tasks import progress_summary_task
-
-    message_id = str(message.id)
-    # robust: with no broker the task runs right here, eagerly; a summary that fails (or a broker
-    # that is down) is logged and must never turn the already-saved turn into an error.
-    transaction.on_commit(lambda: progress_summary_task.delay(message_id), robust=True)
-
-
 def _pct(row) -> int | None:
     return row.get("percent")
 
@@ -138,7 +129,7 @@ def tip_for(*, user, kinds: set[str], summary: dict, meal: dict | None = None) -
 def build_progress_summary(
     *, user, kinds: set[str], day: dt.date, entries: list[dict] | None = None
 ) -> str:
-    from sparky.selectors import daily_summary
+    from diary.selectors import daily_summary
 
     summary = daily_summary(user=user, day=day)
     label = "Today" if day == today_for(user) else day.isoformat()

@@ -23,11 +23,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from chat import options as chat_options
+from chat import services as chat_services
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
+from chat.services import CHAT_SESSION_KEY
 from chat.tools.base import CATEGORIES
+from diary.views import diary_context, diary_day
 from sparky import services
-from sparky.views import CHAT_SESSION_KEY, diary_context, diary_day
 
 THREAD_LIMIT = 60
 SUMMARY_POLL_TRIES = 8
@@ -207,7 +209,7 @@ def tool_selector(request):
 def page(request):
     _session_id(request)
     user = request.user
-    service = services.active_ai_service(user)
+    service = chat_services.active_ai_service(user)
     context = {
         "thread": thread_for(user),
         "selector": _saved_selector(user),

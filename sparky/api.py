@@ -28,21 +28,17 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_view,
 )
-from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from nutrition.models import NUTRIENTS
-from sparky import selectors, services
 from sparky.dates import parse_day
-from sparky.models import AIServiceSettings, User, UserPreferences
+from sparky.models import User
 
 # --- errors ----------------------------------------------------------------------------------
 
@@ -337,263 +333,14 @@ class AuthTokenView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-# --- daily summary ---------------------------------------------------------------------------
-
-
-def _amount():
-    return serializers.DecimalField(max_digits=14, decimal_places=1, allow_null=True)
-
-
-class NutrientProgressSerializer(serializers.Serializer):
-    consumed = _amount()
-    goal = _amount()
-    remaining = _amount()
-    percent = serializers.IntegerField(allow_null=True)
-    unit = serializers.CharField()
-
-
-class CalorieSummarySerializer(serializers.Serializer):
-    consumed = _amount()
-    goal = _amount()
-    burned = serializers.IntegerField()
-    net = _amount()
-    remaining = _amount()
-    remaining_formula = serializers.CharField()
-
-
-class ExerciseSummarySerializer(serializers.Serializer):
-    minutes = serializers.IntegerField()
-    calories_burned = serializers.IntegerField()
-    count = serializers.IntegerField()
-
-
-class WaterSummarySerializer(serializers.Serializer):
-    glasses = serializers.IntegerField()
-    goal = serializers.IntegerField()
-    goal_is_default = serializers.BooleanField()
-    remaining = serializers.IntegerField()
-
-
-class CheckinSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    date = serializers.DateField()
-    weight = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    neck = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    waist = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    hips = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    steps = serializers.IntegerField(allow_null=True)
-
-
-class CustomValueSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    category = serializers.CharField()
-    category_id = serializers.UUIDField()
-    frequency = serializers.CharField()
-    unit = serializers.CharField()
-    value = serializers.DecimalField(max_digits=14, decimal_places=4)
-    date = serializers.DateField()
-    entry_hour = serializers.IntegerField(allow_null=True)
-    entry_timestamp = serializers.DateTimeField()
-
-
-class MeasurementsSummarySerializer(serializers.Serializer):
-    date = serializers.DateField()
-    weight_unit = serializers.CharField()
-    length_unit = serializers.CharField()
-    checkin = CheckinSummarySerializer(allow_null=True)
-    custom = CustomValueSummarySerializer(many=True)
-
-
-NutrientsProgressSerializer = type(
-    "NutrientsProgressSerializer",
-    (serializers.Serializer,),
-    {name: NutrientProgressSerializer() for name in NUTRIENTS},
-)
-
-
-class DailySummarySerializer(serializers.Serializer):
-    date = serializers.DateField()
-    goal_source = serializers.ChoiceField(
-        choices=["day", "default"], allow_null=True, help_text="Which goal applies, if any."
-    )
-    calories = CalorieSummarySerializer()
-    nutrients = NutrientsProgressSerializer()
-    exercise = ExerciseSummarySerializer()
-    water = WaterSummarySerializer()
-    measurements = MeasurementsSummarySerializer()
-
-
-class SummaryView(APIView):
-    documents_filters = True
-
-    @extend_schema(
-        summary="The day at a glance",
-        description="Calories and every nutrient against the goal, exercise, water and "
-        "measurements of one day (default: the user's today).",
-        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
-        responses=DailySummarySerializer,
-        tags=["summary"],
-    )
-    def get(self, request):
-        day = parse_day(request.user, request.query_params.get("date"))
-        return Response(
-            DailySummarySerializer(selectors.daily_summary(user=request.user, day=day)).data
-        )
-
-
-# --- preferences -----------------------------------------------------------------------------
-
-
-class PreferencesSerializer(serializers.Serializer):
-    date_format = serializers.ChoiceField(choices=list(services.DATE_FORMATS))
-    default_weight_unit = serializers.ChoiceField(
-        choices=UserPreferences.WeightUnit.values,
-        help_text="Changing it converts stored check-ins.",
-    )
-    default_measurement_unit = serializers.ChoiceField(
-        choices=UserPreferences.MeasurementUnit.values
-    )
-    auto_clear_history = serializers.ChoiceField(
-        choices=UserPreferences.AutoClear.values, allow_null=True
-    )
-    system_prompt = serializers.CharField(
-        allow_null=True, allow_blank=True, max_length=services.MAX_PROMPT_CHARS
-    )
-    chat_categories = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(services.CHAT_CATEGORIES)),
-        help_text="The chat tool selector; [] means automatic.",
-    )
-    dietary_notes = serializers.CharField(allow_blank=True, max_length=services.MAX_NOTES_CHARS)
-    time_zone = serializers.CharField(
-        source="user.time_zone", max_length=64, help_text="IANA name, e.g. Europe/Berlin."
-    )
-    updated_at = serializers.DateTimeField(read_only=True)
-
-
-class PreferencesView(APIView):
-    @extend_schema(summary="Read preferences", responses=PreferencesSerializer, tags=["settings"])
-    def get(self, request):
-        prefs = services.preferences_for(request.user)
-        return Response(PreferencesSerializer(prefs).data)
-
-    @extend_schema(
-        summary="Change preferences",
-        description="Only the fields given change.",
-        request=PreferencesSerializer(partial=True),
-        responses=PreferencesSerializer,
-        tags=["settings"],
-    )
-    def patch(self, request):
-        given = PreferencesSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        fields = dict(given.validated_data)
-        if "user" in fields:
-            fields["time_zone"] = fields.pop("user")["time_zone"]
-        prefs = services.preferences_update(user=request.user, **fields)
-        request.user.refresh_from_db(fields=["time_zone"])
-        prefs.user = request.user
-        return Response(PreferencesSerializer(prefs).data)
-
-
-# --- AI services -----------------------------------------------------------------------------
-
-
-class AIServiceSerializer(serializers.Serializer):
-    """An AI service as shown: never the key, only whether one is stored."""
-
-    id = serializers.UUIDField(read_only=True)
-    service_name = serializers.CharField(max_length=255)
-    service_type = serializers.ChoiceField(choices=AIServiceSettings.ServiceType.values)
-    model_name = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    custom_url = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    system_prompt = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    tool_profile = serializers.ChoiceField(
-        choices=AIServiceSettings.ToolProfile.values, required=False
-    )
-    supports_tools = serializers.BooleanField(required=False)
-    is_active = serializers.BooleanField(required=False)
-    api_key = serializers.CharField(
-        write_only=True,
-        required=False,
-        allow_blank=True,
-        trim_whitespace=False,
-        style={"input_type": "password"},
-        help_text="Write-only. Leave out (or blank) on update to keep the stored key.",
-    )
-    has_api_key = serializers.BooleanField(read_only=True)
-    created_at = serializers.DateTimeField(read_only=True)
-    updated_at = serializers.DateTimeField(read_only=True)
-
-
-@extend_schema_view(
-    list=extend_schema(summary="List your AI services"),
-    retrieve=extend_schema(summary="Read an AI service"),
-    create=extend_schema(summary="Add an AI service (active by default)"),
-    partial_update=extend_schema(summary="Change an AI service"),
-    destroy=extend_schema(summary="Delete an AI service"),
-)
-@extend_schema(tags=["settings"])
-class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    serializer_class = AIServiceSerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return AIServiceSettings.objects.none()
-        return AIServiceSettings.objects.for_user(self.request.user).order_by("created_at")
-
-    def create(self, request):
-        given = self.get_serializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        values = {"api_key": "", **given.validated_data}
-        service = services.ai_service_create(user=request.user, **values)
-        return Response(self.get_serializer(service).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        service = self.get_object()
-        given = self.get_serializer(service, data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        service = services.ai_service_update(
-            user=request.user, service_id=service.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(service).data)
-
-    def destroy(self, request, pk=None):
-        service = self.get_object()
-        services.ai_service_delete(user=request.user, service_id=service.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-    @extend_schema(
-        summary="Make this the active AI service", request=None, responses=AIServiceSerializer
-    )
-    @action(detail=True, methods=["post"])
-    def activate(self, request, pk=None):
-        service = self.get_object()
-        service = services.ai_service_activate(user=request.user, service_id=service.pk)
-        return Response(self.get_serializer(service).data)
-
-    @extend_schema(
-        summary="Use the built-in offline model (no active AI service)",
-        request=None,
-        responses={204: OpenApiResponse(description="No service is active now.")},
-    )
-    @action(detail=False, methods=["post"])
-    def deactivate(self, request):
-        services.ai_service_deactivate(user=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
 __all__ = [
     "DATE_PARAMETERS",
     "ERRORS",
-    "AIServiceViewSet",
     "AuthTokenView",
     "ErrorSerializer",
     "OwnerOrReadOnly",
-    "PreferencesView",
     "ScopedThrottle",
     "SparkyAutoSchema",
-    "SummaryView",
     "exception_handler",
     "filter_dates",
     "query_date",

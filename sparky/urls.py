@@ -1,15 +1,12 @@
-from django.conf import settings
-from django.contrib import admin
-from django.urls import include, path
+"""Account pages."""
+
+from django.contrib.auth.views import LogoutView
+from django.urls import path
+
+from sparky import views
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
-    path("api/", include("sparky.api_urls")),
-    path("", include("sparky.web_urls")),
-    path("", include("chat.urls")),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", views.EmailLoginView.as_view(), name="login"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
 ]
-
-if settings.DEBUG:
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.STATIC_URL, document_root=settings.STATIC_ROOT)

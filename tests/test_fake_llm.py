@@ -36,7 +36,7 @@ HI = [{"role": "user", "content": "hi"}]
 
 @pytest.fixture(scope="module")
 def litellm():
-    # sparky.settings has already switched litellm to its bundled cost map, offline.
+    # config.settings has already switched litellm to its bundled cost map, offline.
     import litellm as lib
 
     lib.suppress_debug_info = True

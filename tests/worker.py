@@ -1,6 +1,6 @@
 """A real Celery worker on the real Redis, for tests marked `worker`.
 
-`celery_worker` (session) starts `celery -A sparky worker --pool=solo` as a subprocess whose
+`celery_worker` (session) starts `celery -A config worker --pool=solo` as a subprocess whose
 DATABASE_URL is the pytest database and whose broker is Redis DB 5, waits until it answers
 `inspect ping`, and stops it at the end. `worker` (per test) points this process's Celery app at the
 same broker with eager mode off, so `.delay()` really goes through Redis to that worker.
@@ -50,7 +50,7 @@ class RunningWorker:
 
 
 def _celery(*args: str) -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "sparky", *args]
+    return [sys.executable, "-m", "celery", "-A", "config", *args]
 
 
 def _ping(env: dict, name: str) -> bool:
@@ -75,7 +75,7 @@ def celery_worker(django_db_setup, tmp_path_factory):
         pytest.fail(f"worker tests need Redis at {BROKER_URL}: {exc}")
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "sparky.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(connection.settings_dict),
         "CELERY_BROKER_URL": BROKER_URL,
         "CELERY_RESULT_BACKEND": BROKER_URL,
@@ -125,7 +125,7 @@ def celery_worker(django_db_setup, tmp_path_factory):
 @pytest.fixture
 def worker(celery_worker, settings):
     """This process's Celery app sends to the test worker for the duration of one test."""
-    from sparky.celery import app
+    from config.celery import app
 
     saved = {
         key: app.conf[key]

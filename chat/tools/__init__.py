@@ -24,6 +24,7 @@ import jsonschema
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import transaction
 
+from chat.prompt_files import category_prompt
 from chat.tools.base import (
     CATEGORIES,
     CORE_CATEGORIES,
@@ -65,8 +66,6 @@ def profile_categories(profile: str) -> list[str]:
     """The categories a profile can load: those with tools or a sub-prompt in it (the core
     profile reads photos and coaches through its food tools and prompts, and has no profile or
     reports tools)."""
-    from chat.prompts import category_prompt
-
     having = {t.category for t in tools_for(profile)}
     return [c for c in CATEGORIES if c in having or category_prompt(profile, c)]
 

@@ -6,7 +6,7 @@ user's real ones rather than the model's guesses.
 
 from __future__ import annotations
 
-from sparky import reports
+from diary import reports
 from sparky.dates import parse_day, today_for
 
 from .base import ToolResult, integer, obj, string, tool

@@ -6,8 +6,8 @@ import datetime as dt
 
 from django.core.exceptions import ValidationError
 
+from diary import selectors as summary_selectors
 from nutrition import services as food_services
-from sparky import selectors as summary_selectors
 from sparky.dates import parse_day
 
 from .base import CORE, DATE_ARG, ToolResult, Written, boolean, integer, number, obj, tool

@@ -7,6 +7,7 @@ unknown names.
 
 from __future__ import annotations
 
+from diary import services as diary_services
 from sparky import services as sparky_services
 
 from .base import ToolResult, obj, string, tool
@@ -96,7 +97,7 @@ def update_preferences(ctx, args) -> ToolResult:
                 "dietary_notes or add_dietary_note."
             ),
         )
-    sparky_services.preferences_update(user=ctx.user, **fields)
+    diary_services.preferences_update(user=ctx.user, **fields)
     ctx.user.refresh_from_db(fields=["time_zone"])
     ctx.tz = ctx.user.tz  # later calls of this turn use the new zone
     after = preferences_dict(ctx.user)

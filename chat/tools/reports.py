@@ -3,11 +3,11 @@ and an exercise report. Read-only; every figure is the acting user's own."""
 
 from __future__ import annotations
 
+from diary import reports
+from diary import selectors as summary_selectors
 from measurements import selectors as measurement_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, nutrient_unit
-from sparky import reports
-from sparky import selectors as summary_selectors
 from sparky.dates import parse_day, today_for
 from sparky.services import preferences_for
 

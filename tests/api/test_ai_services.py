@@ -2,8 +2,8 @@
 
 import pytest
 
-from sparky import services
-from sparky.models import AIServiceSettings
+from chat import services
+from chat.models import AIServiceSettings
 
 from .conftest import results
 

@@ -6,10 +6,10 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
+from chat.services import ai_service_create
 from measurements.services import checkin_upsert
 from nutrition.services import goal_set, water_add
 from sparky.dates import today_for
-from sparky.services import ai_service_create
 from tests.browser.conftest import last_reply, log_in, png_file, send, shoot
 
 pytestmark = pytest.mark.browser

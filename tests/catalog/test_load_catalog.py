@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import Count
 
+from config.tasks import catalog_import_task
 from exercise.catalog import (
     COMPENDIUM_LICENSE,
     COMPENDIUM_SOURCE,
@@ -19,7 +20,6 @@ from exercise.catalog import (
 from exercise.models import Exercise
 from nutrition.catalog import SR28_NUTRIENTS, SR28_SOURCE, readable_food_name, sr28_dir
 from nutrition.models import NUTRIENTS, Food, FoodVariant
-from sparky.tasks import catalog_import_task
 
 CATALOG_SOURCES = (COMPENDIUM_SOURCE, WGER_SOURCE, SPARKY_SOURCE)
 

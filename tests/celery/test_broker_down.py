@@ -6,8 +6,8 @@ import pytest
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
+from config.celery import app
 from nutrition.models import WaterIntake
-from sparky.celery import app
 
 
 @pytest.fixture

@@ -122,7 +122,7 @@ def start_all(dev: Dev) -> dict[str, int]:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.3)
-    assert response.status_code == 401  # uvicorn serves sparky.asgi, MCP included
+    assert response.status_code == 401  # uvicorn serves config.asgi, MCP included
     return dev.pids()
 
 

@@ -12,8 +12,8 @@ from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.summaries import KIND, create_progress_summary
 from chat.tasks import auto_clear_history_task
-from sparky.celery import app
-from sparky.services import preferences_update
+from config.celery import app
+from diary.services import preferences_update
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 WAIT_SECONDS = 30
@@ -40,7 +40,7 @@ def test_the_beat_schedule_names_a_task_the_worker_runs(worker):
     tasks = set(registered[worker.name])
     assert entry["task"] == "chat.tasks.auto_clear_history_task"
     assert entry["task"] in tasks
-    assert {"chat.tasks.progress_summary_task", "sparky.tasks.catalog_import_task"} <= tasks
+    assert {"chat.tasks.progress_summary_task", "config.tasks.catalog_import_task"} <= tasks
     assert app.conf.beat_schedule == settings.CELERY_BEAT_SCHEDULE
 
 

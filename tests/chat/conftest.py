@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
+from chat.services import ai_service_create
 from exercise.models import Exercise
 from nutrition.models import Food, FoodVariant
-from sparky.services import ai_service_create
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm

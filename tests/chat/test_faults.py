@@ -16,8 +16,8 @@ from django.db import connection
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.services import ai_service_create
 from nutrition.models import FoodEntry
-from sparky.services import ai_service_create
 from tests.worker import database_url
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +130,7 @@ def test_repeated_failures_open_the_circuit_and_logging_falls_back_to_the_offlin
 
 CHILD = """
 import os, sys, django
-os.environ["DJANGO_SETTINGS_MODULE"] = "sparky.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 django.setup()
 from chat.coach import handle_turn
 from sparky.models import User

@@ -20,7 +20,7 @@ from chat.llm import (
     count_tokens,
     test_connection,
 )
-from sparky.services import ai_service_create
+from chat.services import ai_service_create
 from tests import fake_llm as fake_llm_module
 from tests.conftest import make_user
 from tests.fake_llm import Usage

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from chat.netguard import BlockedURL, check_url, pinned_client, private_allowed
+from sparky.netguard import BlockedURL, check_url, pinned_client, private_allowed
 from tests import fake_llm as fake_llm_module
 from tests.conftest import make_user
 

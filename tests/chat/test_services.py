@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from chat.models import ChatMessage
 from chat.services import history_auto_clear, history_clear, history_start_session
-from sparky.services import preferences_update
+from diary.services import preferences_update
 from tests.conftest import make_user
 
 NOW = dt.datetime(2025, 6, 15, 12, 0, tzinfo=dt.UTC)

@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
+from diary.services import preferences_update
 from exercise.models import Exercise, ExerciseEntry
 from exercise.services import (
     exercise_create_custom,
@@ -14,7 +15,6 @@ from exercise.services import (
 )
 from measurements.services import checkin_upsert
 from sparky.dates import today_for
-from sparky.services import preferences_update
 from tests.exercise.conftest import public_exercise
 
 

@@ -71,10 +71,10 @@ def bob_token(bob):
 
 @pytest.fixture(scope="session")
 def mcp_url(django_db_setup):
-    """Base URL of sparky.asgi under uvicorn (lifespan on), serving the pytest database."""
+    """Base URL of config.asgi under uvicorn (lifespan on), serving the pytest database."""
     import uvicorn
 
-    from sparky.asgi import application
+    from config.asgi import application
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

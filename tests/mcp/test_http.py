@@ -1,4 +1,4 @@
-"""MCP over streamable HTTP at /mcp: sparky.asgi under uvicorn, the SDK's client, DRF tokens."""
+"""MCP over streamable HTTP at /mcp: config.asgi under uvicorn, the SDK's client, DRF tokens."""
 
 import anyio
 import httpx

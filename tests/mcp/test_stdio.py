@@ -24,7 +24,7 @@ def stdio_session(args: list[str], body):
         cwd=str(settings.BASE_DIR),
         env={
             "DATABASE_URL": database_url(connection.settings_dict),
-            "DJANGO_SETTINGS_MODULE": "sparky.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
         },
     )

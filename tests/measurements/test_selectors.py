@@ -4,10 +4,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
+from diary.services import preferences_update
 from measurements.selectors import checkin_history, custom_trend, measurements_for, weight_trend
 from measurements.services import checkin_upsert, custom_measurement_log
 from sparky.dates import today_for
-from sparky.services import preferences_update
 
 
 def days_ago(user, n: int) -> dt.date:

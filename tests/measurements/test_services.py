@@ -8,6 +8,7 @@ import time_machine
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from diary.services import preferences_update
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from measurements.services import (
     checkin_delete,
@@ -17,7 +18,6 @@ from measurements.services import (
     latest_weight_kg,
 )
 from sparky.dates import today_for
-from sparky.services import preferences_update
 from tests.conftest import make_user
 
 

@@ -3,12 +3,12 @@ from decimal import Decimal
 
 import pytest
 
+from diary.selectors import daily_summary, period_summary, weekly_summary
 from exercise.services import exercise_entry_create
 from measurements.services import checkin_upsert, custom_measurement_log
 from nutrition.models import NUTRIENTS
 from nutrition.services import food_create_custom, food_entry_create, goal_set, water_add
 from sparky.dates import today_for
-from sparky.selectors import daily_summary, period_summary, weekly_summary
 
 
 def days_ago(user, n: int) -> dt.date:

@@ -5,18 +5,18 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from sparky.models import AIServiceSettings, User, UserPreferences
-from sparky.services import (
-    account_create,
+from chat.models import AIServiceSettings
+from chat.services import (
     active_ai_service,
     ai_service_activate,
     ai_service_api_key,
     ai_service_create,
     ai_service_delete,
     ai_service_update,
-    preferences_for,
-    preferences_update,
 )
+from diary.services import preferences_update
+from sparky.models import User, UserPreferences
+from sparky.services import account_create, preferences_for
 from tests.conftest import make_user
 
 PLAIN_KEY = "sk-test-Zq8v1plainSECRET0123456789"

@@ -26,18 +26,19 @@ from PIL import Image
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from chat import services as chat_services
 from chat.coach import handle_turn
-from chat.models import ChatMessage
+from chat.models import AIServiceSettings, ChatMessage
+from diary import services as diary_services
 from exercise import services as exercise_services
 from exercise.models import Exercise, ExerciseEntry
 from measurements import services as measurement_services
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from nutrition import services as food_services
 from nutrition.models import Food, FoodEntry, FoodVariant, UserGoal, WaterIntake
-from sparky import services as sparky_services
 from sparky.api import token_issue
 from sparky.dates import today_for
-from sparky.models import AIServiceSettings, User, UserPreferences
+from sparky.models import User, UserPreferences
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm
@@ -187,7 +188,7 @@ def catalog(db):
 @pytest.fixture
 def alice_world(alice, catalog, settings) -> World:
     # Every write goes through the service that owns it, as the app would write it.
-    sparky_services.preferences_update(
+    diary_services.preferences_update(
         user=alice, dietary_notes=NOTES, system_prompt=PROMPT, default_weight_unit="kg"
     )
     food = food_services.food_create_custom(
@@ -230,7 +231,7 @@ def alice_world(alice, catalog, settings) -> World:
     user_message = ChatMessage.objects.get(pk=turn.user_message_id)
     reply = ChatMessage.objects.get(pk=turn.message_id)
     photo_name = user_message.metadata["image"]["name"]
-    service = sparky_services.ai_service_create(
+    service = chat_services.ai_service_create(
         user=alice,
         service_name=SERVICE_NAME,
         service_type="openai",

@@ -12,10 +12,10 @@ import json
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from chat.models import AIServiceSettings
 from exercise.models import ExerciseEntry
 from measurements.models import CustomMeasurement
 from nutrition.models import FoodEntry
-from sparky.models import AIServiceSettings
 from tests.trust.conftest import (
     CATEGORY_NAME,
     EXERCISE_NAME,

@@ -11,9 +11,9 @@ import pytest
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.services import ai_service_create
 from chat.tools.base import CATEGORIES
 from nutrition.models import FoodEntry
-from sparky.services import ai_service_create
 from tests.fake_llm import ToolCall
 from tests.trust.conftest import PLANTED_KEY, leaks, snapshot
 

@@ -11,10 +11,9 @@ import pytest
 from django.test import Client
 
 from chat.coach import handle_turn
-from chat.models import ChatMessage
+from chat.models import AIServiceSettings, ChatMessage
 from nutrition.models import FoodEntry
 from sparky.crypto import encrypt_secret
-from sparky.models import AIServiceSettings
 from tests.trust.conftest import api_client_for
 
 pytestmark = pytest.mark.django_db

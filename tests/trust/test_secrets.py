@@ -23,9 +23,8 @@ from django.urls import Resolver404, resolve
 
 from chat import llm
 from chat.coach import handle_turn
-from chat.models import ChatMessage
-from sparky.models import AIServiceSettings
-from sparky.services import ai_service_api_key, ai_service_update
+from chat.models import AIServiceSettings, ChatMessage
+from chat.services import ai_service_api_key, ai_service_update
 from tests.trust.conftest import PLANTED_KEY, api_client_for, as_text, png_bytes
 from tests.trust.test_isolation_pages import _matrix as page_matrix
 
@@ -252,8 +251,8 @@ def test_the_admin_never_shows_the_key_even_to_staff(alice_world):
     client = Client()
     client.force_login(staff)
     for path in (
-        "/admin/sparky/aiservicesettings/",
-        f"/admin/sparky/aiservicesettings/{w.service.pk}/change/",
+        "/admin/chat/aiservicesettings/",
+        f"/admin/chat/aiservicesettings/{w.service.pk}/change/",
         f"/admin/sparky/user/{w.alice.pk}/change/",
         "/admin/chat/chatmessage/",
         f"/admin/chat/chatmessage/{w.user_message.pk}/change/",
@@ -303,7 +302,7 @@ def test_the_readme_says_how_to_rotate_the_encryption_key():
 def test_after_rotation_the_coach_still_reaches_the_provider_with_only_the_new_key(
     alice, fake_llm, private_ai, settings
 ):
-    from sparky.services import ai_service_create
+    from chat.services import ai_service_create
 
     old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
     settings.SPARKY_ENCRYPTION_KEYS = [old]
@@ -402,7 +401,7 @@ def _production_env(**extra) -> dict:
         SECRET_KEY="prod-" + Fernet.generate_key().decode() + Fernet.generate_key().decode(),
         SPARKY_ENCRYPTION_KEYS=Fernet.generate_key().decode(),
         ALLOWED_HOSTS="sparky.example.com",
-        DJANGO_SETTINGS_MODULE="sparky.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
     )
     env.update(extra)
     return env

@@ -5,8 +5,8 @@ from django.test import Client
 from django.urls import reverse
 
 from chat.models import ChatMessage
+from diary.services import preferences_update
 from sparky.models import User
-from sparky.services import preferences_update
 
 pytestmark = pytest.mark.django_db
 

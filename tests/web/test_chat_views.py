@@ -7,10 +7,12 @@ from django.urls import reverse
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.services import ai_service_create
 from chat.summaries import create_progress_summary
+from diary.services import preferences_update
 from nutrition.models import FoodEntry
 from sparky.dates import today_for
-from sparky.services import ai_service_create, preferences_for, preferences_update
+from sparky.services import preferences_for
 from tests.fake_llm import Reply
 from tests.web.conftest import HTMX, png_bytes
 

@@ -182,7 +182,7 @@ def test_measurements_and_trend_charts_are_drawn_as_svg(alice, alice_client):
 
 
 def test_the_diary_shows_dates_in_the_users_format(alice, alice_client):
-    from sparky.services import preferences_update
+    from diary.services import preferences_update
 
     preferences_update(user=alice, date_format="dd/MM/yyyy")
 

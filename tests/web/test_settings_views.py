@@ -2,9 +2,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from chat.models import AIServiceSettings
+from chat.services import ai_service_api_key, ai_service_create
 from nutrition.models import UserGoal
-from sparky.models import AIServiceSettings
-from sparky.services import ai_service_api_key, ai_service_create, preferences_for
+from sparky.services import preferences_for
 
 pytestmark = pytest.mark.django_db
 KEY = "sk-live-VERY-secret-key-4242"

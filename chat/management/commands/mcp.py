@@ -10,7 +10,7 @@ from sparky.models import User
 class Command(BaseCommand):
     help = (
         "Serve Sparky's tools over the Model Context Protocol on stdin/stdout, acting as one user. "
-        "For HTTP, serve sparky.asgi with uvicorn: the endpoint is /mcp."
+        "For HTTP, serve config.asgi with uvicorn: the endpoint is /mcp."
     )
 
     def add_arguments(self, parser):

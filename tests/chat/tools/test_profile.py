@@ -1,10 +1,11 @@
 from decimal import Decimal
 
 from chat.tools import ToolContext, run_tool
+from diary.services import preferences_update
 from measurements.models import CheckInMeasurement
 from measurements.services import checkin_upsert
 from sparky.models import User
-from sparky.services import preferences_for, preferences_update
+from sparky.services import preferences_for
 
 
 def call(user, name, args=None):

@@ -3,10 +3,10 @@ import datetime as dt
 import pytest
 
 from chat.tools import ToolContext, run_tool, tools_for
+from diary.services import preferences_update
 from exercise.services import exercise_create_custom, exercise_entry_create
 from measurements.services import checkin_upsert, custom_measurement_log
 from nutrition.services import food_create_custom, food_entry_create, goal_set, water_add
-from sparky.services import preferences_update
 
 TODAY = dt.date(2025, 3, 12)
 

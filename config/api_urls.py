@@ -12,11 +12,12 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from chat.api import ChatHistoryView, ChatTurnView
+from chat.api import AIServiceViewSet, ChatHistoryView, ChatTurnView
+from diary.api import PreferencesView, SummaryView
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
 from nutrition.api import FoodEntryViewSet, FoodViewSet, GoalViewSet, WaterView
-from sparky.api import AIServiceViewSet, AuthTokenView, PreferencesView, SummaryView
+from sparky.api import AuthTokenView
 
 ASSETS = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar"
 

@@ -53,7 +53,9 @@ INSTALLED_APPS = [
     "nutrition",
     "exercise",
     "measurements",
+    "diary",
     "chat",
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -68,9 +70,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "sparky.urls"
-WSGI_APPLICATION = "sparky.wsgi.application"
-ASGI_APPLICATION = "sparky.asgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -202,7 +204,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "COMPONENT_SPLIT_REQUEST": True,
-    # Swagger UI and Redoc from drf-spectacular-sidecar's files (sparky/api_urls.py), no CDN.
+    # Swagger UI and Redoc from drf-spectacular-sidecar's files (config/api_urls.py), no CDN.
     "SWAGGER_UI_DIST": "/api/docs/assets/swagger-ui-dist",
     "SWAGGER_UI_FAVICON_HREF": "/api/docs/assets/swagger-ui-dist/favicon-32x32.png",
     "REDOC_DIST": "/api/docs/assets/redoc",

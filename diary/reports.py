@@ -14,11 +14,11 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 
+from diary.selectors import goal_value, period_summary
 from exercise.models import ExerciseEntry
 from nutrition.models import NUTRIENTS, FoodEntry, nutrient_unit
 from nutrition.selectors import frequent_foods
 from nutrition.services import entry_nutrients, goal_for
-from sparky.selectors import goal_value, period_summary
 
 ONE_DAY = dt.timedelta(days=1)
 CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")

@@ -72,7 +72,7 @@ class Command(BaseCommand):
             raise CommandError(f"--addr must be host:port, e.g. 127.0.0.1:8000 (got {addr!r}).")
 
         commands = {"web": self._web_command(web, host, port, reload=not no_reload)}
-        celery = [sys.executable, "-m", "celery", "-A", "sparky"]
+        celery = [sys.executable, "-m", "celery", "-A", "config"]
         commands["worker"] = [*celery, "worker", "--loglevel=INFO"]
         if not no_beat:
             schedule = Path(tempfile.gettempdir()) / f"sparky-celerybeat-{os.getuid()}"
@@ -83,7 +83,7 @@ class Command(BaseCommand):
         if web == "runserver":
             cmd = [sys.executable, "manage.py", "runserver", f"{host}:{port}"]
             return cmd if reload else [*cmd, "--noreload"]
-        cmd = [sys.executable, "-m", "uvicorn", "sparky.asgi:application", "--lifespan", "on"]
+        cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--lifespan", "on"]
         cmd += ["--host", host, "--port", port]
         if reload:
             cmd += ["--reload", "--reload-dir", str(settings.BASE_DIR)]

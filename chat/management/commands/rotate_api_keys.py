@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from sparky.services import ai_service_rotate_keys
+from chat.services import ai_service_rotate_keys
 
 
 class Command(BaseCommand):

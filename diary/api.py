@@ -1,0 +1,169 @@
+"""The diary's API: the daily summary (every domain's totals against the goals) and the user's
+preferences."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from diary import selectors
+from diary.services import preferences_update
+from nutrition.models import NUTRIENTS
+from sparky import services
+from sparky.dates import parse_day
+from sparky.models import UserPreferences
+
+
+def _amount():
+    return serializers.DecimalField(max_digits=14, decimal_places=1, allow_null=True)
+
+
+class NutrientProgressSerializer(serializers.Serializer):
+    consumed = _amount()
+    goal = _amount()
+    remaining = _amount()
+    percent = serializers.IntegerField(allow_null=True)
+    unit = serializers.CharField()
+
+
+NutrientsProgressSerializer = type(
+    "NutrientsProgressSerializer",
+    (serializers.Serializer,),
+    {name: NutrientProgressSerializer() for name in NUTRIENTS},
+)
+
+
+class CalorieSummarySerializer(serializers.Serializer):
+    consumed = _amount()
+    goal = _amount()
+    burned = serializers.IntegerField()
+    net = _amount()
+    remaining = _amount()
+    remaining_formula = serializers.CharField()
+
+
+class ExerciseSummarySerializer(serializers.Serializer):
+    minutes = serializers.IntegerField()
+    calories_burned = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class WaterSummarySerializer(serializers.Serializer):
+    glasses = serializers.IntegerField()
+    goal = serializers.IntegerField()
+    goal_is_default = serializers.BooleanField()
+    remaining = serializers.IntegerField()
+
+
+class CheckinSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    date = serializers.DateField()
+    weight = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    neck = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    waist = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    hips = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+    steps = serializers.IntegerField(allow_null=True)
+
+
+class CustomValueSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    category = serializers.CharField()
+    category_id = serializers.UUIDField()
+    frequency = serializers.CharField()
+    unit = serializers.CharField()
+    value = serializers.DecimalField(max_digits=14, decimal_places=4)
+    date = serializers.DateField()
+    entry_hour = serializers.IntegerField(allow_null=True)
+    entry_timestamp = serializers.DateTimeField()
+
+
+class MeasurementsSummarySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    weight_unit = serializers.CharField()
+    length_unit = serializers.CharField()
+    checkin = CheckinSummarySerializer(allow_null=True)
+    custom = CustomValueSummarySerializer(many=True)
+
+
+class DailySummarySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    goal_source = serializers.ChoiceField(
+        choices=["day", "default"], allow_null=True, help_text="Which goal applies, if any."
+    )
+    calories = CalorieSummarySerializer()
+    nutrients = NutrientsProgressSerializer()
+    exercise = ExerciseSummarySerializer()
+    water = WaterSummarySerializer()
+    measurements = MeasurementsSummarySerializer()
+
+
+class SummaryView(APIView):
+    documents_filters = True
+
+    @extend_schema(
+        summary="The day at a glance",
+        description="Calories and every nutrient against the goal, exercise, water and "
+        "measurements of one day (default: the user's today).",
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
+        responses=DailySummarySerializer,
+        tags=["summary"],
+    )
+    def get(self, request):
+        day = parse_day(request.user, request.query_params.get("date"))
+        return Response(
+            DailySummarySerializer(selectors.daily_summary(user=request.user, day=day)).data
+        )
+
+
+class PreferencesSerializer(serializers.Serializer):
+    date_format = serializers.ChoiceField(choices=list(services.DATE_FORMATS))
+    default_weight_unit = serializers.ChoiceField(
+        choices=UserPreferences.WeightUnit.values,
+        help_text="Changing it converts stored check-ins.",
+    )
+    default_measurement_unit = serializers.ChoiceField(
+        choices=UserPreferences.MeasurementUnit.values
+    )
+    auto_clear_history = serializers.ChoiceField(
+        choices=UserPreferences.AutoClear.values, allow_null=True
+    )
+    system_prompt = serializers.CharField(
+        allow_null=True, allow_blank=True, max_length=services.MAX_PROMPT_CHARS
+    )
+    chat_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(services.CHAT_CATEGORIES)),
+        help_text="The chat tool selector; [] means automatic.",
+    )
+    dietary_notes = serializers.CharField(allow_blank=True, max_length=services.MAX_NOTES_CHARS)
+    time_zone = serializers.CharField(
+        source="user.time_zone", max_length=64, help_text="IANA name, e.g. Europe/Berlin."
+    )
+    updated_at = serializers.DateTimeField(read_only=True)
+
+
+class PreferencesView(APIView):
+    @extend_schema(summary="Read preferences", responses=PreferencesSerializer, tags=["settings"])
+    def get(self, request):
+        prefs = services.preferences_for(request.user)
+        return Response(PreferencesSerializer(prefs).data)
+
+    @extend_schema(
+        summary="Change preferences",
+        description="Only the fields given change.",
+        request=PreferencesSerializer(partial=True),
+        responses=PreferencesSerializer,
+        tags=["settings"],
+    )
+    def patch(self, request):
+        given = PreferencesSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        fields = dict(given.validated_data)
+        if "user" in fields:
+            fields["time_zone"] = fields.pop("user")["time_zone"]
+        prefs = preferences_update(user=request.user, **fields)
+        request.user.refresh_from_db(fields=["time_zone"])
+        prefs.user = request.user
+        return Response(PreferencesSerializer(prefs).data)

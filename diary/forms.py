@@ -1,0 +1,109 @@
+"""Forms of the diary and its settings pages: entry edits, preferences and daily goals.
+
+Forms only parse and shape what the browser sent; the rules live in the services, whose
+ValidationErrors the views put back on the matching field with `attach_service_error`.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+
+from nutrition.models import MealType
+from sparky.forms import DescribedErrorsMixin
+from sparky.models import UserPreferences
+from sparky.services import DATE_FORMATS
+
+
+class PreferencesForm(DescribedErrorsMixin, forms.Form):
+    date_format = forms.ChoiceField(
+        label="Date format", choices=[(f, f) for f in DATE_FORMATS], initial=DATE_FORMATS[0]
+    )
+    default_weight_unit = forms.ChoiceField(label="Weight unit", choices=UserPreferences.WeightUnit)
+    default_measurement_unit = forms.ChoiceField(
+        label="Body measurement unit", choices=UserPreferences.MeasurementUnit
+    )
+    time_zone = forms.ChoiceField(
+        label="Time zone", help_text="Decides what 'today' means for your diary."
+    )
+    auto_clear_history = forms.ChoiceField(
+        label="Clear chat history", choices=UserPreferences.AutoClear
+    )
+    system_prompt = forms.CharField(
+        label="Custom instructions for Sparky",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="E.g. 'Be brief' or 'I train for a marathon'.",
+    )
+    dietary_notes = forms.CharField(
+        label="Dietary notes",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Allergies, vegetarian, low sodium... Sparky keeps them in mind.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [
+            (name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
+        ]
+
+
+def _goal_field(label: str, unit: str, *, decimals: int = 1) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=f"{label} ({unit})",
+        required=False,
+        min_value=0,
+        max_digits=9,
+        decimal_places=decimals,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+
+
+class GoalsForm(DescribedErrorsMixin, forms.Form):
+    """The default daily goal; a blank field means no goal for that nutrient."""
+
+    MAIN = ("calories", "protein", "carbs", "fat", "water_goal")
+
+    calories = _goal_field("Calories", "kcal", decimals=0)
+    protein = _goal_field("Protein", "g")
+    carbs = _goal_field("Carbohydrates", "g")
+    fat = _goal_field("Fat", "g")
+    water_goal = forms.IntegerField(
+        label="Water (glasses)", required=False, min_value=0, max_value=100
+    )
+    dietary_fiber = _goal_field("Fiber", "g")
+    sugars = _goal_field("Sugars", "g")
+    saturated_fat = _goal_field("Saturated fat", "g")
+    polyunsaturated_fat = _goal_field("Polyunsaturated fat", "g")
+    monounsaturated_fat = _goal_field("Monounsaturated fat", "g")
+    trans_fat = _goal_field("Trans fat", "g")
+    cholesterol = _goal_field("Cholesterol", "mg")
+    sodium = _goal_field("Sodium", "mg")
+    potassium = _goal_field("Potassium", "mg")
+    vitamin_a = _goal_field("Vitamin A", "µg")
+    vitamin_c = _goal_field("Vitamin C", "mg")
+    calcium = _goal_field("Calcium", "mg")
+    iron = _goal_field("Iron", "mg")
+
+    def main_fields(self):
+        return [self[name] for name in self.MAIN]
+
+    def more_fields(self):
+        return [self[name] for name in self.fields if name not in self.MAIN]
+
+
+class FoodEntryForm(DescribedErrorsMixin, forms.Form):
+    quantity = forms.DecimalField(
+        label="Amount",
+        min_value=0.001,
+        max_digits=10,
+        decimal_places=3,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    meal_type = forms.ChoiceField(label="Meal", choices=MealType)
+
+
+class ExerciseEntryForm(DescribedErrorsMixin, forms.Form):
+    duration_minutes = forms.IntegerField(label="Minutes", min_value=1, max_value=1440)

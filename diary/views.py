@@ -1,0 +1,462 @@
+"""The diary panel (the day's food, exercise, water and measurements against the goals), its
+entry edits, and the diary's settings pages (preferences, daily goals).
+
+Thin function views: parse a form, call a service, render. A request from htmx gets the fragment
+it swaps (a `{% partialdef %}` of the page template); any other request gets the whole page, so
+every link and form also works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import uuid
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.dateformat import format as date_format
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from diary import services as diary_services
+from diary.forms import (
+    ExerciseEntryForm,
+    FoodEntryForm,
+    GoalsForm,
+    PreferencesForm,
+)
+from diary.selectors import daily_summary
+from exercise import services as exercise_services
+from exercise.models import ExerciseEntry
+from exercise.selectors import exercise_diary
+from measurements import selectors as measurement_selectors
+from nutrition import services as food_services
+from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal
+from nutrition.selectors import food_diary
+from nutrition.units import unit_text
+from sparky import services
+from sparky.dates import parse_day, today_for
+from sparky.forms import attach_service_error
+
+TREND_DAYS = 30
+MAX_CUSTOM_CHARTS = 4
+
+
+# --- the diary ---------------------------------------------------------------------------------
+
+
+def diary_day(request) -> dt.date:
+    """The day asked for in ?date=, else today; never a future day."""
+    try:
+        return parse_day(request.user, request.GET.get("date") or None)
+    except ValidationError:
+        return today_for(request.user)
+
+
+# The preference's tokens (yyyy-MM-dd, dd/MM/yyyy...) as Django date format characters.
+_DATE_TOKENS = (("yyyy", "Y"), ("MM", "m"), ("dd", "d"))
+
+
+def format_day(day: dt.date, pattern: str) -> str:
+    """The day written the way the user chose in their preferences."""
+    django_pattern = pattern or "yyyy-MM-dd"
+    for token, char in _DATE_TOKENS:
+        django_pattern = django_pattern.replace(token, char)
+    return date_format(day, django_pattern)
+
+
+def plain_number(value, places: int = 2) -> str:
+    """80.400 -> "80.4", 100.000 -> "100": stored decimals as a person writes them."""
+    if value is None:
+        return ""
+    text = f"{Decimal(value):.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _number(value) -> float:
+    return float(value or 0)
+
+
+def _ring(consumed, goal) -> dict:
+    """Geometry of a progress ring (r = 42 in a 100 x 100 view box)."""
+    circumference = 2 * math.pi * 42
+    consumed = _number(consumed)
+    goal = _number(goal) if goal is not None else None
+    percent = round(consumed * 100 / goal) if goal else None
+    share = min(consumed / goal, 1) if goal else 0
+    return {
+        "consumed": round(consumed),
+        "goal": round(goal) if goal is not None else None,
+        "percent": percent,
+        "over": bool(goal) and consumed > goal,
+        "circumference": f"{circumference:.2f}",
+        "dash": f"{circumference * share:.2f}",
+    }
+
+
+def _bars(summary: dict) -> list[dict]:
+    bars = []
+    for key, label in (("protein", "Protein"), ("carbs", "Carbs"), ("fat", "Fat")):
+        row = summary["nutrients"][key]
+        goal = row["goal"]
+        consumed = _number(row["consumed"])
+        percent = row["percent"]
+        bars.append(
+            {
+                "key": key,
+                "label": label,
+                "consumed": round(consumed),
+                "goal": round(goal) if goal is not None else None,
+                "percent": percent,
+                "width": min(percent, 100) if percent is not None else 0,
+                "over": percent is not None and percent > 100,
+                "unit": row["unit"],
+            }
+        )
+    return bars
+
+
+def trend_chart(points: list[tuple[dt.date, Decimal]], *, end: dt.date, days: int, unit: str):
+    """A line chart as SVG coordinates, drawn by the template (no chart library needed).
+
+    x is the day within the window (so gaps between weigh-ins show as gaps in time), y is scaled
+    to the values' own range with some headroom.
+    """
+    if not points:
+        return None
+    width, height, pad_x, pad_y = 300, 120, 34, 14
+    start = end - dt.timedelta(days=days - 1)
+    values = [float(v) for _, v in points]
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    margin = (high - low) * 0.1
+    low, high = low - margin, high + margin
+
+    def x(day: dt.date) -> float:
+        return pad_x + (width - pad_x - 8) * ((day - start).days / max(days - 1, 1))
+
+    def y(value: float) -> float:
+        return height - pad_y - (height - 2 * pad_y) * ((value - low) / (high - low))
+
+    dots = [
+        {"x": f"{x(d):.1f}", "y": f"{y(float(v)):.1f}", "label": f"{d.isoformat()}: {v:g} {unit}"}
+        for d, v in points
+    ]
+    first, last = values[0], values[-1]
+    return {
+        "width": width,
+        "height": height,
+        "points": " ".join(f"{dot['x']},{dot['y']}" for dot in dots),
+        "dots": dots,
+        "axis": [
+            {"y": f"{y(value):.1f}", "label": f"{value:.1f}".rstrip("0").rstrip(".")}
+            for value in (low + margin, high - margin)
+        ],
+        "baseline": height - pad_y,
+        "left": pad_x,
+        "right": width - 8,
+        "start": start,
+        "end": end,
+        "first": f"{first:g}",
+        "last": f"{last:g}",
+        "change": f"{last - first:+.1f}",
+        "unit": unit,
+        "count": len(points),
+    }
+
+
+def _food_meals(user, day: dt.date) -> list[dict]:
+    labels = dict(MealType.choices)
+    meals = []
+    for meal, rows in food_diary(user=user, day=day).items():
+        entries = [
+            {
+                "id": row["id"],
+                "name": row["food_name"],
+                "quantity": plain_number(row["quantity"]),
+                "unit": unit_text(row["quantity"], row["unit"] or row["serving"] or "serving"),
+                "grams": plain_number(row["grams"], 0) if row.get("grams") else "",
+                "calories": round(_number(row["calories"])),
+            }
+            for row in rows
+        ]
+        meals.append(
+            {
+                "key": meal,
+                "label": labels.get(meal, meal.title()),
+                "entries": entries,
+                "calories": sum(e["calories"] for e in entries),
+            }
+        )
+    return meals
+
+
+def _measurement_rows(summary: dict) -> list[dict]:
+    found = summary["measurements"]
+    rows = []
+    checkin = found.get("checkin") or {}
+    units = {
+        "weight": found.get("weight_unit"),
+        "neck": found.get("length_unit"),
+        "waist": found.get("length_unit"),
+        "hips": found.get("length_unit"),
+        "steps": "steps",
+    }
+    for key in ("weight", "neck", "waist", "hips", "steps"):
+        if checkin.get(key) is not None:
+            rows.append(
+                {"label": key.title(), "value": plain_number(checkin[key]), "unit": units[key]}
+            )
+    for item in found.get("custom") or []:
+        hour = f" at {item['entry_hour']:02d}:00" if item.get("entry_hour") is not None else ""
+        rows.append(
+            {
+                "label": item["category"] + hour,
+                "value": plain_number(item["value"]),
+                "unit": item.get("unit") or "",
+            }
+        )
+    return rows
+
+
+def diary_context(user, day: dt.date) -> dict:
+    """Everything the diary panel shows for one day."""
+    summary = daily_summary(user=user, day=day)
+    today = today_for(user)
+    weight_unit = summary["measurements"].get("weight_unit") or "kg"
+    charts = []
+    weights = measurement_selectors.weight_trend(user=user, days=TREND_DAYS)
+    chart = trend_chart(weights, end=today, days=TREND_DAYS, unit=weight_unit)
+    if chart:
+        charts.append({"title": "Weight", "slug": "weight", "chart": chart})
+    for category in measurement_selectors.custom_categories(user=user)[:MAX_CUSTOM_CHARTS]:
+        rows = measurement_selectors.custom_trend(
+            user=user, category_name=category.name, days=TREND_DAYS
+        )
+        # Several readings a day (hourly categories) collapse to the day's last one here.
+        per_day = {row["date"]: row["value"] for row in rows}
+        chart = trend_chart(
+            sorted(per_day.items()), end=today, days=TREND_DAYS, unit=category.unit or ""
+        )
+        if chart:
+            charts.append({"title": category.name, "slug": f"custom-{category.pk}", "chart": chart})
+    calories = summary["calories"]
+    remaining = None if calories["remaining"] is None else round(calories["remaining"])
+    meals = _food_meals(user, day)
+    water = summary["water"]
+    return {
+        "day": day,
+        "day_label": format_day(day, services.preferences_for(user).date_format),
+        "is_today": day == today,
+        "previous_day": day - dt.timedelta(days=1),
+        "next_day": day + dt.timedelta(days=1) if day < today else None,
+        "summary": summary,
+        "ring": _ring(calories["consumed"], calories["goal"]),
+        "remaining": remaining,
+        "over_by": -remaining if remaining is not None and remaining < 0 else 0,
+        "burned": calories["burned"],
+        "bars": _bars(summary),
+        "meals": meals,
+        "food_count": sum(len(meal["entries"]) for meal in meals),
+        "exercise": exercise_diary(user=user, day=day),
+        "water": water,
+        # One cup per glass of the goal (or of what was drunk, if more), capped for the layout.
+        "glasses": [
+            i < water["glasses"] for i in range(min(max(water["goal"], water["glasses"]), 16))
+        ],
+        "measurements": _measurement_rows(summary),
+        "charts": charts,
+        "has_goals": summary["goal_source"] is not None,
+    }
+
+
+def _diary_response(request, day: dt.date, *, status: int = 200):
+    context = {"diary": diary_context(request.user, day)}
+    if request.htmx:
+        return render(request, "diary/panel.html#panel", context, status=status)
+    return render(request, "diary/page.html", context, status=status)
+
+
+def _back_to_diary(request, day: dt.date):
+    """After a write: the refreshed panel for htmx, a redirect for a plain form post."""
+    if request.htmx:
+        return _diary_response(request, day)
+    return HttpResponseRedirect(f"{reverse('diary')}?date={day.isoformat()}")
+
+
+@login_required
+def diary(request):
+    return _diary_response(request, diary_day(request))
+
+
+def _own_food_entry(request, entry_id) -> FoodEntry:
+    return get_object_or_404(
+        FoodEntry.objects.for_user(request.user).select_related("food"), pk=entry_id
+    )
+
+
+def _own_exercise_entry(request, entry_id) -> ExerciseEntry:
+    return get_object_or_404(
+        ExerciseEntry.objects.for_user(request.user).select_related("exercise"), pk=entry_id
+    )
+
+
+def _entry_form_response(request, template: str, context: dict, *, status: int = 200):
+    if request.htmx:
+        response = render(request, f"{template}#form", context, status=status)
+        if status != 200:
+            # The form posts into the whole panel; a refusal goes back into the row instead.
+            retarget(response, f"#{context['row_id']}")
+            reswap(response, "outerHTML")
+        return response
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def food_entry_edit(request, entry_id: uuid.UUID):
+    entry = _own_food_entry(request, entry_id)
+    initial = {"quantity": plain_number(entry.quantity, 3), "meal_type": entry.meal_type}
+    form = FoodEntryForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                food_services.food_entry_update(
+                    user=request.user,
+                    entry_id=entry.id,
+                    quantity=form.cleaned_data["quantity"],
+                    meal_type=form.cleaned_data["meal_type"],
+                )
+            except ValidationError as exc:
+                attach_service_error(form, exc, {"implausible": "quantity"})
+            else:
+                return _back_to_diary(request, entry.entry_date)
+        status = 422
+    context = {
+        "form": form,
+        "entry": entry,
+        "row_id": f"food-{entry.id}",
+        "unit": entry.unit or entry.food.serving_unit or "serving",
+    }
+    return _entry_form_response(request, "diary/food_entry_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def food_entry_delete(request, entry_id: uuid.UUID):
+    entry = _own_food_entry(request, entry_id)
+    food_services.food_entry_delete(user=request.user, entry_id=entry.id)
+    return _back_to_diary(request, entry.entry_date)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def exercise_entry_edit(request, entry_id: uuid.UUID):
+    entry = _own_exercise_entry(request, entry_id)
+    form = ExerciseEntryForm(
+        request.POST or None, initial={"duration_minutes": entry.duration_minutes}
+    )
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                exercise_services.exercise_entry_update(
+                    user=request.user,
+                    entry_id=entry.id,
+                    duration_minutes=form.cleaned_data["duration_minutes"],
+                )
+            except ValidationError as exc:
+                attach_service_error(form, exc)
+            else:
+                return _back_to_diary(request, entry.entry_date)
+        status = 422
+    context = {"form": form, "entry": entry, "row_id": f"exercise-{entry.id}"}
+    return _entry_form_response(request, "diary/exercise_entry_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def exercise_entry_delete(request, entry_id: uuid.UUID):
+    entry = _own_exercise_entry(request, entry_id)
+    exercise_services.exercise_entry_delete(user=request.user, entry_id=entry.id)
+    return _back_to_diary(request, entry.entry_date)
+
+
+@login_required
+@require_POST
+def water_change(request):
+    day = diary_day(request)
+    step = request.POST.get("change", "1")
+    if step == "-1":
+        current = daily_summary(user=request.user, day=day)["water"]["glasses"]
+        food_services.water_set(user=request.user, glasses=max(current - 1, 0), entry_date=day)
+    else:
+        food_services.water_add(user=request.user, glasses=1, entry_date=day)
+    return _back_to_diary(request, day)
+
+
+# --- settings: AI services ---------------------------------------------------------------------
+
+
+# --- settings: preferences and goals -----------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request):
+    prefs = services.preferences_for(request.user)
+    initial = {
+        "date_format": prefs.date_format,
+        "default_weight_unit": prefs.default_weight_unit,
+        "default_measurement_unit": prefs.default_measurement_unit,
+        "time_zone": request.user.time_zone,
+        "auto_clear_history": prefs.auto_clear_history or "never",
+        "system_prompt": prefs.system_prompt or "",
+        "dietary_notes": prefs.dietary_notes or "",
+    }
+    form = PreferencesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            diary_services.preferences_update(user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            attach_service_error(form, exc)
+        else:
+            messages.success(request, "Preferences saved.")
+            return redirect("settings_preferences")
+    return render(request, "settings/preferences.html", {"form": form, "tab": "preferences"})
+
+
+def _goal_fields() -> list[str]:
+    return list(GoalsForm.base_fields)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def goals(request):
+    current = UserGoal.objects.for_user(request.user).filter(goal_date__isnull=True).first()
+    initial = {}
+    if current is not None:
+        for name in _goal_fields():
+            value = getattr(current, name)
+            initial[name] = plain_number(value, 3) if isinstance(value, Decimal) else value
+    form = GoalsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            food_services.goal_set(user=request.user, goal_date=None, **form.cleaned_data)
+        except ValidationError as exc:
+            attach_service_error(form, exc)
+        else:
+            messages.success(request, "Daily goals saved.")
+            return redirect("settings_goals")
+    return render(
+        request,
+        "settings/goals.html",
+        {"form": form, "tab": "goals", "nutrient_count": len(NUTRIENTS)},
+    )
