@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import re
 
+from chat.tools.base import ToolContext
+from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
+from nutrition.search import LABELS
+from nutrition.selectors import food_diary
+from nutrition.units import unit_text
 from sparky.dates import parse_day
 
 _TOPICS = {
@@ -55,9 +60,6 @@ _WEEK = re.compile(r"\b(week|weekly|7 days|seven days)\b", re.I)
 
 def _week_answer(user) -> str:
     """The week in numbers, from the same report the weekly_report tool gives a model."""
-    from chat.tools.base import ToolContext
-    from chat.tools.reports import weekly_report
-
     report = weekly_report(ToolContext.for_user(user), {"date": "today"})
     days = report.data["days"]
     minutes = sum(d["exercise_minutes"] or 0 for d in days)
@@ -84,8 +86,6 @@ _ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|go
 def short_name(name: str) -> str:
     """A catalog name as said aloud: "Egg, whole, cooked, scrambled" -> "egg, whole",
     "Beverages, coffee, brewed, ..." -> "coffee, brewed"."""
-    from nutrition.search import LABELS
-
     parts = [p.strip() for p in name.split(",") if p.strip()]
     while len(parts) > 2 and " ".join(re.findall(r"[a-z]+", parts[0].lower())) in LABELS:
         parts = parts[1:]
@@ -99,9 +99,6 @@ _SAYS_NOTHING = {"broilers or fryers", "commercially prepared", "all commercial 
 
 def _eaten_answer(user, day, label: str, text: str) -> str:
     """What was eaten on the day, meal by meal (one meal when the question names it)."""
-    from nutrition.selectors import food_diary
-    from nutrition.units import unit_text
-
     asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
     if asked_meal is None and re.search(r"\bsupper\b", text, re.I):
         asked_meal = "dinner"

@@ -31,6 +31,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers, QueryParams
 from starlette.responses import JSONResponse
 
+from chat.services import active_ai_service
 from chat.tools import (
     CATEGORIES,
     PROFILE_DEFAULTS,
@@ -41,6 +42,7 @@ from chat.tools import (
     run_tool,
 )
 from chat.tools.base import jsonable, registry
+from sparky.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +89,6 @@ def profile_for(user, requested: str | None = None) -> str:
         if requested not in PROFILE_DEFAULTS:
             raise ValueError(f"Unknown tool profile {requested!r}; expected full or core.")
         return requested
-    from chat.services import active_ai_service
 
     service = active_ai_service(user)
     profile = getattr(service, "tool_profile", None)
@@ -123,8 +124,6 @@ class _Caller:
 
 
 def _fresh_user(user_id):
-    from sparky.models import User
-
     # Re-read on each call: a long-lived stdio server must see time-zone changes and deactivation.
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None:

@@ -17,7 +17,16 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from chat import llm
 from chat.prompts import template
+from chat.tools import exercise as exercise_tools
+from chat.tools import food as food_tools
+from exercise import services as exercise_services
+from exercise.services import exercise_search
+from measurements.services import latest_weight_kg
+from nutrition import services as food_services
+from nutrition.services import food_search
+from sparky.services import preferences_for
 
 logger = logging.getLogger(__name__)
 
@@ -124,10 +133,6 @@ def generate_options(
 
 
 def _options_from_model(*, user, kind, query, request_text, config) -> list[dict]:
-    from chat import llm
-    from measurements.services import latest_weight_kg
-    from sparky.services import preferences_for
-
     prefs = preferences_for(user)
     context = {"request": request_text, kind: query}
     if prefs.dietary_notes:
@@ -153,8 +158,6 @@ def _options_from_model(*, user, kind, query, request_text, config) -> list[dict
 
 def _options_from_catalog(*, user, kind, query) -> list[dict]:
     if kind == "food":
-        from nutrition.services import food_search
-
         foods = food_search(user=user, query=query, limit=MAX_OPTIONS)
         return [
             {
@@ -169,7 +172,6 @@ def _options_from_catalog(*, user, kind, query) -> list[dict]:
             }
             for f in foods
         ]
-    from exercise.services import exercise_search
 
     found = exercise_search(user=user, query=query, limit=MAX_OPTIONS)
     return [
@@ -261,20 +263,15 @@ def is_stale(data: dict) -> bool:
 
 def apply_option(*, user, data: dict, option: dict):
     """Log the chosen option; returns the Written rows. Raises ValidationError on bad input."""
-    from chat.tools import exercise as exercise_tools
-    from chat.tools import food as food_tools
-
     request = data.get("request") or {}
     if data["kind"] == "food":
-        from nutrition import services
-
         quantity = request.get("quantity") or 1
         unit = request.get("unit")
         meal = request.get("meal_type") or food_tools.default_meal(user)
         if option.get("food_id"):
-            food = services.food_get(user=user, food_id=option["food_id"])
+            food = food_services.food_get(user=user, food_id=option["food_id"])
             try:
-                entry = services.food_entry_create(
+                entry = food_services.food_entry_create(
                     user=user,
                     food=food,
                     quantity=quantity,
@@ -285,7 +282,7 @@ def apply_option(*, user, data: dict, option: dict):
             except ValidationError as exc:
                 if getattr(exc, "code", None) != "unknown_unit":
                     raise
-                entry = services.food_entry_create(
+                entry = food_services.food_entry_create(
                     user=user,
                     food=food,
                     quantity=quantity,
@@ -298,7 +295,7 @@ def apply_option(*, user, data: dict, option: dict):
                 amount = float(quantity)
             else:  # a count of servings
                 amount = float(quantity) * float(option.get("serving_size") or 1)
-            entry = services.food_option_add(
+            entry = food_services.food_option_add(
                 user=user,
                 option=option,
                 quantity=amount,
@@ -307,7 +304,6 @@ def apply_option(*, user, data: dict, option: dict):
                 entry_date=request.get("date"),
             )
         return [food_tools.written_food(entry)]
-    from exercise import services
 
     common = {
         "duration_minutes": request.get("duration_minutes"),
@@ -317,10 +313,10 @@ def apply_option(*, user, data: dict, option: dict):
         "notes": request.get("notes"),
     }
     if option.get("exercise_id"):
-        exercise = services.exercise_get(user=user, exercise_id=option["exercise_id"])
-        entry = services.exercise_entry_create(user=user, exercise=exercise, **common)
+        exercise = exercise_services.exercise_get(user=user, exercise_id=option["exercise_id"])
+        entry = exercise_services.exercise_entry_create(user=user, exercise=exercise, **common)
     else:
-        entry = services.exercise_option_add(user=user, option=option, **common)
+        entry = exercise_services.exercise_option_add(user=user, option=option, **common)
     return [exercise_tools.written_exercise(entry)]
 
 
@@ -372,17 +368,12 @@ def parse_manual(text: str) -> dict:
 
 
 def apply_manual(*, user, data: dict, text: str):
-    from chat.tools import exercise as exercise_tools
-    from chat.tools import food as food_tools
-
     values = parse_manual(text)
     request = data.get("request") or {}
     if data["kind"] == "food":
-        from nutrition import services
-
         option = {"name": data["query"], "serving_size": 1, "serving_unit": "serving"}
         option.update({k: v for k, v in values.items() if k != "per_hour"})
-        entry = services.food_option_add(
+        entry = food_services.food_option_add(
             user=user,
             option=option,
             quantity=request.get("quantity") or 1,
@@ -391,7 +382,6 @@ def apply_manual(*, user, data: dict, text: str):
             entry_date=request.get("date"),
         )
         return [food_tools.written_food(entry)]
-    from exercise import services
 
     common = {
         "duration_minutes": request.get("duration_minutes"),
@@ -405,10 +395,10 @@ def apply_manual(*, user, data: dict, text: str):
             "calories_per_hour": values["calories"],
             "category": "general",
         }
-        entry = services.exercise_option_add(user=user, option=option, **common)
+        entry = exercise_services.exercise_option_add(user=user, option=option, **common)
     else:
         option = {"name": data["query"], "calories_per_hour": None, "category": "general"}
-        entry = services.exercise_option_add(
+        entry = exercise_services.exercise_option_add(
             user=user, option=option, calories_burned=values["calories"], **common
         )
     return [exercise_tools.written_exercise(entry)]

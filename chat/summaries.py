@@ -15,6 +15,9 @@ from django.db import transaction
 
 from chat.answers import calories_line
 from chat.models import ChatMessage
+from diary.selectors import daily_summary
+from nutrition.models import FoodEntry
+from nutrition.services import entry_nutrients
 from sparky.dates import now_for, today_for
 
 logger = logging.getLogger(__name__)
@@ -30,9 +33,6 @@ def _pct(row) -> int | None:
 
 def just_logged(*, user, entries: list[dict]) -> dict[str, Decimal] | None:
     """Nutrients of the food entries this turn wrote (still existing, the user's own), summed."""
-    from nutrition.models import FoodEntry
-    from nutrition.services import entry_nutrients
-
     ids = [e["id"] for e in entries if e.get("kind") == "food_entry" and e.get("id")]
     rows = list(
         FoodEntry.objects.for_user(user).filter(id__in=ids).select_related("food", "variant")
@@ -129,8 +129,6 @@ def tip_for(*, user, kinds: set[str], summary: dict, meal: dict | None = None) -
 def build_progress_summary(
     *, user, kinds: set[str], day: dt.date, entries: list[dict] | None = None
 ) -> str:
-    from diary.selectors import daily_summary
-
     summary = daily_summary(user=user, day=day)
     label = "Today" if day == today_for(user) else day.isoformat()
     meal = just_logged(user=user, entries=entries or []) if kinds & _FOOD else None

@@ -26,7 +26,7 @@ from chat import options as chat_options
 from chat import services as chat_services
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
-from chat.services import CHAT_SESSION_KEY
+from chat.services import CHAT_SESSION_KEY, history_start_session
 from chat.tools.base import CATEGORIES
 from diary.views import diary_context, diary_day
 from sparky import services
@@ -127,8 +127,6 @@ def _session_id(request) -> uuid.UUID:
     try:
         return uuid.UUID(str(request.session.get(CHAT_SESSION_KEY)))
     except ValueError:
-        from chat.services import history_start_session
-
         session_id = history_start_session(user=request.user)
         request.session[CHAT_SESSION_KEY] = str(session_id)
         return session_id

@@ -11,6 +11,7 @@ from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
 from nutrition import services as food_services
 from sparky.dates import parse_day, today_for
+from sparky.services import preferences_for
 
 from .base import CORE, DATE_ARG, ToolResult, Written, integer, number, obj, string, tool
 
@@ -54,8 +55,6 @@ def _checkin_summary(row, given: dict, prefs) -> str:
     example={"weight": 80.2, "weight_unit": "kg", "waist": 84, "length_unit": "cm"},
 )
 def log_checkin(ctx, args) -> ToolResult:
-    from sparky.services import preferences_for
-
     given = {k: args[k] for k in _STANDARD if k in args}
     if not given:
         raise ValidationError(

@@ -8,6 +8,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from chat.classify import classify
+from chat.llm import count_tokens
+from chat.offline import guess_categories
 from chat.prompts import compose_system_prompt
 from chat.tools import (
     CATEGORIES,
@@ -18,8 +20,6 @@ from chat.tools import (
 
 
 def _offline_classifier(previous_reply, text):
-    from chat.offline import guess_categories
-
     guessed = guess_categories(text)
     return (", ".join(guessed) if guessed else "none"), {}
 
@@ -28,8 +28,6 @@ def turn_payload(
     *, message: str, profile: str, manual=None, user=None, llm_classify=None, model: str = "gpt-4o"
 ) -> dict:
     """What a text-only turn sends: the pieces and their token counts."""
-    from chat.llm import count_tokens
-
     found = classify(
         text=message,
         has_image=False,

@@ -1,0 +1,109 @@
+"""A reply to options Sparky offered: a number picks one, `manual: ...` gives the user's own
+numbers, with no model call; and attaching the options a turn's not-found food or exercise asks
+for to its reply."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from chat import options
+from chat.models import ChatMessage
+from chat.turns import CoachResponse, Turn, listing
+
+
+def resolve_pick(turn: Turn) -> CoachResponse | None:
+    number = options.numeric_reply(turn.text)
+    manual = options.manual_reply(turn.text)
+    if number is None and manual is None:
+        return None
+    previous = turn.previous
+    meta = (previous.metadata or {}) if previous else {}
+    if meta.get("options") is None:
+        if manual is not None:
+            # Numbers without a name to put them on: never read as food words ("20g protein"
+            # is no 20 g of protein-fortified spaghetti).
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=(
+                    "'manual:' fills in your own numbers for something I couldn't find, so tell "
+                    "me first what it was (e.g. 'a protein bar for lunch'); if I don't know it, "
+                    "reply with 'manual: 300 cal, 20g protein'. Nothing was saved."
+                ),
+            )
+        # A bare number right after options were used up is a late pick, not a new request.
+        offered_before = any(
+            (m.metadata or {}).get("options") for m in turn.history if m.message_type == "assistant"
+        )
+        if not offered_before:
+            return None  # no options were offered: a plain new request
+    guide = CoachResponse(
+        action="none",
+        engine="options",
+        message=(
+            "Please reply with the number of one of the options above, or with your own values "
+            "(e.g. 'manual: 250 cal, 10g protein'), or tell me what you'd like to do."
+        ),
+    )
+    with transaction.atomic():
+        # Lock the offer and read it again: a pick sent twice at once (a double tap, two tabs) is
+        # applied once; the second waits here, then finds the options resolved.
+        locked = (
+            ChatMessage.objects.for_user(turn.user).select_for_update().filter(pk=previous.pk)
+        ).first()
+        meta = (locked.metadata or {}) if locked is not None else {}
+        data = options.pending_options(locked)
+        if data is None or options.is_stale(data):
+            guide.message = (
+                "Those options are no longer open. Tell me again what you'd like to log, and I'll "
+                "look it up."
+            )
+            return guide
+        try:
+            if number is not None:
+                if not 1 <= number <= len(data["options"]):
+                    return guide
+                written = options.apply_option(
+                    user=turn.user, data=data, option=data["options"][number - 1]
+                )
+            else:
+                written = options.apply_manual(user=turn.user, data=data, text=manual)
+        except ValidationError as exc:
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=" ".join(exc.messages) + " Nothing was saved.",
+            )
+        turn.written.extend(written)
+        data["resolved"] = True
+        meta["options"] = data
+        ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
+    return CoachResponse(
+        action="selected",
+        engine="options",
+        message=f"Logged {listing(written)}.",
+        categories=[data["kind"]],
+    )
+
+
+def attach_options(turn: Turn, response: CoachResponse, config) -> None:
+    request = turn.option_requests[0]
+    found, source = options.generate_options(
+        user=turn.user,
+        kind=request["kind"],
+        query=request["query"],
+        request_text=turn.text,
+        config=config,
+    )
+    turn.option_requests[0] = options.options_metadata(
+        request["kind"], request["query"], request.get("request") or {}, found, source
+    )
+    listing = options.options_message(request["kind"], request["query"], found)
+    others = [r["query"] for r in turn.option_requests[1:]]
+    if others:
+        listing += f"\n(I also couldn't find: {', '.join(others)}. Ask me about them next.)"
+    response.message = f"{response.message}\n\n{listing}".strip() if response.message else listing
+    response.options = found
+    if not turn.written:
+        response.action = "options"

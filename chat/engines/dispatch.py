@@ -1,0 +1,149 @@
+"""From intents (the offline parser's, or a model's intent JSON) to tool calls: each intent becomes
+the calls a model would have made, run through the registry (chat.tools.run_tool), so every path
+to the diary is validated the same way."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from chat.answers import answer_question
+from chat.tools import ToolContext, run_tool
+from chat.tools.food import default_meal
+from chat.turns import OFFLINE_HELP, CoachResponse, Turn
+from measurements.units import parse_length_unit, parse_weight_unit
+from nutrition.selectors import food_diary
+from nutrition.services import food_words_known
+from sparky.dates import parse_day
+
+
+def intent_calls(intent) -> list[tuple[str, dict]]:
+    """The tool calls an intent stands for."""
+    data = intent.data or {}
+    if intent.name == "log_food":
+        keys = ("food_name", "quantity", "unit", "meal_type", "date")
+        return [("log_food", {k: data.get(k) for k in keys})]
+    if intent.name == "log_exercise":
+        keys = ("exercise_name", "duration_minutes", "distance", "distance_unit", "date")
+        return [("log_exercise", {k: data.get(k) for k in keys})]
+    if intent.name == "set_goals":  # offline only: the parser's goal sentences
+        return [("set_goals", dict(data))]
+    if intent.name == "log_external":  # offline only: "a burger, about 600 cal"
+        return [("log_external_food", {k: v for k, v in data.items() if v is not None})]
+    if intent.name == "log_water":
+        return [("log_water", {"glasses": data.get("glasses_consumed"), "date": data.get("date")})]
+    if intent.name == "log_measurement":
+        calls: list[tuple[str, dict]] = []
+        by_date: dict = {}
+        for m in data.get("measurements") or []:
+            kind = (m.get("type") or "").lower()
+            unit = (m.get("unit") or "").lower() or None
+            if kind == "custom":
+                calls.append(
+                    (
+                        "log_custom_measurement",
+                        {
+                            "name": m.get("name"),
+                            "value": m.get("value"),
+                            "unit": m.get("unit"),
+                            "date": m.get("date"),
+                        },
+                    )
+                )
+                continue
+            args = by_date.setdefault(m.get("date"), {"date": m.get("date")})
+            args[kind] = m.get("value")
+            try:  # the tool's enums are kg/lb and cm/inches; an odd unit is left for it to refuse
+                if kind == "weight" and unit:
+                    args["weight_unit"] = parse_weight_unit(unit, unit)
+                elif kind in ("neck", "waist", "hips") and unit:
+                    args["length_unit"] = parse_length_unit(unit, unit)
+            except ValidationError:
+                args[f"{'weight' if kind == 'weight' else 'length'}_unit"] = unit
+        calls[:0] = [("log_checkin", args) for args in by_date.values()]
+        return calls
+    return []
+
+
+def _repeat_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
+    """log_food calls that log a meal of another day again, today, as it was logged there."""
+    try:
+        day = parse_day(turn.user, data.get("from"))
+    except ValidationError as exc:
+        lines.append(f"Not saved: {exc.messages[0]}")
+        return []
+    # "same as yesterday for dinner" is yesterday's dinner; with no meal said, the meal of now
+    meal = data.get("meal") or data.get("to_meal") or default_meal(turn.user)
+    to_meal = data.get("to_meal") or meal
+    if day == parse_day(turn.user, "today") and to_meal == meal:
+        lines.append(f"That is today's {meal}; say which day to repeat, e.g. 'same as yesterday'.")
+        return []
+    rows = food_diary(user=turn.user, day=day).get(meal) or []
+    if not rows:
+        lines.append(
+            f"Nothing was logged for {meal} on {day.isoformat()}, so there is nothing to repeat."
+        )
+        return []
+    return [
+        (
+            "log_food",
+            {
+                "food_name": row["food_name"],
+                "food_id": str(row["food_id"]),
+                "quantity": float(row["quantity"]),
+                "unit": row["unit"],
+                "meal_type": to_meal,
+            },
+        )
+        for row in rows
+    ]
+
+
+def _names_food(args: dict) -> bool:
+    """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
+    make sense; "watched football" or "lol" were not food."""
+    return food_words_known(str(args.get("food_name") or ""))
+
+
+def _note(turn: Turn, lines: list[str], name: str, result) -> None:
+    turn.record(name, result)
+    if result.ok or not result.options:
+        lines.append(result.message if result.ok else f"Not saved: {result.message}")
+
+
+def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
+    ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
+    lines: list[str] = []
+    held: list = []
+    answered = False
+    for intent in intents:
+        if intent.name in ("ask_question", "chat"):
+            answered = True
+            if intent.response:
+                lines.append(intent.response.strip())
+            else:
+                lines.append(answer_question(user=turn.user, text=turn.text))
+            continue
+        if intent.name == "repeat_meal":  # offline only: "same breakfast as yesterday"
+            calls = _repeat_calls(turn, intent.data, lines)
+        else:
+            calls = intent_calls(intent)
+        for name, args in calls:
+            result = run_tool(ctx, name, args)
+            if bare_food and not result.ok and not _names_food(args):
+                held.append((name, result))  # food only if another name of it was
+                continue
+            _note(turn, lines, name, result)
+    if held and not turn.written:
+        # Bare words the catalog does not know were probably not food at all.
+        shown = " ".join(turn.text.split())[:80]
+        return CoachResponse(
+            action="none",
+            engine=engine,
+            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+        )
+    for name, result in held:
+        _note(turn, lines, name, result)
+    if not lines and not turn.option_requests:
+        lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
+    action = "logged" if turn.written else ("answered" if answered else "none")
+    return CoachResponse(action=action, message="\n".join(lines), engine=engine)

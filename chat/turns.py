@@ -1,0 +1,82 @@
+"""What a turn is made of, shared by the coach and its engines: the turn in progress (`Turn`), the
+answer it produces (`CoachResponse`) and the refusal of a turn that cannot start."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from chat.images import StoredImage
+from chat.models import ChatMessage
+from chat.tools import ToolResult
+from chat.tools.base import Written
+
+OFFLINE_HELP = (
+    "I'm running on Sparky's built-in offline parser, which understands everyday logging such as "
+    "'2 eggs and toast for breakfast', 'walked 45 min', 'weight 80.2 kg waist 84 cm' or "
+    "'3 glasses of water'. For open questions and coaching, add an AI service (OpenAI, Anthropic, "
+    "Ollama...) in Settings."
+)
+
+
+class TurnRejected(ValueError):
+    """The turn cannot start (empty or oversized message, bad photo); nothing was stored."""
+
+    def __init__(self, message: str, *, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclasses.dataclass
+class CoachResponse:
+    action: str  # logged | options | selected | answered | none | error | pending
+    message: str
+    entries: list[dict] = dataclasses.field(default_factory=list)
+    categories: list[str] = dataclasses.field(default_factory=list)
+    mode: str = "auto"
+    phase: str = ""
+    engine: str = ""
+    escalations: list[list[str]] = dataclasses.field(default_factory=list)
+    tools_called: list[str] = dataclasses.field(default_factory=list)
+    usage: dict = dataclasses.field(default_factory=dict)
+    options: list[dict] | None = None
+    error: str | None = None
+    user_message_id: str | None = None
+    message_id: str | None = None
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class Turn:
+    """One turn while it runs: who asks, what they said, and what the tools did so far."""
+
+    user: object
+    text: str
+    image: StoredImage | None
+    manual: list[str] | None
+    source: str
+    history: list[ChatMessage]
+    previous: ChatMessage | None
+    written: list[Written] = dataclasses.field(default_factory=list)
+    tools_called: list[str] = dataclasses.field(default_factory=list)
+    option_requests: list[dict] = dataclasses.field(default_factory=list)
+    escalations: list[list[str]] = dataclasses.field(default_factory=list)
+    usage: dict = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+    def add_usage(self, values: dict | None, prefix: str = "") -> None:
+        for key, value in (values or {}).items():
+            if isinstance(value, int | float):
+                self.usage[prefix + key] = self.usage.get(prefix + key, 0) + value
+
+    def record(self, name: str, result: ToolResult) -> None:
+        self.tools_called.append(name)
+        self.written.extend(result.written)
+        if result.options:
+            self.option_requests.append(result.options)
+
+
+def listing(written: list[Written]) -> str:
+    """What was saved, as one line for a reply (\"2 egg (breakfast...); 1 slice toast (...)\")."""
+    return "; ".join(w.summary for w in written)
