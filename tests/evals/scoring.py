@@ -19,6 +19,20 @@ must receive nothing, so `"expect": {}` means "nothing at all is written":
 - asks: true when the reply must ask something back (options, a confirmation) with nothing written
   unless `food`/... say otherwise.
 
+Added later, all optional (a case without them is judged exactly as before):
+
+- reply: texts the reply must contain, case-insensitive; an item that is a list is satisfied by any
+  one of its texts: `"reply": [["coke", "cola"], "100"]` (the refusal names the item and the amount;
+  "82.5 kg" for units on numbers).
+- offers: words for the options the reply lists (CoachResponse.options): every option's name must
+  contain at least one of them, case-insensitive ("turkey sandwich" may offer a sandwich or a sub,
+  never plain roast turkey). No options at all passes; pair it with `asks` to require a question.
+- food.kcal_offered: N, after a `before` that ended with options: the food written must have the
+  calories option N showed (within 2 % or 2 kcal), "a pick logs exactly what it showed".
+
+Unknown keys in `expect` (or in its food/exercise parts) are refused when the file is loaded, so a
+misspelt expectation cannot pass silently.
+
 A case passes when every expectation holds. `judge` returns what did not, in plain words.
 """
 
@@ -31,6 +45,11 @@ from decimal import Decimal
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+EXPECT_KEYS = frozenset(
+    {"food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers"}
+)
+FOOD_KEYS = frozenset({"entries", "kcal", "names", "meal", "kcal_offered"})
+EXERCISE_KEYS = frozenset({"entries", "minutes", "kcal"})
 CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
 GOAL_FIELDS = ("calories", "protein", "carbs", "fat", "water_goal")
 
@@ -48,6 +67,7 @@ class Case:
         unknown = set(data) - {"id", "text", "expect", "before", "tags", "note"}
         if unknown:
             raise ValueError(f"case {data.get('id')!r}: unknown keys {sorted(unknown)}")
+        _check_expect(data.get("id"), data["expect"])
         return cls(
             id=data["id"],
             text=data["text"],
@@ -55,6 +75,17 @@ class Case:
             before=tuple(data.get("before") or ()),
             tags=tuple(data.get("tags") or ()),
         )
+
+
+def _check_expect(case_id, expect) -> None:
+    if not isinstance(expect, dict):
+        raise ValueError(f"case {case_id!r}: expect must be an object")
+    problems = sorted(set(expect) - EXPECT_KEYS)
+    for part, keys in (("food", FOOD_KEYS), ("exercise", EXERCISE_KEYS)):
+        if isinstance(expect.get(part), dict):
+            problems += [f"{part}.{k}" for k in sorted(set(expect[part]) - keys)]
+    if problems:
+        raise ValueError(f"case {case_id!r}: unknown expectations {problems}")
 
 
 def load_cases(path: Path | str, tag: str | None = None) -> list[Case]:
@@ -141,6 +172,8 @@ class Outcome:
     goals: dict[str, float]
     reply: str = ""
     action: str = ""
+    options: list[dict] = dataclasses.field(default_factory=list)  # what the reply offers
+    offered: list[dict] = dataclasses.field(default_factory=list)  # what the last `before` offered
 
     @property
     def wrote_anything(self) -> bool:
@@ -212,6 +245,8 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
                 problems.append(f"logged {entry['name']!r}, expected a name with {word!r}")
         if "meal" in food and any(e["meal"] != food["meal"] for e in outcome.food):
             problems.append(f"meal {[e['meal'] for e in outcome.food]}, expected {food['meal']}")
+        if "kcal_offered" in food:
+            problems += _offered_kcal(food["kcal_offered"], kcal, outcome.offered)
     exercise = want.get("exercise")
     if exercise is None:
         if outcome.exercise:
@@ -246,7 +281,42 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
         problems.append(f"goals {outcome.goals}, expected {goals}")
     if want.get("asks") and outcome.action not in ("options", "confirm", "none"):
         problems.append(f"expected a question back, got action {outcome.action!r}")
+    problems += _reply_problems(want.get("reply") or [], outcome.reply)
+    problems += _offer_problems(want.get("offers") or [], outcome.options)
     return problems
+
+
+def _reply_problems(texts: list, reply: str) -> list[str]:
+    said = reply.lower()
+    problems = []
+    for item in texts:
+        choices = [item] if isinstance(item, str) else list(item)
+        if not any(choice.lower() in said for choice in choices):
+            shown = " or ".join(repr(c) for c in choices)
+            problems.append(f"reply lacks {shown}: {' '.join(reply.split())[:160]!r}")
+    return problems
+
+
+def _offer_problems(words: list[str], options: list[dict]) -> list[str]:
+    wrong = [
+        str(o.get("name", ""))
+        for o in options
+        if not any(w.lower() in str(o.get("name", "")).lower() for w in words)
+    ]
+    if words and wrong:
+        return [f"offered {wrong}, expected options naming one of {words}"]
+    return []
+
+
+def _offered_kcal(number: int, kcal: float, offered: list[dict]) -> list[str]:
+    if not 1 <= number <= len(offered):
+        return [f"option {number} was never offered ({len(offered)} options)"]
+    shown = offered[number - 1].get("calories")
+    if shown is None:
+        return [f"option {number} showed no calories"]
+    if abs(kcal - float(shown)) > max(2.0, 0.02 * float(shown)):
+        return [f"{kcal:.0f} kcal logged, option {number} showed {float(shown):g} kcal"]
+    return []
 
 
 Send = Callable[[object, str], object]  # (user, text) -> CoachResponse
@@ -260,13 +330,16 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
         def send(u, text):
             return handle_turn(u, text)
 
+    offered: list[dict] = []
     for text in case.before:
-        send(user, text)
+        offered = list(getattr(send(user, text), "options", None) or [])
     before = snapshot(user)
     response = send(user, case.text)
     outcome = changes(before, snapshot(user))
     outcome.reply = getattr(response, "message", "") or ""
     outcome.action = getattr(response, "action", "") or ""
+    outcome.options = list(getattr(response, "options", None) or [])
+    outcome.offered = offered
     return outcome
 
 
