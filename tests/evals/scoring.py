@@ -27,6 +27,9 @@ Added later, all optional (a case without them is judged exactly as before):
 - offers: words for the options the reply lists (CoachResponse.options): every option's name must
   contain at least one of them, case-insensitive ("turkey sandwich" may offer a sandwich or a sub,
   never plain roast turkey). No options at all passes; pair it with `asks` to require a question.
+- asks: "options" is stricter than true: the reply must list options to pick from (action
+  "options", e.g. a dish the catalog lacks), not merely refuse. asks: false forbids asking back
+  (action "options" or "confirm"): "my son had 3 pancakes" is no food to look up.
 - food.kcal_offered: N, after a `before` that ended with options: the food written must have the
   calories option N showed (within 2 % or 2 kcal), "a pick logs exactly what it showed".
 
@@ -34,17 +37,29 @@ Unknown keys in `expect` (or in its food/exercise parts) are refused when the fi
 misspelt expectation cannot pass silently.
 
 A case passes when every expectation holds. `judge` returns what did not, in plain words.
+
+`evaluate(cases)` runs a set the way bench/diary_eval.py and tests/evals/test_diary_eval.py do: each
+case as a fresh user (UTC, default preferences) in a transaction that is rolled back afterwards, at
+a fixed moment (FROZEN_AT, a Wednesday 12:30 UTC, so a bare "a banana" is lunch), through the
+coach's `handle_turn` (offline when no AI service is configured). A message the coach refuses before
+the turn starts (TurnRejected: empty, too long) counts as a reply with action "none"; a crash is a
+failed case, never an aborted run. `tag_scores` and `report` summarise the results.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
+import traceback
+import uuid
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+DIARY_CASES = HERE / "diary_cases.jsonl"
+FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
     {"food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers"}
 )
@@ -279,8 +294,13 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
     goals = {k: float(v) for k, v in (want.get("goals") or {}).items()}
     if outcome.goals != goals:
         problems.append(f"goals {outcome.goals}, expected {goals}")
-    if want.get("asks") and outcome.action not in ("options", "confirm", "none"):
+    asks = want.get("asks")
+    if asks and outcome.action not in ("options", "confirm", "none"):
         problems.append(f"expected a question back, got action {outcome.action!r}")
+    elif asks == "options" and outcome.action != "options":
+        problems.append(f"expected options to pick from, got action {outcome.action!r}")
+    if asks is False and outcome.action in ("options", "confirm"):
+        problems.append(f"asked back (action {outcome.action!r}), expected no question")
     problems += _reply_problems(want.get("reply") or [], outcome.reply)
     problems += _offer_problems(want.get("offers") or [], outcome.options)
     return problems
@@ -357,3 +377,91 @@ class Scored:
 def score(results: Iterable[Scored]) -> tuple[int, int]:
     results = list(results)
     return sum(r.passed for r in results), len(results)
+
+
+class _Discard(Exception):
+    """Raised to roll a case's transaction back."""
+
+
+@dataclasses.dataclass
+class _Refused:
+    action: str
+    message: str
+    options: list | None = None
+
+
+def _coach_send(user, text):
+    from chat.coach import TurnRejected, handle_turn
+
+    try:
+        return handle_turn(user, text)
+    except TurnRejected as exc:
+        return _Refused(action="none", message=str(exc))
+
+
+def evaluate(
+    cases: Iterable[Case],
+    *,
+    send: Send | None = None,
+    at: dt.datetime = FROZEN_AT,
+    progress: Callable[[Scored], None] | None = None,
+) -> list[Scored]:
+    """Every case as a fresh user at `at`, rolled back afterwards (see the module docstring)."""
+    import time_machine
+    from django.db import transaction
+
+    from sparky.models import User
+
+    results = []
+    for case in cases:
+        try:
+            with transaction.atomic():
+                with time_machine.travel(at, tick=True):
+                    user = User.objects.create_user(
+                        email=f"eval-{uuid.uuid4().hex[:12]}@example.com",
+                        password=None,
+                        time_zone="UTC",
+                    )
+                    outcome = run_case(user, case, send or _coach_send)
+                scored = Scored(case, outcome, judge(case, outcome))
+                raise _Discard
+        except _Discard:
+            pass
+        except Exception as exc:  # a crash fails the case, the run goes on
+            last = traceback.format_exception(exc)[-1].strip()
+            scored = Scored(case, Outcome([], [], {}, {}, 0, {}), [f"crashed: {last}"])
+        results.append(scored)
+        if progress is not None:
+            progress(scored)
+    return results
+
+
+def tag_scores(results: Iterable[Scored]) -> dict[str, tuple[int, int]]:
+    """(passed, total) per tag, tags in alphabetical order."""
+    by_tag: dict[str, list[bool]] = {}
+    for r in results:
+        for tag in r.case.tags:
+            by_tag.setdefault(tag, []).append(r.passed)
+    return {tag: (sum(v), len(v)) for tag, v in sorted(by_tag.items())}
+
+
+def report(results: list[Scored], *, failures: bool = False) -> str:
+    """Accuracy overall and per tag; with `failures`, each failing case and its problems."""
+    passed, total = score(results)
+    lines = [f"overall  {passed}/{total}  {100 * passed / max(total, 1):.1f}%", ""]
+    lines.append(f"{'tag':<14} {'passed':>7} {'total':>6} {'accuracy':>9}")
+    for tag, (ok, n) in tag_scores(results).items():
+        lines.append(f"{tag:<14} {ok:>7} {n:>6} {100 * ok / n:>8.1f}%")
+    if failures:
+        for r in results:
+            if r.passed:
+                continue
+            lines += ["", f"FAIL {r.case.id} [{', '.join(r.case.tags)}]: {r.case.text!r}"]
+            if r.case.before:
+                lines.append(f"  after: {list(r.case.before)!r}")
+            lines.append(f"  wrote: {r.outcome.describe()} (action {r.outcome.action!r})")
+            lines += [f"  - {problem}" for problem in r.problems]
+            reply = " ".join(r.outcome.reply.split())
+            if reply:
+                lines.append(f"  reply: {reply[:300]}")
+    return "\n".join(lines)
