@@ -19,18 +19,52 @@ must receive nothing, so `"expect": {}` means "nothing at all is written":
 - asks: true when the reply must ask something back (options, a confirmation) with nothing written
   unless `food`/... say otherwise.
 
+Added later, all optional (a case without them is judged exactly as before):
+
+- reply: texts the reply must contain, case-insensitive; an item that is a list is satisfied by any
+  one of its texts: `"reply": [["coke", "cola"], "100"]` (the refusal names the item and the amount;
+  "82.5 kg" for units on numbers).
+- offers: words for the options the reply lists (CoachResponse.options): every option's name must
+  contain at least one of them, case-insensitive ("turkey sandwich" may offer a sandwich or a sub,
+  never plain roast turkey). No options at all passes; pair it with `asks` to require a question.
+- asks: "options" is stricter than true: the reply must list options to pick from (action
+  "options", e.g. a dish the catalog lacks), not merely refuse. asks: false forbids asking back
+  (action "options" or "confirm"): "my son had 3 pancakes" is no food to look up.
+- food.kcal_offered: N, after a `before` that ended with options: the food written must have the
+  calories option N showed (within 2 % or 2 kcal), "a pick logs exactly what it showed".
+
+Unknown keys in `expect` (or in its food/exercise parts) are refused when the file is loaded, so a
+misspelt expectation cannot pass silently.
+
 A case passes when every expectation holds. `judge` returns what did not, in plain words.
+
+`evaluate(cases)` runs a set the way bench/diary_eval.py and tests/evals/test_diary_eval.py do: each
+case as a fresh user (UTC, default preferences) in a transaction that is rolled back afterwards, at
+a fixed moment (FROZEN_AT, a Wednesday 12:30 UTC, so a bare "a banana" is lunch), through the
+coach's `handle_turn` (offline when no AI service is configured). A message the coach refuses before
+the turn starts (TurnRejected: empty, too long) counts as a reply with action "none"; a crash is a
+failed case, never an aborted run. `tag_scores` and `report` summarise the results.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
+import traceback
+import uuid
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+DIARY_CASES = HERE / "diary_cases.jsonl"
+FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
+EXPECT_KEYS = frozenset(
+    {"food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers"}
+)
+FOOD_KEYS = frozenset({"entries", "kcal", "names", "meal", "kcal_offered"})
+EXERCISE_KEYS = frozenset({"entries", "minutes", "kcal"})
 CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
 GOAL_FIELDS = ("calories", "protein", "carbs", "fat", "water_goal")
 
@@ -48,6 +82,7 @@ class Case:
         unknown = set(data) - {"id", "text", "expect", "before", "tags", "note"}
         if unknown:
             raise ValueError(f"case {data.get('id')!r}: unknown keys {sorted(unknown)}")
+        _check_expect(data.get("id"), data["expect"])
         return cls(
             id=data["id"],
             text=data["text"],
@@ -55,6 +90,17 @@ class Case:
             before=tuple(data.get("before") or ()),
             tags=tuple(data.get("tags") or ()),
         )
+
+
+def _check_expect(case_id, expect) -> None:
+    if not isinstance(expect, dict):
+        raise ValueError(f"case {case_id!r}: expect must be an object")
+    problems = sorted(set(expect) - EXPECT_KEYS)
+    for part, keys in (("food", FOOD_KEYS), ("exercise", EXERCISE_KEYS)):
+        if isinstance(expect.get(part), dict):
+            problems += [f"{part}.{k}" for k in sorted(set(expect[part]) - keys)]
+    if problems:
+        raise ValueError(f"case {case_id!r}: unknown expectations {problems}")
 
 
 def load_cases(path: Path | str, tag: str | None = None) -> list[Case]:
@@ -141,6 +187,8 @@ class Outcome:
     goals: dict[str, float]
     reply: str = ""
     action: str = ""
+    options: list[dict] = dataclasses.field(default_factory=list)  # what the reply offers
+    offered: list[dict] = dataclasses.field(default_factory=list)  # what the last `before` offered
 
     @property
     def wrote_anything(self) -> bool:
@@ -212,6 +260,8 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
                 problems.append(f"logged {entry['name']!r}, expected a name with {word!r}")
         if "meal" in food and any(e["meal"] != food["meal"] for e in outcome.food):
             problems.append(f"meal {[e['meal'] for e in outcome.food]}, expected {food['meal']}")
+        if "kcal_offered" in food:
+            problems += _offered_kcal(food["kcal_offered"], kcal, outcome.offered)
     exercise = want.get("exercise")
     if exercise is None:
         if outcome.exercise:
@@ -244,9 +294,49 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
     goals = {k: float(v) for k, v in (want.get("goals") or {}).items()}
     if outcome.goals != goals:
         problems.append(f"goals {outcome.goals}, expected {goals}")
-    if want.get("asks") and outcome.action not in ("options", "confirm", "none"):
+    asks = want.get("asks")
+    if asks and outcome.action not in ("options", "confirm", "none"):
         problems.append(f"expected a question back, got action {outcome.action!r}")
+    elif asks == "options" and outcome.action != "options":
+        problems.append(f"expected options to pick from, got action {outcome.action!r}")
+    if asks is False and outcome.action in ("options", "confirm"):
+        problems.append(f"asked back (action {outcome.action!r}), expected no question")
+    problems += _reply_problems(want.get("reply") or [], outcome.reply)
+    problems += _offer_problems(want.get("offers") or [], outcome.options)
     return problems
+
+
+def _reply_problems(texts: list, reply: str) -> list[str]:
+    said = reply.lower()
+    problems = []
+    for item in texts:
+        choices = [item] if isinstance(item, str) else list(item)
+        if not any(choice.lower() in said for choice in choices):
+            shown = " or ".join(repr(c) for c in choices)
+            problems.append(f"reply lacks {shown}: {' '.join(reply.split())[:160]!r}")
+    return problems
+
+
+def _offer_problems(words: list[str], options: list[dict]) -> list[str]:
+    wrong = [
+        str(o.get("name", ""))
+        for o in options
+        if not any(w.lower() in str(o.get("name", "")).lower() for w in words)
+    ]
+    if words and wrong:
+        return [f"offered {wrong}, expected options naming one of {words}"]
+    return []
+
+
+def _offered_kcal(number: int, kcal: float, offered: list[dict]) -> list[str]:
+    if not 1 <= number <= len(offered):
+        return [f"option {number} was never offered ({len(offered)} options)"]
+    shown = offered[number - 1].get("calories")
+    if shown is None:
+        return [f"option {number} showed no calories"]
+    if abs(kcal - float(shown)) > max(2.0, 0.02 * float(shown)):
+        return [f"{kcal:.0f} kcal logged, option {number} showed {float(shown):g} kcal"]
+    return []
 
 
 Send = Callable[[object, str], object]  # (user, text) -> CoachResponse
@@ -260,13 +350,16 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
         def send(u, text):
             return handle_turn(u, text)
 
+    offered: list[dict] = []
     for text in case.before:
-        send(user, text)
+        offered = list(getattr(send(user, text), "options", None) or [])
     before = snapshot(user)
     response = send(user, case.text)
     outcome = changes(before, snapshot(user))
     outcome.reply = getattr(response, "message", "") or ""
     outcome.action = getattr(response, "action", "") or ""
+    outcome.options = list(getattr(response, "options", None) or [])
+    outcome.offered = offered
     return outcome
 
 
@@ -284,3 +377,91 @@ class Scored:
 def score(results: Iterable[Scored]) -> tuple[int, int]:
     results = list(results)
     return sum(r.passed for r in results), len(results)
+
+
+class _Discard(Exception):
+    """Raised to roll a case's transaction back."""
+
+
+@dataclasses.dataclass
+class _Refused:
+    action: str
+    message: str
+    options: list | None = None
+
+
+def _coach_send(user, text):
+    from chat.coach import TurnRejected, handle_turn
+
+    try:
+        return handle_turn(user, text)
+    except TurnRejected as exc:
+        return _Refused(action="none", message=str(exc))
+
+
+def evaluate(
+    cases: Iterable[Case],
+    *,
+    send: Send | None = None,
+    at: dt.datetime = FROZEN_AT,
+    progress: Callable[[Scored], None] | None = None,
+) -> list[Scored]:
+    """Every case as a fresh user at `at`, rolled back afterwards (see the module docstring)."""
+    import time_machine
+    from django.db import transaction
+
+    from sparky.models import User
+
+    results = []
+    for case in cases:
+        try:
+            with transaction.atomic():
+                with time_machine.travel(at, tick=True):
+                    user = User.objects.create_user(
+                        email=f"eval-{uuid.uuid4().hex[:12]}@example.com",
+                        password=None,
+                        time_zone="UTC",
+                    )
+                    outcome = run_case(user, case, send or _coach_send)
+                scored = Scored(case, outcome, judge(case, outcome))
+                raise _Discard
+        except _Discard:
+            pass
+        except Exception as exc:  # a crash fails the case, the run goes on
+            last = traceback.format_exception(exc)[-1].strip()
+            scored = Scored(case, Outcome([], [], {}, {}, 0, {}), [f"crashed: {last}"])
+        results.append(scored)
+        if progress is not None:
+            progress(scored)
+    return results
+
+
+def tag_scores(results: Iterable[Scored]) -> dict[str, tuple[int, int]]:
+    """(passed, total) per tag, tags in alphabetical order."""
+    by_tag: dict[str, list[bool]] = {}
+    for r in results:
+        for tag in r.case.tags:
+            by_tag.setdefault(tag, []).append(r.passed)
+    return {tag: (sum(v), len(v)) for tag, v in sorted(by_tag.items())}
+
+
+def report(results: list[Scored], *, failures: bool = False) -> str:
+    """Accuracy overall and per tag; with `failures`, each failing case and its problems."""
+    passed, total = score(results)
+    lines = [f"overall  {passed}/{total}  {100 * passed / max(total, 1):.1f}%", ""]
+    lines.append(f"{'tag':<14} {'passed':>7} {'total':>6} {'accuracy':>9}")
+    for tag, (ok, n) in tag_scores(results).items():
+        lines.append(f"{tag:<14} {ok:>7} {n:>6} {100 * ok / n:>8.1f}%")
+    if failures:
+        for r in results:
+            if r.passed:
+                continue
+            lines += ["", f"FAIL {r.case.id} [{', '.join(r.case.tags)}]: {r.case.text!r}"]
+            if r.case.before:
+                lines.append(f"  after: {list(r.case.before)!r}")
+            lines.append(f"  wrote: {r.outcome.describe()} (action {r.outcome.action!r})")
+            lines += [f"  - {problem}" for problem in r.problems]
+            reply = " ".join(r.outcome.reply.split())
+            if reply:
+                lines.append(f"  reply: {reply[:300]}")
+    return "\n".join(lines)
