@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sparky.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sparky")
 _parts = urlsplit(BASE_URL)
 SCRATCH = f"{_parts.path.lstrip('/') or 'sparky'}_diary_eval"
@@ -44,7 +44,7 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 
-from sparky.management.commands.sparky_setup import ensure_database  # noqa: E402
+from config.management.commands.sparky_setup import ensure_database  # noqa: E402
 from tests.evals.scoring import DIARY_CASES, evaluate, load_cases, report, score  # noqa: E402
 
 
