@@ -1,0 +1,38 @@
+"""Tool categories a message needs, for the classifier when no AI service is configured."""
+
+from __future__ import annotations
+
+import logging
+
+from chat.offline.exercise import exercise_at
+from chat.offline.reading import parse_message
+from chat.offline.tokens import tokenise
+from chat.offline.vocabulary import CATEGORY_WORDS, INTENT_CATEGORIES
+
+logger = logging.getLogger(__name__)
+
+
+CATEGORIES = ("food", "exercise", "checkin", "goals", "coaching", "reports")
+
+
+def guess_categories(text: str) -> list[str]:
+    """Tool categories a message needs, by keyword and by what it would log; [] when unsure."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    try:
+        tokens = tokenise(text)
+        parsed = parse_message(text)
+        found = {
+            INTENT_CATEGORIES[intent.name]
+            for intent in ([] if parsed.bare_food else parsed.intents)  # a bare name: unsure
+            if intent.name in INTENT_CATEGORIES
+        }
+        for category, words in CATEGORY_WORDS.items():
+            if any(token in words for token in tokens):
+                found.add(category)
+        if any(exercise_at(tokens, i) for i in range(len(tokens))):
+            found.add("exercise")
+    except Exception:  # classification is a hint; never fail the turn over it
+        logger.exception("offline classifier failed on %r", text[:200])
+        return []
+    return [category for category in CATEGORIES if category in found]

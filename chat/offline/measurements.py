@@ -1,0 +1,154 @@
+"""Check-ins: water, body measurements (weight, waist...) and custom measurements
+(sleep, heart rate, mood out of 10)."""
+
+from __future__ import annotations
+
+import re
+
+from chat.intents import length_unit, water_glasses, weight_unit
+from chat.offline.exercise import duration_minutes
+from chat.offline.state import When
+from chat.offline.tokens import take_quantity, token_at
+from chat.offline.vocabulary import (
+    BARE_WEIGHT_OPENERS,
+    CUSTOM_UNITS,
+    CUSTOM_WORDS,
+    MEASUREMENT_FILLER,
+    NOT_PLAIN_WATER,
+    STANDARD_WORDS,
+)
+
+
+def is_water(tokens: list[str]) -> bool:
+    return any(
+        token in ("water", "waters") and token_at(tokens, i - 1) not in NOT_PLAIN_WATER
+        for i, token in enumerate(tokens)
+    )
+
+
+def water_amount(tokens: list[str]) -> dict:
+    """Glasses of water in a clause: '3 glasses of water', 'water 500 ml', '2 bottles of water'."""
+    for i in range(len(tokens)):
+        amount, j = take_quantity(tokens, i)
+        if amount is None:
+            continue
+        for unit in (token_at(tokens, j), token_at(tokens, j + 1)):  # "2 big glasses"
+            unit = None if unit in ("", "of", "water", "waters") else unit
+            glasses = water_glasses(amount, unit)
+            if glasses is not None:
+                return {"glasses_consumed": glasses}
+    return {"glasses_consumed": 1}
+
+
+# word -> (custom measurement name, default unit)
+SCORE = "out of 10"
+
+
+def measurement_items(tokens: list[str], when: When) -> list[dict]:
+    """Every measurement in a clause; 'weight 80.2kg waist 84cm' gives two."""
+    items, used = [], set()
+    for i, token in enumerate(tokens):
+        if token in STANDARD_WORDS:
+            item = _standard_measurement(tokens, i, STANDARD_WORDS[token], used)
+        elif token in CUSTOM_WORDS:
+            item = _custom_measurement(tokens, i, *CUSTOM_WORDS[token], used)
+        else:
+            continue
+        for found in item:
+            found["date"] = when.date
+            if found.get("name") == "Sleep" and when.last_night:
+                found["date"] = None  # last night's sleep belongs to the day you woke up
+            items.append(found)
+    if not items and (weight := _bare_weight(tokens)):
+        items.append({**weight, "date": when.date})
+    return items
+
+
+def _bare_weight(tokens: list[str]) -> dict | None:
+    i = 0
+    while token_at(tokens, i) in BARE_WEIGHT_OPENERS:
+        i += 1
+    value, end = take_quantity(tokens, i, articles=False)
+    if value is None or end != len(tokens) - 1:
+        return None
+    unit = weight_unit(tokens[end])
+    return {"type": "weight", "value": value, "unit": unit} if unit else None
+
+
+def number_near(
+    tokens: list[str], i: int, used: set[int], filler=MEASUREMENT_FILLER
+) -> tuple[float, int, int] | None:
+    """(value, first index, index after) of the number after tokens[i], or just before it."""
+    j = i + 1
+    while token_at(tokens, j) in filler and j < i + 4:
+        j += 1
+    value, end = take_quantity(tokens, j, articles=False)
+    if value is not None and j not in used:
+        return value, j, end
+    # "84 cm waist", "9500 steps", "10k steps": the number comes first.
+    for start in (i - 2, i - 1, i - 3):
+        value, end = take_quantity(tokens, start, articles=False) if start >= 0 else (None, 0)
+        if value is not None and start not in used and i - 2 <= end <= i:
+            return value, start, end
+    return None
+
+
+def _standard_measurement(tokens: list[str], i: int, kind: str, used: set[int]) -> list[dict]:
+    found = number_near(tokens, i, used)
+    if found is None:
+        return []  # "I need to weigh my options"
+    value, start, end = found
+    used.update(range(start, end + 1))
+    unit_word = token_at(tokens, end)
+    if kind == "steps":
+        if unit_word == "k":
+            value *= 1000
+        return [{"type": "steps", "value": value, "unit": "steps"}]
+    if kind == "weight":
+        if unit_word in ("stone", "st"):
+            pounds, _ = take_quantity(tokens, end + 1, articles=False)
+            return [{"type": "weight", "value": value * 14 + (pounds or 0), "unit": "lb"}]
+        return [{"type": "weight", "value": value, "unit": weight_unit(unit_word)}]
+    return [{"type": kind, "value": value, "unit": length_unit(unit_word)}]
+
+
+def _custom_measurement(
+    tokens: list[str], i: int, name: str, default_unit: str | None, used: set[int]
+) -> list[dict]:
+    if name == "Sleep":
+        minutes = duration_minutes(tokens)
+        if minutes is None:
+            return []  # "slept well"
+        return [
+            {"type": "custom", "name": "Sleep", "value": round(minutes / 60, 2), "unit": "hours"}
+        ]
+    found = number_near(tokens, i, used)
+    if found is None:
+        return []
+    value, start, end = found
+    used.update(range(start, end + 1))
+    unit = CUSTOM_UNITS.get(token_at(tokens, end), default_unit)
+    reading = tokens[start]
+    if default_unit == SCORE:
+        if re.fullmatch(r"\d+(\.\d+)?/10", reading):  # "7/10" is 7, not 0.7
+            value = float(reading.split("/")[0])
+        if not 0 <= value <= 10:
+            return []
+        return [{"type": "custom", "name": name, "value": value, "unit": SCORE}]
+    if name == "Blood pressure" and "/" in reading:
+        systolic, diastolic = reading.split("/")
+        return [
+            {
+                "type": "custom",
+                "name": "Blood pressure systolic",
+                "value": float(systolic),
+                "unit": unit,
+            },
+            {
+                "type": "custom",
+                "name": "Blood pressure diastolic",
+                "value": float(diastolic),
+                "unit": unit,
+            },
+        ]
+    return [{"type": "custom", "name": name, "value": value, "unit": unit}]

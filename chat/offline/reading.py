@@ -1,0 +1,298 @@
+"""Reading a whole message: sentences, their time, their clauses by domain, into intents."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from chat.intents import Intent, IntentError, ParseResult, validate_intent
+from chat.offline.changes import (
+    CHANGE_HINT,
+    CORRECTION,
+    LONE_NUMBER,
+    read_repeat,
+    strip_late_logging,
+)
+from chat.offline.clauses import split_clauses
+from chat.offline.exercise import distance_of, duration_minutes, exercise_item
+from chat.offline.food import (
+    FoodItem,
+    external_item,
+    food_item,
+    has_food_cue,
+    take_meal,
+    with_nutrition,
+)
+from chat.offline.goals import read_goals
+from chat.offline.measurements import is_water, measurement_items, water_amount
+from chat.offline.state import Reading, When
+from chat.offline.talk import is_question, social_kind, split_sentences, strip_openers
+from chat.offline.tokens import take_quantity, token_at, tokenise
+from chat.offline.vocabulary import (
+    CHANGE_WORDS,
+    CUSTOM_WORDS,
+    GOAL_WORDS,
+    MEAL_ONLY,
+    NOT_DONE,
+    REMOVE_WORDS,
+    SOCIAL_REPLIES,
+    STANDARD_WORDS,
+)
+from chat.offline.when import take_time
+
+logger = logging.getLogger(__name__)
+
+
+EXAMPLES_TEXT = (
+    "Without an AI service I can log simple messages such as '2 eggs and toast for breakfast', "
+    "'walked 30 minutes', 'weight 80 kg' or '2 glasses of water'."
+)
+
+
+def parse_message(text: str) -> ParseResult:
+    """Intents for an everyday English message; errors say what could not be understood."""
+    if not isinstance(text, str) or not text.strip():
+        return ParseResult(errors=["The message was empty. " + EXAMPLES_TEXT])
+    try:
+        return _parse(text)
+    except Exception:  # a parser bug must not take the user's turn down with it
+        logger.exception("offline parser failed on %r", text[:200])
+        return ParseResult(errors=[_not_understood(text)])
+
+
+def _parse(text: str) -> ParseResult:
+    if re.fullmatch(r"\s*#?\d{1,3}[.)]?\s*", text):
+        return ParseResult(errors=[LONE_NUMBER])
+    if CORRECTION.search(" ".join(text.lower().replace("\u2019", "'").split())):
+        return ParseResult(errors=[CHANGE_HINT])
+    if repeat := read_repeat(text):
+        return ParseResult(intents=[repeat])
+    reading = Reading(entries=[], measurements=[], errors=[], left_out=[])
+    when = When()
+    for sentence in split_sentences(tokenise(text)):
+        kind = social_kind(sentence.tokens)
+        tokens = strip_openers(sentence.tokens)
+        if kind or not tokens:
+            reading.social = reading.social or kind or "greeting"
+            continue
+        if is_question(sentence, tokens):
+            reading.asked = True
+            continue
+        said, tokens = take_time(tokens)
+        if said.date is not None:
+            when = said
+        tokens = strip_late_logging(tokens)
+        if not tokens:
+            continue
+        if tokens[0] in CHANGE_WORDS:
+            _read_change(tokens, when, reading)
+            continue
+        if any(token in GOAL_WORDS for token in tokens):
+            read_goals(tokens, when, reading)
+            continue
+        _read_statement(tokens, when, reading)
+    bare = _read_bare_food(reading, when)
+    result = _result(text, reading)
+    result.bare_food = bare
+    return result
+
+
+_BARE_FOOD_WORDS = 7
+
+
+_BARE_FOOD_ITEMS = 3  # "yogurt with berries and honey"
+
+
+def _read_bare_food(reading: Reading, when: When) -> bool:
+    """A message that is only a short name ("a banana", "rice", "coffee with milk") is taken
+    as something eaten, since saying what you had is what the chat is for."""
+    if reading.entries or reading.errors or reading.asked or reading.social:
+        return False
+    if not 1 <= len(reading.left_out) <= _BARE_FOOD_ITEMS:
+        return False
+    items = []
+    for clause in reading.left_out:
+        if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
+            return False
+        if any(token in NOT_DONE or token in CHANGE_WORDS for token in clause):
+            return False
+        item = food_item(clause)
+        if not isinstance(item, FoodItem):
+            return False
+        item.data["date"] = when.date
+        items.append(item)
+    _fill_meals(items, when.meal)
+    reading.entries.extend(("log_food", item.data) for item in items)
+    reading.left_out.clear()
+    return True
+
+
+def _read_change(tokens: list[str], when: When, reading: Reading) -> None:
+    """'delete the pizza', 'undo the water': never read as something to log (that would add
+    what the user wants gone). A day's check-in value is replaced when logged again, so
+    'change my weight to 80 kg' is the one change that is simply a new weigh-in."""
+    changed = Reading(entries=[], measurements=[], errors=[], left_out=[])
+    if tokens[0] not in REMOVE_WORDS:
+        _read_statement(tokens[1:], when, changed)
+    if changed.measurements and all(name == "log_measurement" for name, _ in changed.entries):
+        reading.measurements.extend(changed.measurements)
+        if ("log_measurement", None) not in reading.entries:
+            reading.entries.append(("log_measurement", None))
+        return
+    reading.errors.append(CHANGE_HINT)
+
+
+def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
+    clauses = with_nutrition(_rejoined(split_clauses(tokens)))
+    domains = [_domain(clause) for clause in clauses]
+    if "food" in domains:
+        # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.
+        domains = [
+            "food" if domain is None and not _has_new_subject(clause) else domain
+            for clause, domain in zip(clauses, domains, strict=True)
+        ]
+    foods = []
+    sentence_meal = None
+    for clause, domain in zip(clauses, domains, strict=True):
+        if domain == "water":
+            reading.entries.append(("log_water", {**water_amount(clause), "date": when.date}))
+        elif domain == "measurement":
+            reading.measurements.extend(measurement_items(clause, when))
+            if ("log_measurement", None) not in reading.entries:
+                reading.entries.append(("log_measurement", None))
+        elif domain == "exercise":
+            reading.entries.append(("log_exercise", {**exercise_item(clause), "date": when.date}))
+        elif (external := external_item(clause)) is not None:
+            external.data["date"] = when.date
+            foods.append(external)
+            reading.entries.append(("log_external", external.data))
+        elif domain == "food":
+            item = food_item(clause)
+            if isinstance(item, str):
+                reading.errors.append(item)
+            elif item is None:
+                meal, rest = take_meal(clause)
+                if meal and all(token in MEAL_ONLY for token in rest):
+                    sentence_meal = meal  # "went out for lunch (with my wife) and had a burger"
+                else:
+                    reading.left_out.append(clause)
+            else:
+                item.data["date"] = when.date
+                foods.append(item)
+                reading.entries.append(("log_food", item.data))
+        else:
+            reading.left_out.append(clause)
+    if sentence_meal and not foods and not reading.entries:
+        # "I had breakfast", "log lunch": the meal, but not what was in it
+        reading.errors.append(
+            f"What did you have for {sentence_meal}? Tell me the foods, e.g. '2 eggs and toast "
+            f"for {sentence_meal}'."
+        )
+    _fill_meals(foods, sentence_meal or when.meal)
+
+
+def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
+    """'slept badly, 5 hours', 'ran, 5 km': a measurement or a workout whose number a comma cut
+    off gets it back."""
+    out: list[list[str]] = []
+    for clause in clauses:
+        previous = out[-1] if out else None
+        bare_number = len(clause) <= 3 and take_quantity(clause, 0, articles=False)[0] is not None
+        unmeasured = previous is not None and (
+            any(t in STANDARD_WORDS or t in CUSTOM_WORDS for t in previous)
+            and not measurement_items(previous, When())
+        )
+        untimed = previous is not None and (
+            (found := exercise_item(previous)) is not None
+            and found["duration_minutes"] is None
+            and found["distance"] is None
+            and (duration_minutes(clause) is not None or distance_of(clause)[0] is not None)
+        )
+        if bare_number and (unmeasured or untimed):
+            out[-1] = previous + clause
+        else:
+            out.append(clause)
+    return out
+
+
+def _domain(clause: list[str]) -> str | None:
+    if any(token in NOT_DONE for token in clause):
+        return None
+    if is_water(clause):
+        return "water"
+    if measurement_items(clause, When()):
+        return "measurement"
+    if exercise_item(clause) is not None:
+        return "exercise"
+    if has_food_cue(clause):
+        return "food"
+    return None
+
+
+def _has_new_subject(clause: list[str]) -> bool:
+    """'... and I ran out of milk': a clause with its own subject is not a bare food item."""
+    return token_at(clause, 0) in {"i", "i'm", "im", "we", "it", "he", "she", "they", "you", "my"}
+
+
+def _fill_meals(foods: list[FoodItem], time_meal: str | None) -> None:
+    """A meal named once covers the foods around it: '2 eggs and a banana for breakfast'."""
+    meal = None
+    for item in reversed(foods):  # the meal after an item ("... for breakfast") comes first
+        meal = item.meal or meal
+        item.data["meal_type"] = meal
+    meal = None
+    for item in foods:  # then "for dinner I ate salmon and broccoli"
+        meal = item.meal or meal
+        item.data["meal_type"] = item.data["meal_type"] or meal or time_meal
+
+
+def _result(text: str, reading: Reading) -> ParseResult:
+    result = ParseResult(errors=list(reading.errors))
+    for name, data in reading.entries:
+        if name == "log_measurement":
+            data = {"measurements": _valid_measurements(reading.measurements, result.errors)}
+            if not data["measurements"]:
+                continue
+        if name in ("set_goals", "log_external"):  # the offline model's own intents
+            result.intents.append(Intent(name, data, None))
+            continue
+        try:
+            result.intents.append(validate_intent({"intent": name, "data": data}))
+        except IntentError as error:
+            result.errors.append(str(error))
+    if reading.asked:
+        result.intents.append(Intent("ask_question", {}, None))
+    if not result.intents and reading.social:
+        result.intents.append(Intent("chat", {}, SOCIAL_REPLIES[reading.social]))
+    if result.intents:
+        result.errors.extend(_left_out(clause) for clause in reading.left_out)
+    elif not result.errors:
+        result.errors.append(_not_understood(text))
+    return result
+
+
+def _valid_measurements(items: list[dict], errors: list[str]) -> list[dict]:
+    """Each measurement validated alone, so one bad value does not lose the others."""
+    valid = []
+    for item in items:
+        try:
+            intent = validate_intent(
+                {"intent": "log_measurement", "data": {"measurements": [item]}}
+            )
+        except IntentError as error:
+            errors.append(str(error))
+        else:
+            valid.extend(intent.data["measurements"])
+    items.clear()  # a later log_measurement entry must not repeat them
+    return valid
+
+
+def _left_out(clause: list[str]) -> str:
+    return f"I couldn't tell what {' '.join(clause)!r} was, so I left it out."
+
+
+def _not_understood(text: str) -> str:
+    """What was not understood (the coach adds what the offline model can do)."""
+    shown = " ".join(text.split())
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return f"Sorry, I couldn't understand {shown!r}."

@@ -1,0 +1,24 @@
+"""What the parser has read so far: the time a sentence is about, and what a message said."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class When:
+    date: str | None = None
+    meal: str | None = None
+    last_night: bool = False
+
+
+@dataclass
+class Reading:
+    """What one message said, collected before it becomes intents."""
+
+    entries: list  # (intent name, data) in the order the user said them
+    measurements: list  # merged into one log_measurement
+    errors: list  # things understood but refused ("100 calories of almonds")
+    left_out: list  # parts not understood at all
+    asked: bool = False
+    social: str | None = None

@@ -1,0 +1,123 @@
+"""Tokens and numbers: a message as lower-case words, numbers and meaningful punctuation,
+with known multi-word names joined; quantities read from digits, fractions and number words."""
+
+from __future__ import annotations
+
+import re
+
+from chat.offline.vocabulary import ONES, PHRASES, TENS
+
+MAX_MESSAGE_CHARS = 2_000
+
+
+_TOKEN = re.compile(
+    r"""
+      [0-9]{4}-[0-9]{2}-[0-9]{2}              # an ISO date
+    | [0-9]+(?:\.[0-9]+)?/[0-9]+(?:\.[0-9]+)?  # a fraction, or a blood pressure such as 120/80
+    | [0-9]*\.[0-9]+ | [0-9]+                  # a number
+    | [^\W\d_]+(?:['-][^\W\d_]+)*             # a word, keeping its apostrophes and hyphens
+    | [,;:.!?&+%"]                             # punctuation that means something here
+    """,
+    re.VERBOSE,
+)
+
+
+PHRASE_TOKENS = sorted((tuple(p.split()) for p in PHRASES), key=len, reverse=True)
+
+
+def tokenise(text: str) -> list[str]:
+    """Lower-case tokens of a message, with known multi-word names joined into one token."""
+    text = text[:MAX_MESSAGE_CHARS].lower().replace("\u2019", "'").replace("\u2018", "'")
+    for char, fraction in (("½", " 1/2"), ("¼", " 1/4"), ("¾", " 3/4"), ("⅓", " 1/3")):
+        text = text.replace(char, fraction)
+    text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
+    text = re.sub(r"[\r\n]+", " . ", text)
+    text = re.sub(r"(?<![a-z])w/(?=\s|[a-z])", " with ", text)  # "oatmeal w/ banana"
+    text = re.sub(r"\s[-\u2013\u2014]+\s", " : ", text)  # "dinner - salmon": a dash sets off
+    text = re.sub(r"\ba lot of\b", "lots of", text)
+    return _join_phrases(_TOKEN.findall(text))
+
+
+def _join_phrases(tokens: list[str]) -> list[str]:
+    joined = []
+    i = 0
+    while i < len(tokens):
+        for phrase in PHRASE_TOKENS:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                joined.append(" ".join(phrase))
+                i += len(phrase)
+                break
+        else:
+            joined.append(tokens[i])
+            i += 1
+    return joined
+
+
+def number_value(token: str) -> float | None:
+    """The value of one number token: '2', '1.5', '1/2', 'seven', 'twenty-five'; else None."""
+    if re.fullmatch(r"[0-9]*\.?[0-9]+", token):
+        return float(token)
+    if re.fullmatch(r"[0-9.]+/[0-9.]+", token):
+        top, bottom = token.split("/")
+        try:
+            return float(top) / float(bottom) if float(bottom) else None
+        except ValueError:
+            return None
+    if token in ONES:
+        return ONES[token]
+    if token in TENS:
+        return TENS[token]
+    tens, _, ones = token.partition("-")
+    if tens in TENS and ones in ONES and 0 < ONES[ones] < 10:
+        return TENS[tens] + ONES[ones]
+    return None
+
+
+def token_at(tokens: list[str], i: int) -> str:
+    return tokens[i] if 0 <= i < len(tokens) else ""
+
+
+def take_quantity(tokens: list[str], i: int, articles: bool = True) -> tuple[float | None, int]:
+    """A quantity starting at tokens[i] and the index after it, or (None, i).
+
+    Reads digits and fractions ("2", "1.5", "1/2", "1 1/2"), number words up to ninety-nine, "a"
+    and "an" (1, unless articles is False), "half a", "a couple of", "a dozen", "2 and a half".
+    """
+    word = token_at(tokens, i)
+    if word == "half":
+        j = i + 2 if token_at(tokens, i + 1) in ("a", "an") else i + 1
+        if token_at(tokens, j) == "dozen":
+            return 6, j + 1
+        return 0.5, j
+    if word in ("a", "an") and articles:
+        following = token_at(tokens, i + 1)
+        if following == "half":
+            return 0.5, i + 2
+        if following == "quarter":
+            return 0.25, i + 3 if token_at(tokens, i + 2) == "of" else i + 2
+        if following == "couple":
+            return 2, i + 3 if token_at(tokens, i + 2) == "of" else i + 2
+        if following == "dozen":
+            return 12, i + 2
+        if following in ("few", "little", "bit", "lot"):
+            return None, i + 2  # too vague to count: one serving
+        return 1, i + 1
+    if word == "couple":
+        return 2, i + 2 if token_at(tokens, i + 1) == "of" else i + 1
+    value = number_value(word)
+    if value is None:
+        return None, i
+    j = i + 1
+    if word in TENS and token_at(tokens, j) in ONES and 0 < ONES[token_at(tokens, j)] < 10:
+        value += ONES[token_at(tokens, j)]
+        j += 1
+    if "/" not in word and re.fullmatch(r"[0-9]+/[0-9]+", token_at(tokens, j)):
+        value += number_value(token_at(tokens, j)) or 0  # 1 1/2
+        j += 1
+    if tokens[j : j + 3] == ["and", "a", "half"]:
+        value += 0.5
+        j += 3
+    if token_at(tokens, j) == "dozen":
+        value *= 12
+        j += 1
+    return value, j
