@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from nutrition.services import meal_for_word
 from sparky.dates import is_weekday_phrase
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
@@ -874,31 +875,12 @@ def _food_unit(raw) -> str | None:
     return food_unit(text) or text
 
 
-_MEAL_WORDS = {
-    "breakfast": "breakfast",
-    "brekkie": "breakfast",
-    "brekky": "breakfast",
-    "brunch": "lunch",
-    "lunch": "lunch",
-    "dinner": "dinner",
-    "supper": "dinner",
-    "snack": "snack",
-    "snacks": "snack",
-    "dessert": "snack",
-}
-
-
-def meal_type(word: str) -> str | None:
-    """The meal for a word ("supper" -> "dinner"), or None if it names no meal."""
-    return _MEAL_WORDS.get(word.strip().lower())
-
-
 def _meal_type(raw) -> str | None:
     if _is_null(raw):
         return None  # the coach picks the meal from the user's local time
     if isinstance(raw, str):
         # "Late lunch", "afternoon snack": the meal word decides.
-        meals = {meal_type(word) for word in re.findall(r"[a-z]+", raw.lower())} - {None}
+        meals = {meal_for_word(word) for word in re.findall(r"[a-z]+", raw.lower())} - {None}
         if len(meals) == 1:
             return meals.pop()
     raise IntentError(

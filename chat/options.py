@@ -267,7 +267,7 @@ def apply_option(*, user, data: dict, option: dict):
     if data["kind"] == "food":
         quantity = request.get("quantity") or 1
         unit = request.get("unit")
-        meal = request.get("meal_type") or food_tools.default_meal(user)
+        meal = request.get("meal_type") or food_services.default_meal(user)
         if option.get("food_id"):
             food = food_services.food_get(user=user, food_id=option["food_id"])
             try:
@@ -378,7 +378,7 @@ def apply_manual(*, user, data: dict, text: str):
             option=option,
             quantity=request.get("quantity") or 1,
             unit="serving",
-            meal_type=request.get("meal_type") or food_tools.default_meal(user),
+            meal_type=request.get("meal_type") or food_services.default_meal(user),
             entry_date=request.get("date"),
         )
         return [food_tools.written_food(entry)]

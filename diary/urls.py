@@ -7,6 +7,7 @@ from diary import views
 urlpatterns = [
     path("diary/", views.diary, name="diary"),
     path("diary/water/", views.water_change, name="diary_water"),
+    path("diary/repeat/", views.meal_repeat, name="diary_meal_repeat"),
     path("diary/food/<uuid:entry_id>/edit/", views.food_entry_edit, name="diary_food_edit"),
     path("diary/food/<uuid:entry_id>/delete/", views.food_entry_delete, name="diary_food_delete"),
     path(

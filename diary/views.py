@@ -174,6 +174,7 @@ def trend_chart(points: list[tuple[dt.date, Decimal]], *, end: dt.date, days: in
 def _food_meals(user, day: dt.date) -> list[dict]:
     labels = dict(MealType.choices)
     meals = []
+    day_before = food_diary(user=user, day=day - dt.timedelta(days=1))
     for meal, rows in food_diary(user=user, day=day).items():
         entries = [
             {
@@ -192,6 +193,8 @@ def _food_meals(user, day: dt.date) -> list[dict]:
                 "label": labels.get(meal, meal.title()),
                 "entries": entries,
                 "calories": sum(e["calories"] for e in entries),
+                # an empty meal the day before had: one click logs that meal again
+                "repeatable": not entries and bool(day_before.get(meal)),
             }
         )
     return meals
@@ -387,6 +390,21 @@ def exercise_entry_delete(request, entry_id: uuid.UUID):
     entry = _own_exercise_entry(request, entry_id)
     exercise_services.exercise_entry_delete(user=request.user, entry_id=entry.id)
     return _back_to_diary(request, entry.entry_date)
+
+
+@login_required
+@require_POST
+def meal_repeat(request):
+    """Log the day before's meal again on the diary's day (nutrition.services.meal_repeat)."""
+    day = diary_day(request)
+    meal = request.POST.get("meal") or None
+    try:
+        food_services.meal_repeat(
+            user=request.user, from_date=day - dt.timedelta(days=1), meal=meal, entry_date=day
+        )
+    except ValidationError as exc:  # the day before's meal went meanwhile: say so on the page
+        messages.error(request, " ".join(exc.messages))
+    return _back_to_diary(request, day)
 
 
 @login_required

@@ -144,6 +144,30 @@ class FoodEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         entry = services.food_entry_create(user=request.user, **given.validated_data)
         return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(
+        summary="Log a meal of another day again",
+        description="Each food of that day's meal with its amount, unit and serving, into "
+        "today's (or entry_date's) meal. 400 'nothing_to_repeat' when that meal is empty, "
+        "'same_meal' for today's own meal.",
+        request=s.MealRepeatSerializer,
+        responses={201: s.FoodEntrySerializer(many=True), 400: ERRORS["400"]},
+    )
+    @action(detail=False, methods=["post"])
+    def repeat(self, request):
+        given = s.MealRepeatSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        entries = services.meal_repeat(
+            user=request.user,
+            from_date=data["from_date"],
+            meal=data.get("meal_type"),
+            to_meal=data.get("to_meal_type"),
+            entry_date=data.get("entry_date"),
+        )
+        return Response(
+            self.get_serializer(entries, many=True).data, status=status.HTTP_201_CREATED
+        )
+
     def partial_update(self, request, pk=None):
         entry = self.get_object()
         given = s.FoodEntryUpdateSerializer(data=request.data, partial=True)

@@ -145,7 +145,12 @@ class FoodEntryCreateSerializer(serializers.Serializer):
         allow_null=True,
         help_text="g, oz, cup, piece, serving... Default: the food's natural unit.",
     )
-    meal_type = serializers.ChoiceField(choices=MealType.choices, required=False)
+    meal_type = serializers.ChoiceField(
+        choices=MealType.choices,
+        required=False,
+        help_text="Default: the meal of your local time (breakfast until 10:30, lunch until 15:00, "
+        "a snack until 17:30, dinner until 22:00).",
+    )
     entry_date = serializers.DateField(required=False, help_text="Default: your today.")
     variant = serializers.UUIDField(
         required=False, allow_null=True, help_text="One of the food's household servings."
@@ -159,6 +164,19 @@ class FoodEntryCreateSerializer(serializers.Serializer):
                 "No food with this id is visible to you; search /api/foods/?search= for one.",
                 code="food_not_found",
             ) from None
+
+
+class MealRepeatSerializer(serializers.Serializer):
+    from_date = serializers.DateField(help_text="The day whose meal is logged again.")
+    meal_type = serializers.ChoiceField(
+        choices=MealType.choices,
+        required=False,
+        help_text="The meal to repeat. Default: the meal of your local time now.",
+    )
+    to_meal_type = serializers.ChoiceField(
+        choices=MealType.choices, required=False, help_text="Default: the same meal."
+    )
+    entry_date = serializers.DateField(required=False, help_text="Default: your today.")
 
 
 class FoodEntryUpdateSerializer(serializers.Serializer):

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 
 from nutrition import search, units
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
-from sparky.dates import parse_day, today_for
+from sparky.dates import now_for, parse_day, today_for
 from sparky.services import storable_text
 
 # DecimalField(max_digits=12, decimal_places=3) and (10, 3): the largest values the columns hold.
@@ -213,7 +213,7 @@ def food_entry_create(
     food,
     quantity=1,
     unit=None,
-    meal_type="snack",
+    meal_type=None,
     entry_date=None,
     variant=None,
     unsized=False,
@@ -227,7 +227,7 @@ def food_entry_create(
     """
     food = _visible_food(user, food)
     day = parse_day(user, entry_date)
-    meal = clean_meal_type(meal_type)
+    meal = clean_meal_type(meal_type, user=user)
     chosen = _variant_of(food, variant)
     try:
         portion = units.portion(
@@ -259,7 +259,7 @@ def food_option_add(
     option: dict,
     quantity=None,
     unit=None,
-    meal_type="snack",
+    meal_type=None,
     entry_date=None,
 ) -> FoodEntry:
     """Log an option the coach offered ({name, calories, protein, carbs, fat, serving_size,
@@ -268,7 +268,7 @@ def food_option_add(
     if not isinstance(option, dict) or not str(option.get("name") or "").strip():
         raise ValidationError("The option has no food name.", code="invalid_option")
     parse_day(user, entry_date)  # refused before a food is created for nothing
-    clean_meal_type(meal_type)
+    meal_type = clean_meal_type(meal_type, user=user)
     nutrients = {k: option[k] for k in NUTRIENTS if option.get(k) is not None}
     serving_size = option.get("serving_size") or 1
     serving_unit = storable_text(
@@ -343,6 +343,52 @@ def food_entry_delete(*, user, entry_id) -> None:
     entry.delete()
 
 
+def meal_to_repeat(*, user, from_date, meal=None, to_meal=None) -> tuple[str, list[FoodEntry]]:
+    """The entries of a meal of another day that "same breakfast as yesterday" logs again, and
+    the meal they go to today. No meal said is the meal of now ("same as yesterday" at 8 am is
+    yesterday's breakfast); "same as yesterday for dinner" is yesterday's dinner as today's.
+    Refuses today's own meal and a meal with nothing logged, naming the day."""
+    day = parse_day(user, from_date)
+    meal = clean_meal_type(meal or to_meal, user=user)
+    to_meal = clean_meal_type(to_meal or meal, user=user)
+    if day == today_for(user) and to_meal == meal:
+        raise ValidationError(
+            f"That is today's {meal}; say which day to repeat, e.g. 'same as yesterday'.",
+            code="same_meal",
+        )
+    entries = list(
+        FoodEntry.objects.for_user(user)
+        .filter(entry_date=day, meal_type=meal)
+        .select_related("food", "variant")
+        .order_by("created_at")
+    )
+    if not entries:
+        raise ValidationError(
+            f"Nothing was logged for {meal} on {day.isoformat()}, so there is nothing to repeat.",
+            code="nothing_to_repeat",
+        )
+    return to_meal, entries
+
+
+@transaction.atomic
+def meal_repeat(*, user, from_date, meal=None, to_meal=None, entry_date=None) -> list[FoodEntry]:
+    """Log a meal of another day again (`meal_to_repeat`), as it was logged: each food with its
+    amount, unit and serving, into `to_meal` of `entry_date` (today when not given)."""
+    to_meal, entries = meal_to_repeat(user=user, from_date=from_date, meal=meal, to_meal=to_meal)
+    return [
+        food_entry_create(
+            user=user,
+            food=entry.food,
+            quantity=entry.quantity,
+            unit=entry.unit,
+            variant=entry.variant,
+            meal_type=to_meal,
+            entry_date=entry_date,
+        )
+        for entry in entries
+    ]
+
+
 def entry_nutrients(entry: FoodEntry) -> dict[str, Decimal | None]:
     """Every nutrient in NUTRIENTS for the amount logged; None where the food has no value.
 
@@ -364,10 +410,34 @@ def nutrients_for(food: Food, multiplier: Decimal) -> dict[str, Decimal | None]:
     return out
 
 
-def clean_meal_type(value) -> str:
-    """breakfast, lunch, dinner or snack from what a person or model wrote ("Brunch", "supper")."""
+def meal_for_word(word) -> str | None:
+    """The meal a word names ("supper" -> "dinner", "brekkie" -> "breakfast"), else None."""
+    meal = MEAL_SYNONYMS.get(" ".join(str(word or "").lower().split()))
+    return meal.value if meal is not None else None
+
+
+def default_meal(user) -> str:
+    """The meal an entry logged without one most likely belongs to, at the user's local time:
+    breakfast until 10:30, lunch until 15:00, a snack until 17:30, dinner until 22:00, else a
+    snack. Chat, the API and the web all log a meal-less entry here."""
+    now = now_for(user)
+    minutes = now.hour * 60 + now.minute
+    if 4 * 60 <= minutes < 10 * 60 + 30:
+        return MealType.BREAKFAST.value
+    if minutes < 15 * 60:
+        return MealType.LUNCH.value if minutes >= 10 * 60 + 30 else MealType.SNACK.value
+    if minutes < 17 * 60 + 30:
+        return MealType.SNACK.value
+    if minutes < 22 * 60:
+        return MealType.DINNER.value
+    return MealType.SNACK.value
+
+
+def clean_meal_type(value, *, user=None) -> str:
+    """breakfast, lunch, dinner or snack from what a person or model wrote ("Brunch", "supper");
+    no meal is the meal of the user's local time (a snack when no user is given)."""
     if value is None or (isinstance(value, str) and not value.strip()):
-        return MealType.SNACK
+        return default_meal(user) if user is not None else MealType.SNACK.value
     key = " ".join(str(value).lower().split())
     meal = MEAL_SYNONYMS.get(key)
     if meal is None:

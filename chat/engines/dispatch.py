@@ -8,12 +8,9 @@ from django.core.exceptions import ValidationError
 
 from chat.answers import answer_question
 from chat.tools import ToolContext, run_tool
-from chat.tools.food import default_meal
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 from measurements.units import parse_length_unit, parse_weight_unit
-from nutrition.selectors import food_diary
-from nutrition.services import food_words_known
-from sparky.dates import parse_day
+from nutrition.services import food_words_known, meal_to_repeat
 
 
 def intent_calls(intent) -> list[tuple[str, dict]]:
@@ -65,36 +62,31 @@ def intent_calls(intent) -> list[tuple[str, dict]]:
 
 
 def _repeat_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
-    """log_food calls that log a meal of another day again, today, as it was logged there."""
+    """log_food calls that log a meal of another day again, today, as it was logged there (the
+    rule of what is repeated is nutrition's: `meal_to_repeat`)."""
     try:
-        day = parse_day(turn.user, data.get("from"))
-    except ValidationError as exc:
-        lines.append(f"Not saved: {exc.messages[0]}")
-        return []
-    # "same as yesterday for dinner" is yesterday's dinner; with no meal said, the meal of now
-    meal = data.get("meal") or data.get("to_meal") or default_meal(turn.user)
-    to_meal = data.get("to_meal") or meal
-    if day == parse_day(turn.user, "today") and to_meal == meal:
-        lines.append(f"That is today's {meal}; say which day to repeat, e.g. 'same as yesterday'.")
-        return []
-    rows = food_diary(user=turn.user, day=day).get(meal) or []
-    if not rows:
-        lines.append(
-            f"Nothing was logged for {meal} on {day.isoformat()}, so there is nothing to repeat."
+        to_meal, entries = meal_to_repeat(
+            user=turn.user,
+            from_date=data.get("from"),
+            meal=data.get("meal"),
+            to_meal=data.get("to_meal"),
         )
+    except ValidationError as exc:
+        plain = exc.code in ("same_meal", "nothing_to_repeat")
+        lines.append(exc.messages[0] if plain else f"Not saved: {exc.messages[0]}")
         return []
     return [
         (
             "log_food",
             {
-                "food_name": row["food_name"],
-                "food_id": str(row["food_id"]),
-                "quantity": float(row["quantity"]),
-                "unit": row["unit"],
+                "food_name": entry.food.name,
+                "food_id": str(entry.food_id),
+                "quantity": float(entry.quantity),
+                "unit": entry.unit,
                 "meal_type": to_meal,
             },
         )
-        for row in rows
+        for entry in entries
     ]
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from chat.intents import Intent, meal_type
+from chat.intents import Intent
 from chat.offline.tokens import token_at
 from chat.offline.vocabulary import LOG_VERBS
+from nutrition.services import meal_for_word
 from sparky.dates import WEEKDAYS
 
 LONE_NUMBER = (
@@ -39,8 +40,8 @@ def read_repeat(text: str) -> Intent | None:
         return None
     said = found.group("meal") or found.group("meal2") or found.group("meal3")
     day = found.group("day") or found.group("day3")
-    meal = meal_type(said.rstrip("s")) if said else None
-    to = meal_type(found.group("to")) if found.group("to") else None
+    meal = meal_for_word(said.rstrip("s")) if said else None
+    to = meal_for_word(found.group("to")) if found.group("to") else None
     return Intent("repeat_meal", {"meal": meal, "from": day, "to_meal": to}, None)
 
 

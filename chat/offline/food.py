@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chat.intents import food_unit, meal_type
+from chat.intents import food_unit
 from chat.offline.tokens import number_value, take_quantity, token_at
 from chat.offline.vocabulary import (
     CALORIE_WORDS,
@@ -26,6 +26,7 @@ from chat.offline.vocabulary import (
     TRAILING_PARTS,
     TRAILING_UNITS,
 )
+from nutrition.services import meal_for_word
 
 
 def _unit_after(name: list[str]) -> bool:
@@ -45,7 +46,7 @@ CALORIES_HINT = (
 def take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
     """The meal named in a clause ('for breakfast', 'lunch was', 'as a snack') and the rest."""
     for i, token in enumerate(tokens):
-        meal = meal_type(token)
+        meal = meal_for_word(token)
         if meal is None:
             continue
         before, after = token_at(tokens, i - 1), token_at(tokens, i + 1)

@@ -7,8 +7,9 @@ from decimal import Decimal
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
+from nutrition.services import default_meal
 from nutrition.units import unit_text
-from sparky.dates import now_for, parse_day
+from sparky.dates import parse_day
 
 from .base import (
     CORE,
@@ -23,21 +24,6 @@ from .base import (
     tool,
 )
 from .lookup import Ambiguous, find_own_row
-
-
-def default_meal(user) -> str:
-    """The meal a bare "I had X" most likely means at the user's local time."""
-    now = now_for(user)
-    minutes = now.hour * 60 + now.minute
-    if 4 * 60 <= minutes < 10 * 60 + 30:
-        return "breakfast"
-    if minutes < 15 * 60:
-        return "lunch" if minutes >= 10 * 60 + 30 else "snack"
-    if minutes < 17 * 60 + 30:
-        return "snack"
-    if minutes < 22 * 60:
-        return "dinner"
-    return "snack"
 
 
 def _num(value) -> float | None:

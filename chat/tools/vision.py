@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from nutrition import services as food_services
 from nutrition.models import Food, FoodEntry
+from nutrition.services import default_meal
 from sparky.dates import today_for
 
 from .base import (
@@ -27,7 +28,7 @@ from .base import (
     string,
     tool,
 )
-from .food import default_meal, food_card, written_food
+from .food import food_card, written_food
 
 NO_PHOTO = (
     "No photo is attached to this message, so there is nothing to read. Ask the user to attach "

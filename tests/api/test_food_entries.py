@@ -116,3 +116,39 @@ def test_bob_gets_404_for_alices_entry_and_an_empty_list(bob_api, entry):
 
 def test_put_is_not_offered(alice_api, entry):
     assert alice_api.put(f"/api/food-entries/{entry.pk}/", {"quantity": 1}).status_code == 405
+
+
+def test_a_meal_of_another_day_is_logged_again_as_it_was(alice_api, alice, oats, entry, bob_api):
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+    FoodEntry.objects.filter(pk=entry.pk).update(entry_date=yesterday)
+
+    response = alice_api.post(
+        "/api/food-entries/repeat/",
+        {"from_date": yesterday.isoformat(), "meal_type": "breakfast"},
+        format="json",
+    )
+    again = alice_api.post(
+        "/api/food-entries/repeat/",
+        {"from_date": today_for(alice).isoformat(), "meal_type": "breakfast"},
+        format="json",
+    )
+    empty = alice_api.post(
+        "/api/food-entries/repeat/",
+        {"from_date": yesterday.isoformat(), "meal_type": "dinner"},
+        format="json",
+    )
+    foreign = bob_api.post(
+        "/api/food-entries/repeat/",
+        {"from_date": yesterday.isoformat(), "meal_type": "breakfast"},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.content
+    [logged] = response.json()
+    assert logged["food_name"] == "Oats" and logged["quantity"] == 50 and logged["unit"] == "g"
+    assert logged["meal_type"] == "breakfast"
+    assert logged["entry_date"] == today_for(alice).isoformat()
+    assert again.status_code == 400 and "today's breakfast" in again.content.decode()
+    assert empty.status_code == 400 and "Nothing was logged for dinner" in empty.content.decode()
+    assert foreign.status_code == 400  # bob's diary has no such meal; alice's is not his
+    assert FoodEntry.objects.for_user(alice).count() == 2

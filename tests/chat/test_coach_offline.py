@@ -286,7 +286,7 @@ def test_same_breakfast_as_yesterday_logs_yesterdays_breakfast_again_for_today(a
         ("Bread", 1.0, "slice", "breakfast"),
         ("Egg", 2.0, "large", "breakfast"),
     ]
-    assert dinner.message.startswith("Nothing was logged for dinner on")  # none yesterday
+    assert dinner.message.startswith("Nothing was logged for dinner on"), dinner.message
     assert "nothing to repeat" in monday.message
     assert FoodEntry.objects.for_user(alice).filter(entry_date=yesterday).count() == 3
 

@@ -90,7 +90,7 @@ def test_the_diary_shows_only_the_users_day(alice, bob, banana):
 
 
 def test_an_entry_that_no_longer_converts_is_shown_and_counted_as_nothing(alice, banana):
-    entry = food_entry_create(user=alice, food=banana)
+    entry = food_entry_create(user=alice, food=banana, meal_type="snack")
     FoodEntry.objects.filter(pk=entry.pk).update(unit="bucket", variant=None)
 
     diary = food_diary(user=alice, day="today")

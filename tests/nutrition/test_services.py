@@ -1,7 +1,9 @@
 import datetime as dt
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core.exceptions import ValidationError
 
 from nutrition.models import Food, FoodEntry, UserGoal
@@ -85,11 +87,25 @@ def test_today_is_the_users_local_today(db, banana):
         ("brunch", "lunch"),
         ("supper", "dinner"),
         ("dessert", "snack"),
-        (None, "snack"),
     ],
 )
 def test_meal_types_accept_case_and_common_names(alice, banana, written, meal):
     assert food_entry_create(user=alice, food=banana, meal_type=written).meal_type == meal
+
+
+@pytest.mark.parametrize(
+    ("local_time", "meal"),
+    [("07:30", "breakfast"), ("12:45", "lunch"), ("16:00", "snack"), ("19:30", "dinner")],
+)
+def test_an_entry_without_a_meal_goes_to_the_meal_of_the_users_local_time(
+    alice, banana, local_time, meal
+):
+    tokyo = make_user("tokyo@example.com", time_zone="Asia/Tokyo")
+    hour, minute = map(int, local_time.split(":"))
+    moment = dt.datetime(2026, 12, 2, hour, minute, tzinfo=ZoneInfo("Asia/Tokyo"))
+    with time_machine.travel(moment, tick=False):
+        assert food_entry_create(user=tokyo, food=banana).meal_type == meal
+        assert food_entry_create(user=tokyo, food=banana, meal_type="").meal_type == meal
 
 
 def test_an_unknown_meal_is_refused_and_nothing_is_written(alice, banana):

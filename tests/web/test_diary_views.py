@@ -189,3 +189,19 @@ def test_the_diary_shows_dates_in_the_users_format(alice, alice_client):
     html = alice_client.get(reverse("diary"), **HTMX).content.decode()
 
     assert today_for(alice).strftime("%d/%m/%Y") in html
+
+
+def test_the_day_befores_meal_is_offered_and_logged_again_with_one_click(alice, alice_client, eggs):
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+    FoodEntry.objects.filter(pk=eggs.pk).update(entry_date=yesterday)
+
+    page = alice_client.get(reverse("diary"), **HTMX).content.decode()
+    response = alice_client.post(reverse("diary_meal_repeat"), {"meal": "breakfast"}, **HTMX)
+
+    assert "Same breakfast as the day before" in page
+    assert "Same lunch as the day before" not in page  # nothing to repeat for lunch
+    assert response.status_code == 200
+    today = FoodEntry.objects.for_user(alice).get(entry_date=today_for(alice))
+    assert (today.food_id, today.quantity, today.unit) == (eggs.food_id, eggs.quantity, eggs.unit)
+    assert today.meal_type == "breakfast"
+    assert "Same breakfast as the day before" not in response.content.decode()
