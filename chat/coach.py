@@ -354,7 +354,7 @@ def _llm_classifier(turn: Turn, config):
             max_tokens=20,
             temperature=0,
         )
-        return result.text, result.usage.as_dict()
+        return llm.strip_reasoning(result.text), result.usage.as_dict()
 
     return run
 

@@ -22,7 +22,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from nutrition.services import meal_for_word
+from exercise.services import distance_unit_of
+from measurements.units import length_unit_of, weight_unit_of
+from nutrition.services import ML_PER_GLASS, meal_for_word, water_glasses
 from sparky.dates import is_weekday_phrase
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
@@ -34,16 +36,6 @@ MAX_INTENTS = 20
 MAX_REPLY_CHARS = 20_000
 MAX_JSON_CANDIDATES = 50
 
-# Bounds that catch unit mix-ups and typos, not medical limits.
-MAX_QUANTITY = 10_000
-MAX_DURATION_MINUTES = 24 * 60
-MAX_GLASSES = 50
-MAX_DISTANCE = {"km": 1_000, "mi": 620, "m": 1_000_000, None: 1_000}
-WEIGHT_RANGE = {"kg": (20, 400), "lb": (44, 880), None: (20, 880)}
-LENGTH_RANGE = {"cm": (10, 300), "in": (4, 120), None: (4, 300)}
-MAX_STEPS = 200_000
-MAX_CUSTOM_VALUE = 1_000_000_000
-ML_PER_GLASS = 250
 
 # One example per intent: used in the model instructions and in every validation message.
 EXAMPLES = {
@@ -130,6 +122,35 @@ NAME is one of:
 Every data object may carry date: null (today), "yesterday" or YYYY-MM-DD. Numbers are plain
 numbers (2, not "two"). Use null for anything the user did not say; do not guess dates or amounts.
 """
+
+
+# The reply's shape as a JSON schema, for servers that constrain generation to one (llama.cpp,
+# Ollama): a small model then cannot wander off into prose or half an object.
+INTENT_RESPONSE_FORMAT = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "sparky_intents",
+        "schema": {
+            "type": "object",
+            "properties": {
+                "intents": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "intent": {"type": "string", "enum": list(INTENT_NAMES)},
+                            "data": {"type": "object"},
+                            "response": {"type": "string"},
+                        },
+                        "required": ["intent", "data"],
+                    },
+                },
+                "response": {"type": "string"},
+            },
+            "required": ["intents"],
+        },
+    },
+}
 
 
 class IntentError(ValueError):
@@ -500,7 +521,6 @@ def _food_data(data: dict) -> dict:
     if quantity is None:
         quantity = 1
     unit, quantity = _fold_number_in_unit(unit, quantity)
-    _check_range(quantity, "log_food quantity", 0, MAX_QUANTITY, low_inclusive=False)
 
     return {
         "food_name": food_name,
@@ -523,8 +543,6 @@ def _exercise_data(data: dict) -> dict:
         name = " ".join(name.split())[:255]
 
     minutes = _duration_minutes(data)
-    if minutes is not None:
-        _check_range(minutes, "log_exercise duration_minutes", 0, MAX_DURATION_MINUTES, False)
 
     distance, unit_from_distance = _number_and_word(
         _pick(data, "distance", "dist", "distance_value"), "log_exercise distance"
@@ -534,9 +552,7 @@ def _exercise_data(data: dict) -> dict:
         raw_unit = _pick(data, "distance_unit", "unit", "distance_units", "units")
         if _is_null(raw_unit):
             raw_unit = unit_from_distance
-        unit = _distance_unit(raw_unit)
-        limit = MAX_DISTANCE[unit]
-        _check_range(distance, f"log_exercise distance in {unit or 'km'}", 0, limit, False)
+        unit = _unit_from(raw_unit, distance_unit_of, "log_exercise distance_unit", "km, mi or m")
 
     return {
         "exercise_name": name,
@@ -556,39 +572,16 @@ def _water_data(data: dict) -> dict:
     unit = _pick(data, "unit", "units") or word
     if amount is None:
         amount, unit = _number(_pick(data, "ml", "milliliters", "amount_ml"), "log_water ml"), "ml"
-    glasses = 1 if amount is None else water_glasses(amount, unit)
+    glasses = 1 if amount is None else water_glasses(amount, None if _is_null(unit) else unit)
     if glasses is None:
         raise IntentError(
             f"{label} is counted in glasses ({ML_PER_GLASS} ml); {_shown(unit)} is not a unit of "
             f"water I know. Use glasses, ml or l, e.g. {_example('log_water')}"
         )
-    _check_range(glasses, label, 0, MAX_GLASSES, low_inclusive=False)
     # The water table counts whole glasses: round half up, and any water drunk counts as one.
-    return {"glasses_consumed": max(1, math.floor(glasses + 0.5)), "date": _date(data, "log_water")}
-
-
-# How many glasses one unit of water is. A bottle is taken as 500 ml, the common size.
-WATER_GLASSES_PER_UNIT = {
-    "glass": 1,
-    "cup": 1,
-    "mug": 1,
-    "bottle": 500 / ML_PER_GLASS,
-    "ml": 1 / ML_PER_GLASS,
-    "l": 1000 / ML_PER_GLASS,
-    "oz": 29.5735 / ML_PER_GLASS,
-    "fl oz": 29.5735 / ML_PER_GLASS,
-    "pint": 473.176 / ML_PER_GLASS,
-}
-
-
-def water_glasses(amount: float, unit: str | None) -> float | None:
-    """Glasses of water in an amount given in some unit (None: glasses); None if unit unknown."""
-    if _is_null(unit):
-        return amount
-    word = " ".join(str(unit).lower().split())
-    canonical = food_unit(word) or word.rstrip("s")  # "glasses" -> cup, "pints" -> pint
-    factor = WATER_GLASSES_PER_UNIT.get(canonical)
-    return None if factor is None else amount * factor
+    # None or less is passed on as it is, for the water service to refuse.
+    whole = max(1, math.floor(glasses + 0.5)) if glasses > 0 else _tidy(glasses)
+    return {"glasses_consumed": whole, "date": _date(data, "log_water")}
 
 
 def _measurement_data(data: dict, implied_type: str | None) -> dict:
@@ -689,23 +682,18 @@ def _measurement(item: dict, label: str, shared_date, implied_type: str | None) 
         name = _display_name(name)
         if len(name) > 50:
             raise IntentError(f"{label} name is longer than 50 characters.")
-        _check_range(number, f"{label} ({name}) value", 0, MAX_CUSTOM_VALUE)
         unit = None if _is_null(raw_unit) else " ".join(str(raw_unit).split())[:20] or None
         return {"type": "custom", "name": name, "value": _tidy(number), "unit": unit, "date": date}
 
     if kind == "steps":
         if not _is_null(raw_unit) and _clean_key(str(raw_unit)) not in ("steps", "step"):
             raise IntentError(f"{label} steps are counted in steps, not {_shown(raw_unit)}.")
-        _check_range(number, f"{label} steps", 0, MAX_STEPS)
         return {"type": "steps", "value": math.floor(number + 0.5), "unit": "steps", "date": date}
 
     if kind == "weight":
-        unit = _unit_from(raw_unit, _WEIGHT_UNITS, f"{label} weight unit", "kg or lb")
-        low, high = WEIGHT_RANGE[unit]
+        unit = _unit_from(raw_unit, weight_unit_of, f"{label} weight unit", "kg or lb")
     else:
-        unit = _unit_from(raw_unit, _LENGTH_UNITS, f"{label} {kind} unit", "cm or in")
-        low, high = LENGTH_RANGE[unit]
-    _check_range(number, f"{label} {kind} in {unit or 'your usual unit'}", low, high)
+        unit = _unit_from(raw_unit, length_unit_of, f"{label} {kind} unit", "cm or inches")
     return {"type": kind, "value": _tidy(number), "unit": unit, "date": date}
 
 
@@ -795,16 +783,6 @@ def _number_and_word(value, label: str) -> tuple[float | None, str | None]:
     return number, None
 
 
-def _check_range(number: float, label: str, low: float, high: float, low_inclusive=True) -> None:
-    if number < 0:
-        raise IntentError(f"{label} cannot be negative ({_tidy(number)}).")
-    kept = _tidy(number)  # what is stored: 1e-9 minutes is 0, and 0 is not more than 0
-    too_low = kept < low if low_inclusive else kept <= low
-    if too_low or number > high:
-        lowest = f"at least {low}" if low_inclusive else f"more than {low}"
-        raise IntentError(f"{label} must be {lowest} and at most {high}, not {_tidy(number)}.")
-
-
 def _tidy(number: float) -> int | float:
     """Whole numbers as int, others to 4 decimals, so stored JSON reads naturally."""
     rounded = round(number, 4)
@@ -888,69 +866,11 @@ def _meal_type(raw) -> str | None:
     )
 
 
-_DISTANCE_UNITS = {
-    "km": "km",
-    "kms": "km",
-    "k": "km",
-    "kilometer": "km",
-    "kilometers": "km",
-    "kilometre": "km",
-    "kilometres": "km",
-    "mi": "mi",
-    "mile": "mi",
-    "miles": "mi",
-    "m": "m",
-    "meter": "m",
-    "meters": "m",
-    "metre": "m",
-    "metres": "m",
-}
-_WEIGHT_UNITS = {
-    "kg": "kg",
-    "kgs": "kg",
-    "kilo": "kg",
-    "kilos": "kg",
-    "kilogram": "kg",
-    "kilograms": "kg",
-    "lb": "lb",
-    "lbs": "lb",
-    "pound": "lb",
-    "pounds": "lb",
-}
-_LENGTH_UNITS = {
-    "cm": "cm",
-    "cms": "cm",
-    "centimeter": "cm",
-    "centimeters": "cm",
-    "centimetre": "cm",
-    "centimetres": "cm",
-    "in": "in",
-    "inch": "in",
-    "inches": "in",
-    '"': "in",
-}
-
-
-def distance_unit(word: str) -> str | None:
-    return _DISTANCE_UNITS.get(word.strip().lower())
-
-
-def weight_unit(word: str) -> str | None:
-    return _WEIGHT_UNITS.get(word.strip().lower())
-
-
-def length_unit(word: str) -> str | None:
-    return _LENGTH_UNITS.get(word.strip().lower())
-
-
-def _distance_unit(raw) -> str | None:
-    return _unit_from(raw, _DISTANCE_UNITS, "log_exercise distance_unit", "km, mi or m")
-
-
-def _unit_from(raw, table: dict, label: str, allowed: str) -> str | None:
+def _unit_from(raw, lookup, label: str, allowed: str) -> str | None:
+    """A unit through its domain's vocabulary; None for none; IntentError for an unknown one."""
     if _is_null(raw):
         return None
-    unit = table.get(str(raw).strip().lower()) if isinstance(raw, str) else None
+    unit = lookup(raw) if isinstance(raw, str) else None
     if unit is None:
         raise IntentError(f"{label} must be {allowed} (or null), not {_shown(raw)}.")
     return unit

@@ -132,6 +132,11 @@ class LLMConfig:
     __str__ = __repr__
 
     @property
+    def constrains_json(self) -> bool:
+        """Whether the server can hold a reply to a JSON schema (llama.cpp, Ollama, vLLM...)."""
+        return self.service_type in ("custom", "ollama")
+
+    @property
     def provider(self) -> str:
         return self.model.split("/", 1)[0]
 
@@ -256,6 +261,21 @@ class LLMResult:
         return message
 
 
+# Reasoning -------------------------------------------------------------------------------------
+# Reasoning models write their thinking before the answer (<think>...</think> and the like); a
+# small model may also never close the tag. Only what follows is the answer.
+_REASONING = re.compile(
+    r"<(think|thinking|reasoning|reflection)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL
+)
+
+
+def strip_reasoning(text: str) -> str:
+    """The answer without any reasoning block before or inside it."""
+    if not text:
+        return ""
+    return _REASONING.sub("", text).strip()
+
+
 # The call --------------------------------------------------------------------------------------
 @functools.cache
 def _litellm():
@@ -280,6 +300,7 @@ def complete(
     temperature: float | None = None,
     timeout: float | None = None,
     allow_empty: bool = False,
+    response_format: Mapping[str, Any] | None = None,
 ) -> LLMResult:
     """One model reply (text and/or tool calls), with the gateway's retry rules applied.
 
@@ -306,6 +327,8 @@ def complete(
         kwargs["max_tokens"] = max_tokens
     if temperature is not None:
         kwargs["temperature"] = temperature
+    if response_format is not None:
+        kwargs["response_format"] = dict(response_format)
 
     http_client = None
     if config.target is not None:

@@ -216,6 +216,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ChatCategoryEnum": "sparky.services.CHAT_CATEGORIES",
         "GoalSourceEnum": ["day", "default"],
+        "MealTypeEnum": "nutrition.models.MealType",
     },
 }
 

@@ -85,13 +85,18 @@ _FILLER = {
     "mins", "minute", "minutes", "hour", "hours", "hr", "hrs", "km", "kms", "mile", "miles",
     "quick", "little", "bit", "class", "classes",
 }  # fmt: skip
-_DISTANCE_UNITS = {
+DISTANCE_UNITS = {
     "km": "km", "kms": "km", "k": "km", "kilometer": "km", "kilometers": "km",
     "kilometre": "km", "kilometres": "km",
     "mi": "mi", "mile": "mi", "miles": "mi",
     "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
 }  # fmt: skip
 _KM_PER_UNIT = {"km": Decimal(1), "mi": Decimal("1.609344"), "m": Decimal("0.001")}
+
+
+def distance_unit_of(word) -> str | None:
+    """km, mi or m for a distance unit as people write it ("kms", "miles", "metres"), else None."""
+    return DISTANCE_UNITS.get(str(word or "").strip().lower().rstrip("."))
 
 
 # --- search ----------------------------------------------------------------------------------
@@ -262,7 +267,7 @@ def _distance(user, value, unit) -> tuple[Decimal | None, str | None]:
     if unit is None or str(unit).strip() == "":
         # No unit said: assume the one the user thinks in (lb people mostly think in miles).
         unit = "mi" if preferences_for(user).default_weight_unit == "lb" else "km"
-    code = _DISTANCE_UNITS.get(str(unit).strip().lower().rstrip("."))
+    code = DISTANCE_UNITS.get(str(unit).strip().lower().rstrip("."))
     if code is None:
         raise ValidationError(
             f"Unknown distance unit {unit!r}; use km, mi or m.", code="invalid_distance_unit"

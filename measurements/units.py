@@ -54,6 +54,16 @@ def to_decimal(value, *, field: str) -> Decimal:
     return number
 
 
+def weight_unit_of(word) -> str | None:
+    """kg or lb for a weight unit as people write it ("kilos", "lbs"), else None."""
+    return _WEIGHT_UNITS.get(str(word or "").strip().lower().rstrip("."))
+
+
+def length_unit_of(word) -> str | None:
+    """cm or inches for a length unit as people write it ("cms", "in", '"'), else None."""
+    return _LENGTH_UNITS.get(str(word or "").strip().lower().rstrip("."))
+
+
 def parse_weight_unit(value: str | None, default: str) -> str:
     if value is None or str(value).strip() == "":
         return default

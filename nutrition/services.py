@@ -638,6 +638,31 @@ RETURNING glasses_consumed
 """
 
 
+ML_PER_GLASS = 250
+# How many glasses one unit of water is. A bottle is taken as 500 ml, the common size.
+WATER_GLASSES_PER_UNIT = {
+    "glass": 1,
+    "cup": 1,
+    "mug": 1,
+    "bottle": 500 / ML_PER_GLASS,
+    **{unit: float(ml) / ML_PER_GLASS for unit, ml in units.VOLUME_ML.items()},
+}
+WATER_GLASSES_PER_UNIT["cup"] = 1  # "2 cups of water" are two glasses, not 1.9
+
+
+def water_glasses(amount: float, unit: str | None) -> float | None:
+    """Glasses of water in an amount written with a unit ("500 ml", "2 bottles", "1 l");
+    no unit is glasses; None for a unit water is not measured in."""
+    if unit is None or not str(unit).strip():
+        return amount
+    word = " ".join(str(unit).lower().split())
+    canonical = units.normalize_unit(word) if word not in WATER_GLASSES_PER_UNIT else word
+    if canonical not in WATER_GLASSES_PER_UNIT and word.endswith("s"):
+        canonical = word[:-1]  # "bottles", "mugs"
+    factor = WATER_GLASSES_PER_UNIT.get(canonical)
+    return None if factor is None else amount * factor
+
+
 @transaction.atomic
 def water_add(*, user, glasses=1, entry_date=None) -> int:
     """Add glasses of water to a day; returns the day's new total.
@@ -678,8 +703,8 @@ def _water_upsert(user, day: dt.date, count: int, new_total: str) -> int | None:
 
 def _glasses(value, low: int, high: int, what: str) -> int:
     problem = {
-        "add": f"Glasses to add must be a whole number from {low} to {high}",
-        "set": f"A day's glasses must be a whole number from {low} to {high}",
+        "add": f"Water to add must be a whole number of glasses from {low} to {high}",
+        "set": f"A day's water must be a whole number of glasses from {low} to {high}",
         "goal": f"A water goal must be a whole number of glasses from {low} to {high}",
     }[what]
     try:

@@ -67,7 +67,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         )
         turn.add_usage(result.usage.as_dict())
         if not result.tool_calls:
-            final_text = result.text.strip()
+            final_text = llm.strip_reasoning(result.text)
             break
         messages.append(result.assistant_message())
         enabled: list[str] = []

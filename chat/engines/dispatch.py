@@ -102,6 +102,9 @@ def _note(turn: Turn, lines: list[str], name: str, result) -> None:
         lines.append(result.message if result.ok else f"Not saved: {result.message}")
 
 
+_CHECKIN_FIELDS = {"weight", "neck", "waist", "hips", "steps"}
+
+
 def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
     ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
     lines: list[str] = []
@@ -121,6 +124,12 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
             calls = intent_calls(intent)
         for name, args in calls:
             result = run_tool(ctx, name, args)
+            if name == "log_checkin" and not result.ok and len(_CHECKIN_FIELDS & set(args)) > 1:
+                # One refused value must not cost the others: each is tried on its own.
+                for field in _CHECKIN_FIELDS & set(args):
+                    alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
+                    _note(turn, lines, name, run_tool(ctx, name, alone))
+                continue
             if bare_food and not result.ok and not _names_food(args):
                 held.append((name, result))  # food only if another name of it was
                 continue

@@ -6,9 +6,12 @@ from __future__ import annotations
 from chat import llm
 from chat.engines.dispatch import dispatch_intents
 from chat.engines.messages import current_message, custom_prompts, history_messages
-from chat.intents import INTENT_JSON_INSTRUCTIONS, parse_intent_reply
+from chat.intents import INTENT_JSON_INSTRUCTIONS, INTENT_RESPONSE_FORMAT, parse_intent_reply
 from chat.prompts import compose_system_prompt
 from chat.turns import CoachResponse, Turn
+
+# Long enough for several intents with a sentence each; a runaway reply is cut here.
+MAX_TOKENS = 700
 
 
 def run(turn: Turn, config, classification, profile, service) -> CoachResponse:
@@ -27,14 +30,25 @@ def run(turn: Turn, config, classification, profile, service) -> CoachResponse:
             current_message(turn),
         ],
         temperature=0.1,
+        max_tokens=MAX_TOKENS,
+        response_format=INTENT_RESPONSE_FORMAT if config.constrains_json else None,
     )
     turn.add_usage(result.usage.as_dict())
-    parsed = parse_intent_reply(result.text)
+    text = llm.strip_reasoning(result.text)
+    parsed = parse_intent_reply(text)
     if not parsed.intents:
-        if result.text.strip() and not result.text.strip().startswith("{"):
-            return CoachResponse(
-                action="answered", message=result.text.strip(), engine="intent-json"
-            )
-        problem = "; ".join(parsed.errors) or "an empty reply"
-        raise llm.LLMBadResponse(f"the model's reply was not a usable intent ({problem})")
-    return dispatch_intents(turn, parsed.intents, engine="intent-json")
+        if text.strip() and not text.strip().startswith(("{", "[")):
+            return CoachResponse(action="answered", message=text.strip(), engine="intent-json")
+        if not parsed.errors or not text.strip():
+            raise llm.LLMBadResponse("the model sent an empty reply")
+        # The model answered, but nothing in it could be saved: say what and why. This is the
+        # model's mistake about the user's message, not a provider failure.
+        return CoachResponse(
+            action="none",
+            engine="intent-json",
+            message="\n".join(f"Not saved: {problem}" for problem in parsed.errors),
+        )
+    response = dispatch_intents(turn, parsed.intents, engine="intent-json")
+    if parsed.errors:
+        response.message += "\n" + "\n".join(f"Not saved: {problem}" for problem in parsed.errors)
+    return response

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from chat.intents import distance_unit
 from chat.offline.food import food_said
 from chat.offline.tokens import take_quantity, token_at
 from chat.offline.vocabulary import (
@@ -17,6 +16,7 @@ from chat.offline.vocabulary import (
     NOT_EXERCISE_BEFORE,
     PLAYED,
 )
+from exercise.services import distance_unit_of
 
 
 def exercise_at(tokens: list[str], i: int) -> str | None:
@@ -126,7 +126,7 @@ def duration_minutes(tokens: list[str]) -> float | None:
 def distance_of(tokens: list[str]) -> tuple[float | None, str | None]:
     for i in range(len(tokens)):
         amount, j = take_quantity(tokens, i)
-        unit = distance_unit(token_at(tokens, j)) if amount is not None else None
+        unit = distance_unit_of(token_at(tokens, j)) if amount is not None else None
         if unit == "m" and token_at(tokens, i - 1) in HOURS:
             continue  # "1h 15m": minutes
         if unit is not None:

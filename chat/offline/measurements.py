@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from chat.intents import length_unit, water_glasses, weight_unit
 from chat.offline.exercise import duration_minutes
 from chat.offline.state import When
 from chat.offline.tokens import take_quantity, token_at
@@ -17,6 +16,8 @@ from chat.offline.vocabulary import (
     NOT_PLAIN_WATER,
     STANDARD_WORDS,
 )
+from measurements.units import length_unit_of, weight_unit_of
+from nutrition.services import water_glasses
 
 
 def is_water(tokens: list[str]) -> bool:
@@ -71,7 +72,7 @@ def _bare_weight(tokens: list[str]) -> dict | None:
     value, end = take_quantity(tokens, i, articles=False)
     if value is None or end != len(tokens) - 1:
         return None
-    unit = weight_unit(tokens[end])
+    unit = weight_unit_of(tokens[end])
     return {"type": "weight", "value": value, "unit": unit} if unit else None
 
 
@@ -108,8 +109,8 @@ def _standard_measurement(tokens: list[str], i: int, kind: str, used: set[int]) 
         if unit_word in ("stone", "st"):
             pounds, _ = take_quantity(tokens, end + 1, articles=False)
             return [{"type": "weight", "value": value * 14 + (pounds or 0), "unit": "lb"}]
-        return [{"type": "weight", "value": value, "unit": weight_unit(unit_word)}]
-    return [{"type": kind, "value": value, "unit": length_unit(unit_word)}]
+        return [{"type": "weight", "value": value, "unit": weight_unit_of(unit_word)}]
+    return [{"type": kind, "value": value, "unit": length_unit_of(unit_word)}]
 
 
 def _custom_measurement(

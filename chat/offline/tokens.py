@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
+
 from chat.offline.vocabulary import ONES, PHRASES, TENS
-
-MAX_MESSAGE_CHARS = 2_000
-
 
 _TOKEN = re.compile(
     r"""
@@ -27,7 +26,12 @@ PHRASE_TOKENS = sorted((tuple(p.split()) for p in PHRASES), key=len, reverse=Tru
 
 def tokenise(text: str) -> list[str]:
     """Lower-case tokens of a message, with known multi-word names joined into one token."""
-    text = text[:MAX_MESSAGE_CHARS].lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = (
+        text[: settings.SPARKY_MAX_MESSAGE_CHARS]
+        .lower()
+        .replace("\u2019", "'")
+        .replace("\u2018", "'")
+    )
     for char, fraction in (("½", " 1/2"), ("¼", " 1/4"), ("¾", " 3/4"), ("⅓", " 1/3")):
         text = text.replace(char, fraction)
     text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500

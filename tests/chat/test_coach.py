@@ -8,11 +8,13 @@ import json
 
 import pytest
 
+from chat import circuit
 from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.tools import ENABLE_TOOL_NAME, tools_for
 from exercise.models import ExerciseEntry
-from nutrition.models import Food, FoodEntry
+from measurements.models import CheckInMeasurement
+from nutrition.models import Food, FoodEntry, WaterIntake
 from nutrition.services import food_create_custom
 from sparky.dates import today_for
 
@@ -137,6 +139,17 @@ def test_the_llm_classifier_sees_the_previous_reply_and_picks_categories(
     assert "Want me to log your usual swim?" in classifier.last_user_text()
     assert response.phase == "classifier" and response.categories == ["exercise"]
     assert fake_llm.last.tool_names == names("full", "exercise") + [ENABLE_TOOL_NAME]
+
+
+def test_the_classifier_reads_its_categories_from_the_answer_not_the_reasoning(
+    alice, catalog, openai_service, fake_llm
+):
+    fake_llm.reply_text("<think>Could be food or goals... no.</think>exercise")
+    fake_llm.reply_text("<think>The user said yes.</think>Okay, tell me how long.")
+    response = handle_turn(alice, "yes please")
+    assert response.categories == ["exercise"]
+    assert response.message == "Okay, tell me how long."
+    assert fake_llm.completion_requests[0].json["max_tokens"] <= 40
 
 
 def test_a_classifier_failure_falls_back_to_the_core_default(
@@ -403,3 +416,63 @@ def test_another_users_food_is_never_offered_or_logged_offline(alice, bob, catal
     assert not FoodEntry.objects.filter(food__user=bob).exists()
     assert all(o["name"] != "Kumquat tart" for o in response.options or [])
     assert Food.objects.filter(user=bob).count() == 1
+
+
+def test_intent_json_mode_saves_the_valid_items_and_lists_each_refused_one_with_its_reason(
+    alice, catalog, openai_service, fake_llm
+):
+    openai_service.supports_tools = False
+    openai_service.save(update_fields=["supports_tools"])
+    fake_llm.reply_text(
+        "<think>Two items, the water is too much.</think>"
+        + json.dumps(
+            {
+                "intents": [
+                    {"intent": "log_food", "data": {"food_name": "banana", "quantity": 1}},
+                    {"intent": "log_food", "data": {"food_name": "egg", "quantity": -2}},
+                    {"intent": "log_water", "data": {"glasses_consumed": 60}},
+                    {
+                        "intent": "log_measurement",
+                        "data": {
+                            "measurements": [
+                                {"type": "weight", "value": 900, "unit": "kg"},
+                                {"type": "waist", "value": 84, "unit": "cm"},
+                            ]
+                        },
+                    },
+                    {"intent": "dance", "data": {}},
+                ]
+            }
+        )
+    )
+
+    response = handle_turn(alice, "a banana, -2 eggs, 60 glasses of water, 900 kg, waist 84")
+
+    assert response.engine == "intent-json" and response.action == "logged"
+    assert FoodEntry.objects.for_user(alice).get().food == catalog["bananas"]
+    assert CheckInMeasurement.objects.for_user(alice).get().waist == 84
+    assert CheckInMeasurement.objects.for_user(alice).get().weight is None
+    assert not WaterIntake.objects.for_user(alice).exists()
+    refused = [line for line in response.message.splitlines() if line.startswith("Not saved")]
+    assert len(refused) == 4, response.message
+    assert "900" in response.message and "60" in response.message and "dance" in response.message
+    assert "<think>" not in response.message
+    assert not circuit.is_open(alice) and response.error is None
+    # the reply was asked for within a bounded length, held to the intent schema
+    assert fake_llm.last.json["max_tokens"] > 0
+    assert fake_llm.last.json["response_format"]["type"] == "json_schema"
+
+
+def test_an_intent_json_reply_with_nothing_usable_says_why_and_is_no_provider_failure(
+    alice, catalog, openai_service, fake_llm
+):
+    openai_service.supports_tools = False
+    openai_service.save(update_fields=["supports_tools"])
+    for _ in range(circuit.FAILURES_TO_OPEN + 1):
+        fake_llm.reply_text(json.dumps({"intent": "log_food", "data": {"quantity": 2}}))
+
+    replies = [handle_turn(alice, "2 eggs") for _ in range(circuit.FAILURES_TO_OPEN + 1)]
+
+    assert all(r.engine == "intent-json" and r.error is None for r in replies)
+    assert replies[0].message.startswith("Not saved: log_food needs a food_name")
+    assert not circuit.is_open(alice)  # the model misread a message; the service is fine

@@ -5,7 +5,10 @@ import datetime as dt
 import pytest
 
 from chat.coach import TurnRejected, handle_turn
+from chat.engines.dispatch import dispatch_intents
+from chat.intents import validate_intent
 from chat.models import ChatMessage
+from chat.turns import Turn
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, UserGoal, WaterIntake
@@ -306,3 +309,26 @@ def test_a_food_with_its_calories_is_logged_as_the_users_own_food(alice, catalog
     assert entries[0].food_id == entries[1].food_id  # the same food, not a second copy
     assert float(entries[2].food.calories) == 150 and float(entries[2].food.protein) == 30
     assert "600 kcal" in first.message and "150 kcal" in shake.message
+
+
+def test_an_implausible_weight_is_refused_with_the_range_while_the_waist_is_kept(alice):
+    response = handle_turn(alice, "weight 900 kg waist 84 cm")
+
+    checkin = CheckInMeasurement.objects.for_user(alice).get()
+    assert checkin.waist == 84 and checkin.weight is None
+    assert "Not saved: A weight of 900 kg is outside the plausible range" in response.message
+
+
+def test_an_amount_that_rounds_to_nothing_is_refused_not_stored_as_zero(alice, catalog):
+    result = dispatch_intents(
+        Turn(alice, "", None, None, "chat", [], None),
+        [
+            validate_intent({"intent": "log_food", "data": {"food_name": "egg", "quantity": 1e-9}}),
+            validate_intent({"intent": "log_exercise", "data": {"duration_minutes": 1e-9}}),
+        ],
+        engine="offline",
+    )
+
+    assert result.action == "none" and result.message.count("Not saved") == 2
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert not ExerciseEntry.objects.for_user(alice).exists()

@@ -291,21 +291,6 @@ REFUSED = [
         id="infinity is refused",
     ),
     pytest.param(
-        bad({"food_name": "egg", "quantity": -2}),
-        "log_food quantity cannot be negative (-2).",
-        id="a negative quantity",
-    ),
-    pytest.param(
-        bad({"food_name": "egg", "quantity": 0}),
-        "log_food quantity must be more than 0 and at most 10000, not 0.",
-        id="zero of a food",
-    ),
-    pytest.param(
-        bad({"food_name": "rice", "quantity": 20000, "unit": "g"}),
-        "log_food quantity must be more than 0 and at most 10000, not 20000.",
-        id="an absurd quantity",
-    ),
-    pytest.param(
         bad({"food_name": "rice", "quantity": 75, "unit": "100 g"}),
         "log_food unit '100 g' holds a number; put the amount in quantity and only the unit in "
         "unit, e.g. quantity 75 and unit 'g'.",
@@ -327,29 +312,14 @@ REFUSED = [
         id="a date that does not exist",
     ),
     pytest.param(
-        bad({"exercise_name": "run", "duration_minutes": 2000}, "log_exercise"),
-        "log_exercise duration_minutes must be more than 0 and at most 1440, not 2000.",
-        id="more than a day of exercise",
-    ),
-    pytest.param(
         bad({"exercise_name": "run", "distance": 5, "distance_unit": "yards"}, "log_exercise"),
         "log_exercise distance_unit must be km, mi or m (or null), not 'yards'.",
         id="an unknown distance unit",
     ),
     pytest.param(
-        bad({"exercise_name": "run", "distance": 2000, "distance_unit": "km"}, "log_exercise"),
-        "log_exercise distance in km must be more than 0 and at most 1000, not 2000.",
-        id="an absurd distance",
-    ),
-    pytest.param(
         bad({"exercise_name": 42}, "log_exercise"),
         "log_exercise exercise_name must be text, e.g. " + json.dumps(EXAMPLES["log_exercise"]),
         id="an exercise name that is a number",
-    ),
-    pytest.param(
-        bad({"glasses_consumed": 60}, "log_water"),
-        "log_water glasses_consumed must be more than 0 and at most 50, not 60.",
-        id="too many glasses of water",
     ),
     pytest.param(
         bad({"glasses_consumed": 2, "unit": "buckets"}, "log_water"),
@@ -364,24 +334,9 @@ REFUSED = [
         id="no measurements",
     ),
     pytest.param(
-        bad({"type": "weight", "value": 10, "unit": "kg"}, "log_measurement"),
-        "log_measurement weight in kg must be at least 20 and at most 400, not 10.",
-        id="a weight below the sane range",
-    ),
-    pytest.param(
-        bad({"type": "weight", "value": 500, "unit": "kg"}, "log_measurement"),
-        "log_measurement weight in kg must be at least 20 and at most 400, not 500.",
-        id="a weight in kg that is pounds",
-    ),
-    pytest.param(
         bad({"type": "weight", "value": 12, "unit": "stone"}, "log_measurement"),
         "log_measurement weight unit must be kg or lb (or null), not 'stone'.",
         id="a weight unit the check-in cannot store",
-    ),
-    pytest.param(
-        bad({"type": "waist", "value": -84}, "log_measurement"),
-        "log_measurement waist in your usual unit cannot be negative (-84).",
-        id="a negative length",
     ),
     pytest.param(
         bad({"type": "steps", "value": 5, "unit": "km"}, "log_measurement"),
@@ -459,7 +414,7 @@ def test_good_intents_are_kept_when_others_in_the_reply_are_refused():
         {
             "intents": [
                 {"intent": "log_food", "data": {"food_name": "egg"}},
-                {"intent": "log_water", "data": {"glasses": -1}},
+                {"intent": "log_water", "data": {"glasses": 2, "unit": "buckets"}},
             ]
         }
     )
@@ -467,7 +422,7 @@ def test_good_intents_are_kept_when_others_in_the_reply_are_refused():
     result = parse_intent_reply(reply)
 
     assert result.intents == [food("egg")]
-    assert result.errors == ["Intent 2: log_water glasses_consumed cannot be negative (-1)."]
+    assert result.errors[0].startswith("Intent 2: log_water glasses_consumed is counted in glasses")
 
 
 def test_it_reads_at_most_the_first_twenty_intents():
@@ -597,10 +552,3 @@ def test_validate_intent_only_ever_raises_intent_error(value):
         assert str(error)
     else:
         assert validate_intent(intent) == intent
-
-
-def test_an_amount_that_rounds_to_nothing_is_refused_not_stored_as_zero():
-    for intent, field in (("log_exercise", "duration_minutes"), ("log_food", "quantity")):
-        data = {field: 1e-9, "food_name": "egg"}
-        with pytest.raises(IntentError):
-            validate_intent({"intent": intent, "data": data})

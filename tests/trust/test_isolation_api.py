@@ -144,6 +144,10 @@ def _matrix(w, egg_id) -> dict:
             ("/api/food-entries/", {"food": str(food), "quantity": 1}, 400, None),
             ("/api/food-entries/", {"food": egg_id, "variant": str(w.variant.pk)}, 400, None),
         ],
+        ("food-entry-repeat", "POST"): [
+            # alice's meal of that day is not bob's to repeat: his own day has nothing
+            ("/api/food-entries/repeat/", {"from_date": day, "meal_type": "breakfast"}, 400, None)
+        ],
         ("food-entry-detail", "GET"): [(f"/api/food-entries/{entry}/", None, 404, None)],
         ("food-entry-detail", "PATCH"): [
             (f"/api/food-entries/{entry}/", {"quantity": 9}, 404, None)

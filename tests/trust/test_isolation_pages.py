@@ -60,6 +60,8 @@ def _matrix(w, bob) -> dict:
         "logout": [("POST", "/accounts/logout/", None, 302)],
         "diary": [("GET", f"/diary/?date={day}", None, 200)],
         "diary_water": [("POST", f"/diary/water/?date={day}", {"change": "-1"}, 302)],
+        # bob's own day before: nothing to repeat for him, alice's meals stay hers
+        "diary_meal_repeat": [("POST", f"/diary/repeat/?date={day}", {"meal": "lunch"}, 302)],
         "diary_food_edit": [
             ("GET", f"/diary/food/{entry}/edit/", None, 404),
             ("POST", f"/diary/food/{entry}/edit/", {"quantity": "9", "meal_type": "lunch"}, 404),
