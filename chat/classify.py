@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import re
 
-from chat.tools.base import CATEGORIES, PROFILE_DEFAULTS
+from chat.categories import CATEGORIES, PROFILE_DEFAULTS
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +76,18 @@ RULES: dict[str, list[re.Pattern]] = {
     ],
     "goals": [
         _rx(r"goals?|targets?|aim(ing)? for|budget|on track|deficit|surplus|maintenance|tdee"),
+        # "I want to eat 1800 calories a day", "trying to stay under 2000 kcal"
+        re.compile(
+            r"\b(want|wanna|trying|try|aim|aiming|plan|planning|need|going|like)\s+to\s+"
+            r"(eat|have|stay|keep|hit|get|reach|be|consume|limit|drink)\b[^.?!]*"
+            r"(\b(a|per|each|every)\s+day\b|\bdaily\b|\bunder\b|\bbelow\b|\bat least\b)",
+            re.I,
+        ),
+        re.compile(
+            r"\b\d[\d,.]*\s*(k?cals?|kcal|calories|g|grams?|glasses)(\s+(of\s+)?[a-z]+)?"
+            r"\s+(a|per|each|every)\s+day\b",
+            re.I,
+        ),
         _rx(r"how am i doing|how('m| am) i doing|remaining|left for today|how (much|many) more"),
     ],
     "coaching": [
@@ -112,6 +124,19 @@ GUARDS: dict[str, list[re.Pattern]] = {
         re.compile(
             r"\bwork(ed|ing|s)? out (how|what|why|whether|if|when|where|the|a deal)\b", re.I
         ),
+        # "it all worked out fine", "swimming in debt", "lifting my mood", "ran the dishwasher"
+        re.compile(
+            r"\bwork(ed|s)? out (well|fine|great|ok|okay|badly|nicely|for (me|us|the best))\b",
+            re.I,
+        ),
+        re.compile(r"\bswim(ming)? in (debt|work|paperwork|emails?)\b", re.I),
+        re.compile(r"\blift(ed|ing|s)? (my|your|the|our) (mood|spirits)\b", re.I),
+        re.compile(r"\bstretch(ed|ing)? (the|my|our) (budget|truth|money)\b", re.I),
+        re.compile(
+            r"\b(ran|run|running|runs) (the|a) (dishwasher|washing machine|bath|report|"
+            r"numbers|errand|errands|tap|program|query)\b",
+            re.I,
+        ),
         re.compile(r"\b\d[\d,.]*\s*k?\s*steps\b|\bsteps\b", re.I),
         re.compile(r"\bwalk(ed|ing)? (me|you|him|her|them|us) through\b", re.I),
         re.compile(r"\btraining (data|course|session on)\b", re.I),
@@ -139,6 +164,10 @@ GUARDS: dict[str, list[re.Pattern]] = {
 }
 
 
+# A report or summary of what was "done" or of "activity" is about workouts too.
+_REPORTED_ACTIVITY = _rx(r"did|done|activit(y|ies)|active|moved|movement")
+
+
 def keyword_categories(text: str) -> list[str]:
     """Every category whose rules match the message (after removing that category's guards)."""
     found = []
@@ -148,7 +177,9 @@ def keyword_categories(text: str) -> list[str]:
             subject = guard.sub(" ", subject)
         if any(rule.search(subject) for rule in rules):
             found.append(category)
-    return found
+    if "reports" in found and "exercise" not in found and _REPORTED_ACTIVITY.search(text):
+        found.append("exercise")
+    return [c for c in RULES if c in found]
 
 
 def parse_classifier_reply(text: str) -> list[str] | None:

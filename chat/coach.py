@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chat import circuit, llm
+from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_pick
 from chat.classify import classify
 from chat.engines import agent, intent_json, offline
@@ -37,7 +38,6 @@ from chat.prompts import classifier_prompt
 from chat.services import active_ai_service
 from chat.summaries import KIND as SUMMARY_KIND
 from chat.tasks import queue_progress_summary
-from chat.tools.base import CATEGORIES
 from chat.turns import CoachResponse, Turn, TurnRejected, listing
 
 __all__ = ["SUMMARY_KIND", "CoachResponse", "TurnRejected", "handle_turn"]
@@ -305,6 +305,8 @@ def _respond(turn: Turn) -> CoachResponse:
             response = _provider_failure(turn, config, exc, opened)
         else:
             circuit.record_success(turn.user)
+            if response.error == agent.CLAIMED_WITHOUT_SAVING:
+                response = _claimed_without_saving(turn, config, classification)
         response.categories = classification.categories
         response.mode = classification.mode
         response.phase = classification.phase
@@ -314,6 +316,28 @@ def _respond(turn: Turn) -> CoachResponse:
     if turn.notes:
         response.message = "\n\n".join([response.message, *turn.notes]).strip()
     return response
+
+
+def _claimed_without_saving(turn: Turn, config, classification) -> CoachResponse:
+    """The model said it logged something but called no tool: its words never reach the user as
+    they are. Sparky's offline parser reads the message instead; what it cannot log is said
+    plainly not to be saved."""
+    fallback = offline.run(turn, classification)
+    fallback.engine = "offline"
+    model = config.description
+    if turn.written:
+        fallback.message = (
+            f"{model} answered as if it had logged this but saved nothing, so Sparky's offline "
+            f"parser logged it instead:\n{fallback.message}"
+        )
+    else:
+        fallback.action = "none"
+        fallback.message = (
+            f"Nothing was saved: {model} answered as if it had logged this, but made no entry, "
+            "and Sparky's offline parser could not read it either. Say it again in a few words, "
+            "e.g. '2 eggs and toast for breakfast'."
+        )
+    return fallback
 
 
 def _provider_failure(turn, config, exc, opened: bool) -> CoachResponse:

@@ -9,9 +9,9 @@ cache stays warm across turns.
 
 from __future__ import annotations
 
+from chat.categories import CATEGORIES, GLOSSES
 from chat.prompt_files import PROMPTS_DIR, category_prompt, template, template_exists
 from chat.tools import profile_categories
-from chat.tools.base import CATEGORIES, GLOSSES
 
 __all__ = [
     "PROMPTS_DIR",

@@ -9,10 +9,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from chat.categories import CATEGORIES
 from chat.coach import SUMMARY_KIND
 from chat.images import ImageRejected, decode_data_url
 from chat.models import ChatMessage
-from chat.tools.base import CATEGORIES
 
 # --- a turn ----------------------------------------------------------------------------------
 

@@ -24,10 +24,10 @@ from django_htmx.http import trigger_client_event
 
 from chat import options as chat_options
 from chat import services as chat_services
+from chat.categories import CATEGORIES
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
 from chat.services import CHAT_SESSION_KEY, history_start_session
-from chat.tools.base import CATEGORIES
 from diary.views import diary_context, diary_day
 from sparky import services
 

@@ -1,12 +1,27 @@
 """The agent loop: the model calls tools through litellm, step after step, within a step and time
 budget. In auto mode the tools offered are the classified categories' (narrowed from the user's
 surface), widened for the next step when the model calls sparky_enable_tools; in manual mode the
-user's pick is a ceiling."""
+user's pick is a ceiling.
+
+The loop holds against what small local models do (LOCAL-MODEL.md):
+- the same write (same tool, same arguments) runs once a turn; asked again, the model is told it
+  is already done, and two steps of nothing but repeats end the loop;
+- a write the user's message does not support is refused by the registry (chat.tools.grounding)
+  with the reason, so the model answers instead;
+- a tool call written as text ("```json {"name": "log_food", ...}```") is run as the call it is
+  when it names an offered tool, and never shown to the user;
+- every step's reply is bounded (max_tokens) and reasoning is stripped from the answer;
+- a turn that saved something always ends with an answer that lists what was saved, whatever the
+  model wrote last; a reply that claims a save when nothing was saved is reported as
+  `claimed_without_saving`, for the coach to hand the message to the offline parser.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import time
+import uuid
 
 from django.conf import settings
 
@@ -17,19 +32,51 @@ from chat.prompts import compose_system_prompt
 from chat.tools import (
     ENABLE_TOOL_NAME,
     ToolContext,
+    ToolResult,
     active_tool_names,
     build_chat_tool_surface,
     build_chatbot_tools,
+    prepare_arguments,
     run_tool,
 )
+from chat.tools.grounding import Said
 from chat.turns import CoachResponse, Turn, listing
+
+# Tokens a step may write: a few tool calls, or the answer. Small models run away without one.
+STEP_TOKENS = {"full": 1024, "core": 400}
+# Steps in a row with nothing but repeated calls before the loop gives up on the model.
+MAX_REPEAT_STEPS = 2
+CLAIMED_WITHOUT_SAVING = "claimed_without_saving"
+
+_CLAIM = re.compile(
+    r"\b(logged|saved|recorded|added|tracked|noted|entered|updated|i've set|i have set)\b", re.I
+)
+_NOT_CLAIM = re.compile(
+    r"\b(not|n't|couldn't|could not|cannot|can't|unable|nothing|no)\b[^.!?\n]{0,40}"
+    r"\b(logged|saved|recorded|added|tracked|entered|updated)\b"
+    r"|\b(want|shall|should|would you like|do you want|can)\b[^.!?\n]{0,20}\b(me to )?"
+    r"(log|save|record|add|track)\b",
+    re.I,
+)
+_FENCED = re.compile(r"```(?:json|tool_call|tool)?\s*(.*?)```", re.S)
+_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|\Z)", re.S)
 
 
 def run(turn: Turn, config, classification: Classification, profile: str, service):
     user = turn.user
     categories = list(classification.categories)
     mode = classification.mode
-    ctx = ToolContext.for_user(user, image=turn.image, source=turn.source, profile=profile)
+    previous_user = next(
+        (m.content for m in reversed(turn.history) if m.message_type == "user"), ""
+    )
+    said = Said.of(
+        turn.text,
+        before=(previous_user, turn.previous.content if turn.previous else ""),
+        image=turn.image is not None,
+    )
+    ctx = ToolContext.for_user(
+        user, image=turn.image, source=turn.source, profile=profile, said=said
+    )
     if mode == "manual":
         active = build_chatbot_tools(user, profile, categories)
         surface = None
@@ -52,6 +99,8 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     deadline = time.monotonic() + settings.SPARKY_TURN_TIME_LIMIT
     max_steps = settings.SPARKY_MAX_AGENT_STEPS
     final_text = None
+    done: dict[str, ToolResult] = {}  # each write call made this turn -> what it did
+    repeat_steps = 0
     for _step in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
@@ -63,17 +112,32 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             tools=tools_payload,
             timeout=min(config.timeout, remaining),
             temperature=0.2 if profile == "core" else None,
+            max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
         )
         turn.add_usage(result.usage.as_dict())
-        if not result.tool_calls:
-            final_text = llm.strip_reasoning(result.text)
+        calls = list(result.tool_calls)
+        text = llm.strip_reasoning(result.text)
+        if not calls:
+            calls, text = written_calls(text, active)
+        if not calls:
+            final_text = text
             break
-        messages.append(result.assistant_message())
+        messages.append(_assistant_message(text, calls))
         enabled: list[str] = []
-        for call in result.tool_calls:
-            outcome = run_tool(ctx, call.name, call.arguments, allowed=active, dormant_hint=hint)
-            turn.record(call.name, outcome)
+        repeats = 0
+        for call in calls:
+            key = _write_key(active, call)
+            if key is not None and key in done:
+                repeats += 1
+                outcome = _repeated(done[key])
+            else:
+                outcome = run_tool(
+                    ctx, call.name, call.arguments, allowed=active, dormant_hint=hint
+                )
+                turn.record(call.name, outcome)
+                if key is not None and (outcome.ok or outcome.data.get("refused")):
+                    done[key] = outcome
             if call.name == ENABLE_TOOL_NAME and outcome.ok:
                 enabled += [c for c in outcome.data.get("enabled", []) if c not in categories]
             messages.append(
@@ -83,28 +147,161 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
                     "content": json.dumps(outcome.for_model()),
                 }
             )
+        repeat_steps = repeat_steps + 1 if repeats == len(calls) else 0
+        if repeat_steps >= MAX_REPEAT_STEPS:
+            break  # the model keeps asking for what is done: answer for it
         if enabled and surface is not None:
             categories += enabled
             turn.escalations.append(enabled)
             active = surface.narrowed(active_tool_names(profile, categories))
+    classification.categories = categories
+    return _answer(
+        turn, final_text, max_steps=max_steps, out_of_time=time.monotonic() >= deadline - 1
+    )
+
+
+def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: bool):
     response = CoachResponse(action="answered", message="", engine="tools")
-    if final_text:
-        response.message = final_text
-    elif final_text is None:
-        stopped = (
-            f"I stopped after {max_steps} steps without a final answer"
-            if time.monotonic() < deadline - 1
-            else "I ran out of time before finishing"
-        )
-        response.message = stopped + (
-            f". Saved so far: {listing(turn.written)}." if turn.written else "; nothing was saved."
-        )
-        response.error = "unfinished"
-    elif turn.written:
-        response.message = f"Logged {listing(turn.written)}."
-    elif not turn.option_requests:
-        raise llm.LLMBadResponse("the model sent an empty reply")
     if turn.written:
         response.action = "logged"
-    classification.categories = categories
+        saved = f"Logged {listing(turn.written)}."
+        if final_text and _covers(final_text, turn) and not _only_a_claim(final_text):
+            response.message = final_text
+        elif final_text and not _only_a_claim(final_text) and not _CLAIM.search(final_text):
+            response.message = f"{saved}\n\n{final_text}"
+        else:
+            response.message = saved
+        return response
+    if final_text is None:
+        stopped = (
+            "I ran out of time before finishing"
+            if out_of_time
+            else f"I stopped after {max_steps} steps without a final answer"
+        )
+        response.message = stopped + "; nothing was saved."
+        response.error = "unfinished"
+        return response
+    if final_text and claims_a_save(final_text) and not turn.option_requests:
+        response.message = final_text
+        response.error = CLAIMED_WITHOUT_SAVING
+        return response
+    if final_text:
+        response.message = final_text
+    elif not turn.option_requests:
+        raise llm.LLMBadResponse("the model sent an empty reply")
     return response
+
+
+def claims_a_save(text: str) -> bool:
+    """Whether a reply says something was logged or saved ("Logged 2 eggs!"), as opposed to
+    saying it was not, or offering to."""
+    return bool(_CLAIM.search(text)) and not _NOT_CLAIM.search(text)
+
+
+def _only_a_claim(text: str) -> bool:
+    """A reply that is only the word: "logged", "Saved!", "Done."."""
+    return len(re.findall(r"[a-z]+", text.lower())) <= 2
+
+
+def _covers(text: str, turn: Turn) -> bool:
+    """Whether the model's answer names everything the turn saved."""
+    said = Said.of(text)
+    for item in turn.written:
+        name = item.summary.split(" (", 1)[0]
+        if not said.names(name):
+            return False
+    return True
+
+
+def _write_key(active, call) -> str | None:
+    """The identity of a write call, to run it once per turn: the tool and its arguments as
+    the registry reads them. None for reads and calls that do not parse."""
+    tool = active.get(call.name)
+    if tool is None or not tool.writes:
+        return None
+    try:
+        args = prepare_arguments(tool, call.arguments)
+    except ValueError:
+        return None
+    if call.name in ("log_food", "log_external_food", "log_exercise"):
+        # a small model repeats a food with a meal added or an amount dropped: the same food
+        name_key = "exercise_name" if call.name == "log_exercise" else "food_name"
+        name = " ".join(str(args.get(name_key) or "").lower().split())
+        return json.dumps([call.name, name, args.get("date")])
+    return json.dumps([call.name, args], sort_keys=True, default=str)
+
+
+def _repeated(first: ToolResult) -> ToolResult:
+    what = "Already done in this turn" if first.ok else "Already refused in this turn"
+    return ToolResult(
+        ok=first.ok,
+        message=f"{what}: {first.message} Do not call it again: go on with the next item the "
+        "user named, or answer the user.",
+        data={"repeat": True},
+    )
+
+
+class _Call:
+    """A tool call the model wrote as text, made into a call."""
+
+    def __init__(self, name: str, arguments: dict):
+        self.id = f"call_text_{uuid.uuid4().hex[:12]}"
+        self.name = name
+        self.arguments = json.dumps(arguments)
+
+
+def written_calls(text: str, active) -> tuple[list, str]:
+    """Tool calls a model wrote into its answer as JSON, and the answer without them.
+
+    A call naming an offered tool is returned to be run; any other call-shaped JSON is removed
+    from the text all the same (a user never sees raw tool JSON).
+    """
+    calls = []
+    cleaned = text
+    spans = [m for pattern in (_FENCED, _TAGGED) for m in pattern.finditer(text)]
+    candidates = [(m.group(0), m.group(1)) for m in spans]
+    if not candidates and text.strip().startswith("{"):
+        candidates = [(text, text)]
+    for whole, body in candidates:
+        for value in _json_objects(body):
+            name = value.get("name") or value.get("tool") or value.get("function")
+            arguments = value.get("arguments", value.get("parameters", value.get("args")))
+            if not isinstance(name, str) or not isinstance(arguments, dict | str | None):
+                continue
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except ValueError:
+                    continue
+            cleaned = cleaned.replace(whole, "")
+            if active.get(name) is not None:
+                calls.append(_Call(name, arguments or {}))
+    return calls, cleaned.strip()
+
+
+def _json_objects(body: str) -> list[dict]:
+    body = body.strip()
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return []
+    if isinstance(value, dict):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, dict)]
+    return []
+
+
+def _assistant_message(text: str, calls) -> dict:
+    return {
+        "role": "assistant",
+        "content": text or None,
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in calls
+        ],
+    }

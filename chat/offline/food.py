@@ -20,13 +20,13 @@ from chat.offline.vocabulary import (
     NOT_FOOD,
     NOT_PLURAL,
     ROUGHLY,
-    SINGULAR,
     SIZE_UNITS,
     TRAILING_FILLER,
     TRAILING_PARTS,
     TRAILING_UNITS,
 )
 from nutrition.services import meal_for_word
+from sparky import words
 
 
 def _unit_after(name: list[str]) -> bool:
@@ -149,16 +149,9 @@ def _trailing_amount(name: list[str], unit: str | None) -> tuple[float | None, s
 
 
 def singular(word: str) -> str:
-    """A simple English singular for a food word ('eggs' -> 'egg', 'berries' -> 'berry')."""
-    if word in SINGULAR:
-        return SINGULAR[word]
-    if word in NOT_PLURAL or len(word) <= 3 or word.endswith(("ss", "us", "is")):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "zes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") else word
+    """The singular of a food word ('eggs' -> 'egg', 'berries' -> 'berry'); foods eaten as a
+    plural ('fries', 'oats') stay."""
+    return words.singular(word, NOT_PLURAL)
 
 
 def _singular_head(name: list[str]) -> list[str]:

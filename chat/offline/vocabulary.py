@@ -96,7 +96,6 @@ ROUGHLY = _words(_food, "roughly")
 GRAM_WORDS = _words(_food, "gram_words")
 NOT_PLURAL = _words(_food, "not_plural")
 CONTAINER_SIZES: dict[str, float] = _food["container_sizes"]
-SINGULAR: dict[str, str] = _food["singular"]
 
 _goals = _load("goals")
 GOAL_WORDS = _words(_goals, "goal_words")

@@ -24,12 +24,11 @@ import jsonschema
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import transaction
 
+from chat.categories import CATEGORIES, CORE_CATEGORIES, PROFILE_DEFAULTS
 from chat.prompt_files import category_prompt
+from chat.tools import grounding
 from chat.tools.base import (
-    CATEGORIES,
-    CORE_CATEGORIES,
     ENABLE_TOOL_NAME,
-    PROFILE_DEFAULTS,
     Tool,
     ToolContext,
     ToolResult,
@@ -303,6 +302,14 @@ def run_tool(
         args = prepare_arguments(t, raw_arguments)
     except ValueError as exc:
         return _corrective(t, str(exc))
+    if t.writes and ctx.said is not None:
+        reason = grounding.ungrounded(t.name, args, ctx.said)
+        if reason:
+            return ToolResult(
+                ok=False,
+                message=f"Not done: {reason}",
+                data={"refused": "ungrounded"},
+            )
     try:
         with transaction.atomic():
             result = t.handler(ctx, args)

@@ -14,33 +14,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from chat.categories import CATEGORIES
+
 FULL = frozenset({"full"})
 CORE = frozenset({"full", "core"})
 
-# Category slug -> one line the prompts and the escalation tool use to describe it.
-CATEGORIES: dict[str, str] = {
-    "food": "log, find, edit and delete foods and meals; the food diary",
-    "exercise": "log, find, edit and delete workouts; the exercise diary",
-    "checkin": "weight, body measurements, steps, water and custom measurements",
-    "goals": "nutrition and water goals, the day's progress against them",
-    "coaching": "advice drawn from the user's own recent data",
-    "vision": "reading meal photos and nutrition labels",
-    "profile": "the user's preferences: units, time zone, dietary notes",
-    "reports": "weekly reports, trends, streaks and patterns",
-}
-# The same, in a few words, for the list of categories a turn has not loaded.
-GLOSSES: dict[str, str] = {
-    "food": "foods, meals, the food diary",
-    "exercise": "workouts",
-    "checkin": "weight, measurements, steps, water",
-    "goals": "goals and progress",
-    "coaching": "advice",
-    "vision": "meal photos, labels",
-    "profile": "preferences, units",
-    "reports": "weekly reports, trends",
-}
-CORE_CATEGORIES = ("food", "exercise", "checkin", "goals")
-PROFILE_DEFAULTS = {"full": tuple(CATEGORIES), "core": CORE_CATEGORIES}
 ENABLE_TOOL_NAME = "sparky_enable_tools"
 
 
@@ -51,6 +29,9 @@ class ToolContext:
     image: Any = None  # the turn's attached image (chat.images.StoredImage), if any
     source: str = "chat"  # chat | mcp | api
     profile: str = "full"  # the tool profile of the turn: what escalation can load
+    # What the user said (chat.tools.grounding.Said), when a model's writes must be grounded in
+    # it; None for callers that decide for themselves (MCP agents, the API, the offline parser).
+    said: Any = None
 
     @classmethod
     def for_user(cls, user, **kw) -> ToolContext:

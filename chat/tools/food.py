@@ -9,6 +9,7 @@ from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
 from nutrition.services import default_meal
 from nutrition.units import unit_text
+from sparky import words
 from sparky.dates import parse_day
 
 from .base import (
@@ -175,7 +176,7 @@ def _unsized(name: str, args: dict) -> bool:
     if quantity is None:
         return True
     last = (name.lower().split() or [""])[-1]
-    return quantity == 1 and len(last) > 3 and last.endswith("s") and not last.endswith("ss")
+    return quantity == 1 and words.singular(last) != last
 
 
 _NUTRIENT_ARGS = {

@@ -2,8 +2,8 @@
 
 import pytest
 
+from chat.categories import CATEGORIES, CORE_CATEGORIES
 from chat.classify import classify, keyword_categories, parse_classifier_reply
-from chat.tools.base import CATEGORIES, CORE_CATEGORIES
 
 
 def never_called(previous, text):
@@ -20,7 +20,13 @@ def never_called(previous, text):
         ("weight 81.4 kg", {"checkin"}),
         ("9,500 steps today", {"checkin"}),
         ("drank 3 glasses of water", {"checkin", "food"}),
-        ("summarize what I ate and did yesterday", {"food", "reports"}),
+        ("summarize what I ate and did yesterday", {"food", "exercise", "reports"}),
+        ("I want to eat 1800 calories a day", {"food", "goals"}),
+        ("trying to stay under 2000 a day", {"goals"}),
+        ("150g protein per day please", {"food", "goals"}),
+        ("give me a weekly report on my workouts", {"exercise", "reports"}),
+        ("how has my sleep been this month", {"checkin", "reports"}),
+        ("how active was I this week", {"exercise", "reports"}),
         ("set my calorie goal to 2000", {"food", "goals"}),
         ("any tips to hit my protein?", {"food", "coaching"}),
         ("can you read this nutrition label", {"vision"}),
@@ -38,6 +44,10 @@ def test_keyword_rules_find_every_category_a_message_needs(message, expected):
         "I ran out of milk",
         "I'm running late",
         "we need to work out how to split the bill",
+        "it all worked out fine in the end",
+        "I'm swimming in emails",
+        "that really lifted my mood",
+        "ran the dishwasher twice",
         "9,500 steps today",
     ],
 )

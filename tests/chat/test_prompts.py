@@ -2,8 +2,8 @@
 
 import pytest
 
+from chat.categories import CATEGORIES
 from chat.prompts import compose_system_prompt
-from chat.tools.base import CATEGORIES
 
 
 def test_only_active_categories_bring_their_sub_prompt():

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from chat.categories import CATEGORIES, CORE_CATEGORIES
 from chat.tools import (
     ENABLE_TOOL_NAME,
     ToolContext,
@@ -13,7 +14,7 @@ from chat.tools import (
     run_tool,
     tools_for,
 )
-from chat.tools.base import CATEGORIES, CORE_CATEGORIES, registry
+from chat.tools.base import registry
 from exercise.models import ExerciseEntry
 from nutrition.models import FoodEntry
 

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
+from chat.categories import CATEGORIES
 from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.services import ai_service_create
-from chat.tools.base import CATEGORIES
 from nutrition.models import FoodEntry
 from tests.fake_llm import ToolCall
 from tests.trust.conftest import PLANTED_KEY, leaks, snapshot
@@ -100,9 +100,10 @@ def test_injected_turns_change_only_bobs_data_and_show_the_model_nothing_of_alic
     assert snapshot(w.alice) == before
     for response in replies:
         assert response.engine == "tools" and response.error is None, response.message
-    # What the injected turns did write landed in bob's diary.
+    # What the injected turns did write landed in bob's diary: the eggs bob named; the egg of
+    # "Fix the entries I mentioned" named no food and was refused as ungrounded.
     eggs = FoodEntry.objects.filter(user=bob).select_related("food")
-    assert [e.food.name for e in eggs] == ["Egg, whole, raw, fresh"] * 2
+    assert [e.food.name for e in eggs] == ["Egg, whole, raw, fresh"]
     assert not FoodEntry.objects.filter(food=w.food).exclude(user=w.alice).exists()
 
     # What bob and his model wrote may come back; nothing else of alice's may.

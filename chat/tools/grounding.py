@@ -1,0 +1,161 @@
+"""Whether a write a model asks for is grounded in what the user said.
+
+A small model calls tools nobody asked for: "hi, how are you?" became a cup of water, a food the
+message never named was logged. The registry refuses such a write and tells the model why, so
+it can answer instead. The check is generous, since a refused honest write costs the user more
+than a loose check: the food's name shares a word with the message (singular or plural, a slip
+of the keyboard forgiven), a measured value is one of the message's numbers (or that number in
+the other unit), a workout or water is what the message talks about, an edit or delete was
+asked for in so many words. A short follow-up ("yes", "add another one") is read with the
+conversation before it; a photo names its foods itself; "the same as yesterday" logs foods the
+diary names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from chat.classify import keyword_categories
+from sparky.words import same_word
+
+_WORD = re.compile(r"[a-z][a-z'&-]*")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
+# Words of a food name that say nothing about which food it is.
+_NAME_FILLER = frozenset(
+    {
+        "a", "an", "the", "of", "with", "and", "or", "in", "on", "some", "my", "cup", "cups",
+        "glass", "slice", "slices", "piece", "pieces", "serving", "bowl", "plate", "small",
+        "medium", "large", "big", "raw", "cooked", "fresh", "plain", "whole", "g", "grams",
+        "oz", "ml", "tbsp", "tsp", "homemade", "side", "fried", "boiled", "baked", "grilled",
+    }
+)  # fmt: skip
+_FOLLOW_UP = re.compile(
+    r"\b(another|again|same|one more|too|also|that|those|it|them|yes|yeah|yep|sure|ok|okay|"
+    r"please|do it|go ahead|correct|right)\b"
+)
+_REPEAT = re.compile(r"\b(same|again|repeat|usual|as (?:yesterday|usual|before|last))\b")
+_CHANGE = re.compile(
+    r"\b(edit|change|changed|delete|remove|undo|fix|correct|update|wrong|actually|instead|"
+    r"should be|make (?:it|that)|meant|cancel|scratch|didn'?t|did not|not|mistake|erase|move)\b"
+)
+_WATER = re.compile(r"\b(water|waters|hydrat\w*|h2o)\b")
+# A value within this share of one of the message's numbers is that number.
+_CLOSE = 0.015
+_CONVERSIONS = (1, 2.20462262185, 1 / 2.20462262185, 2.54, 1 / 2.54)
+
+FOOD_TOOLS = {"log_food", "log_external_food", "create_custom_food", "scan_nutrition_label"}
+EXERCISE_TOOLS = {"log_exercise", "create_custom_exercise"}
+CHANGE_TOOLS = {"edit_food_entry", "delete_food_entry", "edit_exercise_entry"}
+CHANGE_TOOLS |= {"delete_exercise_entry"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Said:
+    """What the user said this turn, as the grounding check reads it."""
+
+    text: str  # the message, with the conversation before it for a short follow-up
+    words: tuple[str, ...]
+    numbers: tuple[float, ...]
+    categories: frozenset[str]
+    repeat: bool = False
+    image: bool = False
+
+    @classmethod
+    def of(cls, message: str, *, before: tuple[str, ...] = (), image: bool = False) -> Said:
+        """`before`: the previous user message and reply, read along with a short follow-up."""
+        text = " ".join((message or "").lower().split())
+        if before and (len(text.split()) <= 4 or _FOLLOW_UP.search(text)):
+            text = " ".join([*(b.lower() for b in before if b), text])
+        numbers = []
+        for found in _NUMBER.findall(text):
+            try:
+                numbers.append(float(found.replace(",", ".")))
+            except ValueError:
+                continue
+        return cls(
+            text=text,
+            words=tuple(_WORD.findall(text)),
+            numbers=tuple(numbers),
+            categories=frozenset(keyword_categories(text)),
+            repeat=bool(_REPEAT.search(text)),
+            image=image,
+        )
+
+    def names(self, name: str) -> bool:
+        """Whether the message names this (a food, an activity): a word of it in the message."""
+        wanted = [w for w in _WORD.findall(str(name).lower()) if w not in _NAME_FILLER]
+        if not wanted:
+            return False
+        return any(
+            same_word(want, word) or (len(want) >= 5 and len(word) >= 5 and want[:5] == word[:5])
+            for want in wanted
+            for word in self.words
+            if len(word) > 1
+        )
+
+    def has_number(self, value) -> bool:
+        """Whether a value is one of the message's numbers, in this unit or the other one."""
+        try:
+            value = abs(float(value))
+        except (TypeError, ValueError):
+            return False
+        return any(
+            abs(value - abs(n) * factor) <= _CLOSE * max(1.0, value)
+            for n in self.numbers
+            for factor in _CONVERSIONS
+        )
+
+
+def ungrounded(tool: str, args: dict, said: Said) -> str | None:
+    """Why this write is not grounded in what the user said, or None when it is."""
+    if tool in FOOD_TOOLS:
+        name = args.get("food_name") or args.get("product_name") or ""
+        if said.image or said.repeat or said.names(name):
+            return None
+        return (
+            f"the user's message does not mention {name!r}. Log only the foods the user named, "
+            "in their words; if they named none, answer without a tool."
+        )
+    if tool in EXERCISE_TOOLS:
+        name = args.get("exercise_name") or args.get("name") or ""
+        if said.repeat or "exercise" in said.categories or (name and said.names(name)):
+            return None
+        return (
+            "the user's message does not describe a workout. Log exercise only when the user "
+            "says what they did."
+        )
+    if tool in ("log_water", "set_water"):
+        if _WATER.search(said.text):
+            return None
+        return "the user's message does not mention water. Log water only when they drank it."
+    if tool == "log_checkin":
+        given = {k: v for k, v in args.items() if k in ("weight", "neck", "waist", "hips", "steps")}
+        missing = [k for k, v in given.items() if not said.has_number(v)]
+        if given and not missing:
+            return None
+        return (
+            f"the user's message does not give the {', '.join(missing) or 'measurement'} value. "
+            "Record only the numbers the user said."
+        )
+    if tool == "log_custom_measurement":
+        if said.has_number(args.get("value")):
+            return None
+        return "the user's message does not give that value. Record only the numbers they said."
+    if tool == "set_goals":
+        values = [v for k, v in args.items() if k != "date" and v is not None]
+        if values and any(said.has_number(v) for v in values):
+            return None
+        return "the user's message does not set a goal. Set goals only when the user asks."
+    if tool in CHANGE_TOOLS:
+        if _CHANGE.search(said.text):
+            return None
+        return (
+            "the user did not ask to change or delete anything. Never change or delete entries "
+            "unless the user asks."
+        )
+    if tool == "update_preferences":
+        if "profile" in said.categories:
+            return None
+        return "the user did not ask to change a preference."
+    return None

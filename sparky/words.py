@@ -1,0 +1,33 @@
+"""English word helpers the apps share, on well-kept libraries: singular nouns (inflect) and
+forgiving word comparison (rapidfuzz)."""
+
+from __future__ import annotations
+
+import functools
+
+import inflect
+from rapidfuzz import fuzz
+
+_ENGINE = inflect.engine()
+
+
+@functools.lru_cache(maxsize=20_000)
+def singular(word: str, keep: frozenset[str] = frozenset()) -> str:
+    """The singular of a noun ('eggs' -> 'egg', 'berries' -> 'berry', 'loaves' -> 'loaf');
+    words already singular stay as they are ('hummus', 'glass', 'swiss'), and so do the words
+    in `keep` (plurals a domain uses as such: 'fries', 'oats')."""
+    word = word.lower()
+    if word in keep or len(word) <= 3 or word.endswith(("ss", "us", "is", "'s")):
+        return word
+    return _ENGINE.singular_noun(word) or word
+
+
+def same_word(a: str, b: str, *, typo_ratio: float = 85) -> bool:
+    """Whether two words are one word as people type it: equal once singular ('bananas',
+    'banana'), or one a slip of the other ('bananna')."""
+    a, b = singular(a.lower()), singular(b.lower())
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5:
+        return False
+    return fuzz.ratio(a, b) >= typo_ratio

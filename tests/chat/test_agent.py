@@ -1,0 +1,191 @@
+"""The agent loop against what small local models do, played by the scripted server: repeated
+calls, writes nobody asked for, claims of a save that never happened, tool calls written as text,
+one call per reply, reasoning, runaway replies. Each asserts what lands in the diary and what the
+user reads."""
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from chat.coach import handle_turn
+from chat.models import ChatMessage
+from measurements.models import CheckInMeasurement
+from nutrition.models import FoodEntry, WaterIntake
+
+pytestmark = pytest.mark.django_db
+
+
+def tool_results(request) -> list[dict]:
+    return [json.loads(m["content"]) for m in request.messages if m.get("role") == "tool"]
+
+
+def test_the_same_write_is_made_once_and_the_turn_still_ends_with_what_was_saved(
+    alice, catalog, core_service, fake_llm
+):
+    for _ in range(6):  # the 1.5B model asked for the same banana six times
+        fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+
+    response = handle_turn(alice, "a banana")
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert response.action == "logged" and response.error is None
+    assert response.message.startswith("Logged 1 medium Bananas")
+    assert "without a final answer" not in response.message
+    repeat = tool_results(fake_llm.last)[-1]
+    assert "Already done in this turn" in repeat["message"]
+    assert len(fake_llm.completion_requests) == 3  # then two steps of repeats end the loop
+
+
+def test_a_repeat_with_a_meal_added_is_the_same_food(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "meal_type": "snack"})
+    fake_llm.reply_text("Logged a banana.")
+
+    handle_turn(alice, "a banana")
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_small_talk_writes_nothing_when_the_model_reaches_for_a_tool(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_water", {"glasses": 1})
+    fake_llm.reply_text("I'm well, thanks! What did you eat today?")
+
+    response = handle_turn(alice, "hi, how are you?", categories=["food", "checkin"])
+
+    assert not WaterIntake.objects.for_user(alice).exists()
+    assert response.message == "I'm well, thanks! What did you eat today?"
+    refused = tool_results(fake_llm.last)[0]
+    assert refused["ok"] is False and "does not mention water" in refused["message"]
+
+
+def test_a_food_the_message_never_names_is_refused_and_the_named_one_logged(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_calls(
+        [("log_food", {"food_name": "egg", "quantity": 2}), ("log_food", {"food_name": "bacon"})]
+    )
+    fake_llm.reply_text("Logged your eggs.")
+
+    response = handle_turn(alice, "2 eggs for breakfast")
+
+    assert [e.food.name for e in FoodEntry.objects.for_user(alice)] == ["Egg, whole, raw, fresh"]
+    assert "bacon" in tool_results(fake_llm.last)[1]["message"]
+    assert response.action == "logged"
+
+
+def test_a_follow_up_is_grounded_in_the_conversation_before_it(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg"})
+    fake_llm.reply_text("Logged an egg.")
+    handle_turn(alice, "an egg please")
+    fake_llm.reply_text("food")  # the classifier
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg"})
+    fake_llm.reply_text("Logged another egg.")
+
+    handle_turn(alice, "add another one")
+
+    assert FoodEntry.objects.for_user(alice).count() == 2
+
+
+def test_a_claimed_save_without_a_tool_call_is_handed_to_the_offline_parser(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_text("Logged 2 eggs for breakfast!")
+
+    response = handle_turn(alice, "2 eggs for breakfast")
+
+    entry = FoodEntry.objects.for_user(alice).get()
+    assert entry.quantity == 2 and entry.meal_type == "breakfast"
+    assert "saved nothing, so Sparky's offline parser logged it instead" in response.message
+    assert response.action == "logged" and response.engine == "offline"
+
+
+def test_a_claimed_save_nobody_can_make_is_told_plainly_as_nothing_saved(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_text("food")  # the classifier
+    fake_llm.reply_text("Done! I've logged your meal.")
+
+    response = handle_turn(alice, "the usual please")
+
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert response.message.startswith("Nothing was saved:")
+    assert "I've logged your meal" not in response.message
+    stored = ChatMessage.objects.for_user(alice).filter(message_type="assistant").get()
+    assert stored.content.startswith("Nothing was saved:")
+
+
+def test_an_offer_to_log_is_not_a_claim(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_text("Do you want me to log a banana for your snack?")
+
+    response = handle_turn(alice, "should I eat a banana?")
+
+    assert response.message == "Do you want me to log a banana for your snack?"
+    assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_a_tool_call_written_as_text_is_run_and_never_shown(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_text(
+        'Sure.\n```json\n{"name": "log_food", "arguments": {"food_name": "banana"}}\n```'
+    )
+    fake_llm.reply_text("Logged a banana.")
+
+    response = handle_turn(alice, "a banana")
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert response.message == "Logged a banana."
+    assert "```" not in response.message
+
+
+def test_a_call_to_a_tool_not_offered_written_as_text_is_never_shown(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_text('{"name": "launch_rocket", "arguments": {"when": "now"}}')
+
+    response = handle_turn(alice, "2 eggs for breakfast")
+
+    assert "launch_rocket" not in response.message
+
+
+def test_a_model_that_calls_one_tool_per_reply_still_logs_every_item(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_tool_call("log_checkin", {"weight": 80.2, "weight_unit": "kg"})
+    fake_llm.reply_text("logged")
+
+    response = handle_turn(alice, "2 eggs, a banana and weight 80.2 kg")
+
+    assert FoodEntry.objects.for_user(alice).count() == 2
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("80.2")
+    # a reply that is only the word "logged" becomes the list of what was saved
+    assert response.message.startswith("Logged 2 large Egg")
+    assert "Bananas" in response.message and "80.2 kg" in response.message
+
+
+def test_reasoning_never_reaches_the_user_and_every_step_is_bounded(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_text("<think>The user ate a banana. I logged it.")  # never closed
+
+    response = handle_turn(alice, "a banana")
+
+    assert "<think>" not in response.message and "I logged it" not in response.message
+    assert response.message.startswith("Logged 1 medium Bananas")
+    assert all(0 < r.json["max_tokens"] <= 400 for r in fake_llm.completion_requests)
+
+
+def test_a_weight_the_user_did_not_give_is_not_recorded(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("log_checkin", {"weight": 75})
+    fake_llm.reply_text("What is your weight today?")
+
+    response = handle_turn(alice, "log my weight")
+
+    assert not CheckInMeasurement.objects.for_user(alice).exists()
+    assert response.message == "What is your weight today?"
