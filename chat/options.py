@@ -149,7 +149,7 @@ def _options_from_model(*, user, kind, query, request_text, config) -> list[dict
         max_tokens=600,
         temperature=0.3,
     )
-    data = _json_object(result.text) or {}
+    data = _json_object(llm.strip_reasoning(result.text)) or {}
     raw = data.get(f"{kind}_options") or data.get("options") or []
     clean = clean_food_option if kind == "food" else clean_exercise_option
     options = [o for o in (clean(r) for r in raw if r) if o][:MAX_OPTIONS]
