@@ -3,9 +3,9 @@
 Models without tool calling, and Sparky's built-in offline parser (chat.offline), describe what to
 log as JSON intents. Small local models write sloppy JSON, so reading a reply is two steps:
 
-1. `_json_values` finds every JSON object or list in the text (prose, code fences and all) and
-   repairs the usual slips: trailing commas, single-quoted strings, bare keys, Python's
-   None/True/False.
+1. `_json_values` finds every JSON object or list in the text (prose, code fences and all), and
+   json-repair mends the usual slips: trailing commas, single-quoted strings, bare keys, Python's
+   None/True/False, a reply cut off before its last brace.
 2. `validate_intent` maps synonyms and casing onto the schema, coerces numbers given as strings,
    fills defaults and checks bounds. It raises `IntentError` with a message that says what was wrong
    and shows a correct example, so the coach can pass it back to the model or show it to the user.
@@ -21,6 +21,8 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+
+import json_repair
 
 from exercise.services import distance_unit_of
 from measurements.units import length_unit_of, weight_unit_of
@@ -223,7 +225,12 @@ def _json_values(text: str) -> list:
         if start is None:
             break
         end = _matching_close(text, start)
-        value = _loads_lenient(text[start : end + 1]) if end is not None else None
+        if end is None:  # cut off before its closing brace: the rest of the reply is the value
+            value = _loads_lenient(text[start:])
+            if isinstance(value, dict):
+                values.append(value)
+            break
+        value = _loads_lenient(text[start : end + 1])
         if isinstance(value, dict | list):
             values.append(value)
             position = end + 1
@@ -264,85 +271,17 @@ def _matching_close(text: str, start: int) -> int | None:
 
 
 def _loads_lenient(span: str):
-    for candidate in (span, _to_strict_json(span)):
-        try:
-            return json.loads(candidate, strict=False)
-        except (ValueError, RecursionError):
-            continue
-    return None
-
-
-_BARE_WORDS = {
-    "true": "true",
-    "false": "false",
-    "null": "null",
-    "none": "null",
-    "nil": "null",
-    "nan": "NaN",
-    "infinity": "Infinity",
-    "inf": "Infinity",
-}
-
-
-def _to_strict_json(span: str) -> str:
-    """Rewrite relaxed JSON (single quotes, bare words, trailing commas) as strict JSON.
-
-    Strings in double quotes are copied untouched, so apostrophes inside them are safe. A
-    single-quoted string that itself contains an apostrophe ('Kellogg's') cannot be repaired
-    reliably and is left to fail.
-    """
-    out = []
-    i = 0
-    while i < len(span):
-        char = span[i]
-        if char == '"':
-            end = _string_end(span, i)
-            out.append(span[i:end])
-            i = end
-        elif char == "'":
-            end = _string_end(span, i)
-            out.append(json.dumps(_unescape_single_quoted(span[i + 1 : end - 1])))
-            i = end
-        elif char == "," and _next_non_space(span, i + 1) in ("}", "]", ""):
-            i += 1
-        elif (char.isalpha() or char == "_") and (i == 0 or not _is_word_char(span[i - 1])):
-            end = i
-            while end < len(span) and (_is_word_char(span[end]) or span[end] == "-"):
-                end += 1
-            word = span[i:end]
-            out.append(_BARE_WORDS.get(word.lower(), json.dumps(word)))
-            i = end
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char in "_."
-
-
-def _string_end(text: str, start: int) -> int:
-    """Index just past the string opening at start (or the end of text if it never closes)."""
-    quote = text[start]
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == quote:
-            return i + 1
-        i += 1
-    return len(text)
-
-
-def _unescape_single_quoted(body: str) -> str:
-    return body.replace("\\'", "'").replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
-
-
-def _next_non_space(text: str, start: int) -> str:
-    stripped = text[start:].lstrip()
-    return stripped[:1]
+    """A JSON value from strict JSON, else from what json-repair makes of relaxed JSON (single
+    quotes, bare words, Python's None/True, trailing commas, a missing closing brace)."""
+    try:
+        return json.loads(span, strict=False)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        value = json_repair.loads(span)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict | list) and value else None
 
 
 def _intent_candidates(value, depth: int = 0) -> list:

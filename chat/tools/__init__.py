@@ -20,6 +20,7 @@ import json
 import logging
 import re
 
+import json_repair
 import jsonschema
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import transaction
@@ -184,13 +185,21 @@ _FORGED_KEYS = {"user", "user_id", "userid", "owner", "owner_id", "account", "ac
 
 
 def _loads_lenient(raw: str):
+    """Arguments as JSON; what small models write loosely (fences, single quotes, trailing
+    commas, a missing brace) is mended by json-repair."""
     text = raw.strip()
     fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, flags=re.S)
     if fence:
         text = fence.group(1)
     if not text:
         return {}
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        value = json_repair.loads(text)
+        if isinstance(value, dict):
+            return value
+        raise
 
 
 def _coerce(value, schema: dict):
