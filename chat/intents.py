@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from nutrition import units as food_units
 from sparky.dates import is_weekday_phrase
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
@@ -855,6 +856,12 @@ FOOD_UNITS = {
     "medium": ("medium",),
     "large": ("large",),
 }
+# Containers (a bottle, a bowl, a carton...) are resolved per food by nutrition.units; every
+# spelling it knows passes through as the unit.
+for _alias, _unit in food_units.ALIASES.items():
+    if _unit in food_units.CONTAINERS and _unit != "mug":  # a mug is a cup (above)
+        FOOD_UNITS.setdefault(_unit, ())
+        FOOD_UNITS[_unit] += (_alias,)
 _FOOD_UNIT_LOOKUP = {alias: unit for unit, aliases in FOOD_UNITS.items() for alias in aliases}
 
 

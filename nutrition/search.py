@@ -105,6 +105,7 @@ PHRASES = {
     r"milk chocolate": "candies milk chocolate",
     r"chocolate milk": "milk chocolate fluid",
     r"omelettes?": "omelet",
+    r"crisps": "potato chips",  # British: a packet of crisps is potato chips, not a cereal
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
@@ -215,6 +216,11 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "bell pepper": ("Peppers, sweet, green, raw",),
     "green pepper": ("Peppers, sweet, green, raw",),
     "frozen yogurt": ("Frozen yogurts, vanilla, soft-serve",),
+    # a piece of "cake" is a slice of a layer cake (1/12 of 8", 68 g, 245 kcal), not of sponge
+    "cake": ("Cake, yellow, prepared from recipe without frosting",),
+    # what comes in a juice box
+    "juice": ("Apple juice, canned or bottled, unsweetened, without added ascorbic acid",),
+    "monster": ("Beverages, Energy Drink, Monster, fortified with vitamins C, B2, B3, B6, B12",),
 }
 
 # Words that name a kind of food, not one food: alone, they are never logged without asking

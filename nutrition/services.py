@@ -410,6 +410,10 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     the same up to the first comma, "Yogurt, ..."), when most agree; else `problem` again."""
     asked = units.parse_unit(unit)
     ml_per = units.VOLUME_ML.get(asked.canonical)
+    if asked.canonical in units.CONTAINERS:  # "a bowl of Greek yogurt": 1.5 cups of it
+        size = units.standard_size(food, asked.canonical, drink=False)
+        if size is not None and size.unit in units.VOLUME_ML:
+            ml_per = size.amount * units.VOLUME_ML[size.unit]
     kin_name = food.name.split(",")[0].strip()
     if ml_per is None or getattr(problem, "code", None) != "unknown_unit" or len(kin_name) < 3:
         raise problem

@@ -7,6 +7,7 @@ from decimal import Decimal
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
+from nutrition import units
 from nutrition.units import unit_text
 from sparky.dates import now_for, parse_day
 
@@ -144,12 +145,13 @@ def log_food(ctx, args) -> ToolResult:
             food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
         except Exception:
             food = None  # an invented or foreign id: fall back to the name
+    unit = args.get("unit")
     if food is None:
-        food = food_services.food_find_best(user=ctx.user, name=name)
+        food, name, unit = _food_and_amount_words(ctx, name, unit)
     request = {
         "food_name": name,
         "quantity": args.get("quantity"),
-        "unit": args.get("unit"),
+        "unit": unit,
         "meal_type": args.get("meal_type") or default_meal(ctx.user),
         "date": args.get("date"),
     }
@@ -167,10 +169,10 @@ def log_food(ctx, args) -> ToolResult:
         user=ctx.user,
         food=food,
         quantity=args.get("quantity", 1),
-        unit=args.get("unit"),
+        unit=unit,
         meal_type=request["meal_type"],
         entry_date=args.get("date"),
-        unsized=_unsized(name, args),
+        unsized=_unsized(name, {**args, "unit": unit}),
     )
     written = written_food(entry)
     return ToolResult(
@@ -179,6 +181,21 @@ def log_food(ctx, args) -> ToolResult:
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
     )
+
+
+def _food_and_amount_words(ctx, name: str, unit):
+    """(food or None, name, unit): amount words still in the name ("jumbo egg", "glass of milk",
+    "carton of orange juice" with unit "small") move to the unit, unless the food is named by
+    them ("big mac")."""
+    rest, moved = units.amount_in_name(name, unit)
+    if rest == name and moved == unit:
+        return food_services.food_find_best(user=ctx.user, name=name), name, unit
+    if " of " not in f" {name.lower()} ":
+        whole = food_services.food_find_best(user=ctx.user, name=name)
+        first = name.lower().split()[0]
+        if whole is not None and first in whole.name.lower():
+            return whole, name, unit
+    return food_services.food_find_best(user=ctx.user, name=rest), rest, moved
 
 
 def _unsized(name: str, args: dict) -> bool:

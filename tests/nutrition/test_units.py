@@ -175,11 +175,11 @@ def test_a_volume_goes_through_the_weight_of_a_household_volume(milk):
 
 def test_an_unknown_unit_is_refused_naming_the_units_that_work(banana):
     with pytest.raises(ValidationError) as refused:
-        portion(food=banana, quantity=2, unit="bowls")
+        portion(food=banana, quantity=2, unit="wheelbarrows")
 
     assert refused.value.code == "unknown_unit"
     message = refused.value.messages[0]
-    assert "'bowl'" in message
+    assert "'wheelbarrow'" in message
     for unit in ("g", "oz", "cup", "medium", "large", "piece"):
         assert unit in message
 
