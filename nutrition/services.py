@@ -217,12 +217,14 @@ def food_entry_create(
     entry_date=None,
     variant=None,
     unsized=False,
+    several=False,
 ) -> FoodEntry:
     """Log `quantity` `unit` of a food the user may see into their diary.
 
     `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
     eggs), else servings; `unsized` (no count was said: "almonds") takes a household measure
-    over a tiny piece such as one almond. Refuses future days, unknown units, absurd amounts
+    over a tiny piece such as one almond, and `several` (a plural with no count: "eggs") a
+    couple of pieces. Refuses future days, unknown units, absurd amounts
     and entries over 5,000 kcal (code 'implausible', asking whether another unit was meant).
     """
     food = _visible_food(user, food)
@@ -231,7 +233,12 @@ def food_entry_create(
     chosen = _variant_of(food, variant)
     try:
         portion = units.portion(
-            food=food, quantity=quantity, unit=unit, variant=chosen, unsized=unsized
+            food=food,
+            quantity=quantity,
+            unit=unit,
+            variant=chosen,
+            unsized=unsized,
+            several=several,
         )
     except ValidationError as exc:
         # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.

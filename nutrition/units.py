@@ -74,6 +74,8 @@ TINY_PIECE_KCAL = Decimal(30)
 # name means a household measure of it instead.
 WHOLE_GRAMS = Decimal(500)
 WHOLE_KCAL = Decimal(1000)
+# "eggs", "pancakes" with no count: a couple of them.
+SEVERAL = Decimal(2)
 # Pieces that are a part of the food, never what its bare name means.
 PART_PIECES = frozenset({"leaf", "floweret", "floret", "spear", "stalk", "sprig", "pod"})
 # A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
@@ -424,7 +426,9 @@ def clean_quantity(quantity) -> Decimal:
     return value
 
 
-def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=False) -> Portion:
+def portion(
+    *, food, quantity, unit=None, variant=None, variants=None, unsized=False, several=False
+) -> Portion:
     """How much of `food` `quantity` `unit` is: the multiplier of its stored nutrients.
 
     `variant` is a household serving the caller already chose; `variants` may pass the food's
@@ -461,7 +465,7 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         mult = amount / Decimal(food.calories)
         return Portion(mult, KCAL, None, base.grams_for(mult), amount)
     if not asked.label:
-        result = _natural(base, amount, unsized=unsized)
+        result = _natural(base, amount, unsized=unsized or several, several=several)
     elif asked.canonical == SERVING:
         result = Portion(amount, SERVING, None, base.grams_for(amount))
     elif base.unit_matches(asked):
@@ -784,10 +788,11 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
     return Portion(count * per, label or head_of(variant.serving_unit), variant, grams)
 
 
-def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
+def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False) -> Portion:
     """No unit: pieces of a countable food ("2 eggs"), else a household measure, else servings.
     A piece that is the whole roast gives way to the measure or, without one, to a serving, and
-    so does a crumb of a piece (one almond, one fry) when no count was said."""
+    so does a crumb of a piece (one almond, one fry) when no count was said; a plural with no
+    count (`several`: "eggs", "pancakes") is a couple of pieces."""
     if not base.counted:
         piece = base.piece_variant()
         whole = piece is not None and base.whole(piece)
@@ -803,6 +808,8 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
         # "spinach" is not one leaf, "broccoli" not one spear: a part of the plant is no helping
         part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
         if piece is not None and not (whole or tiny or ((big or part) and base.measure_variant())):
+            if several and not big and not part:
+                amount *= SEVERAL
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from nutrition import compound, units
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
-from nutrition import units
 from nutrition.units import unit_text
 from sparky.dates import now_for, parse_day
 
@@ -138,6 +141,48 @@ def search_foods(ctx, args) -> ToolResult:
     example={"food_name": "egg", "quantity": 2, "meal_type": "breakfast"},
 )
 def log_food(ctx, args) -> ToolResult:
+    if not args.get("food_id"):
+        items = compound.split_items(user=ctx.user, name=args["food_name"].strip())
+        if len(items) > 1:
+            return _log_items(ctx, args, items)
+    return _log_one(ctx, args)
+
+
+def _log_items(ctx, args, items) -> ToolResult:
+    """Each item of "coffee with milk" logged on its own; one that fails is named, not lost."""
+    lines, written, options, data = [], [], None, {"entries": []}
+    count = args.get("quantity") or 1 if not args.get("unit") else 1  # "2 rum and cokes"
+    for i, item in enumerate(items):
+        sub = {**args, "food_name": item.name}
+        if item.quantity is not None:  # its usual amount: a shot, a splash of milk
+            sub["quantity"], sub["unit"] = item.quantity * float(count), item.unit
+        elif i > 0:  # the amount said is the main food's; an accompaniment has its own
+            sub.pop("quantity", None)
+            sub.pop("unit", None)
+        try:
+            with transaction.atomic():
+                result = _log_one(ctx, sub)
+                if not result.ok:
+                    transaction.set_rollback(True)
+        except ValidationError as exc:
+            result = ToolResult(ok=False, message=f"{item.name}: {' '.join(exc.messages)}")
+        if result.ok:
+            written += result.written
+            data["entries"].append(result.data)
+            lines.append(result.message)
+        else:
+            options = options or result.options
+            lines.append(f"Not saved: {result.message}")
+    return ToolResult(
+        ok=bool(written),
+        message=" ".join(lines),
+        data=data,
+        written=written,
+        options=options,
+    )
+
+
+def _log_one(ctx, args) -> ToolResult:
     name = args["food_name"].strip()
     food = None
     if args.get("food_id"):
@@ -173,6 +218,7 @@ def log_food(ctx, args) -> ToolResult:
         meal_type=request["meal_type"],
         entry_date=args.get("date"),
         unsized=_unsized(name, {**args, "unit": unit}),
+        several=_several(name, {**args, "unit": unit}),
     )
     written = written_food(entry)
     return ToolResult(
@@ -196,6 +242,14 @@ def _food_and_amount_words(ctx, name: str, unit):
         if whole is not None and first in whole.name.lower():
             return whole, name, unit
     return food_services.food_find_best(user=ctx.user, name=rest), rest, moved
+
+
+def _several(name: str, args: dict) -> bool:
+    """A plural with no count ("eggs", "had pancakes"): a couple of them."""
+    if args.get("unit") or args.get("quantity") not in (None, 1):
+        return False
+    last = (name.lower().split() or [""])[-1]
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def _unsized(name: str, args: dict) -> bool:
