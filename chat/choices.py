@@ -95,6 +95,7 @@ def attach_options(turn: Turn, response: CoachResponse, config) -> None:
         query=request["query"],
         request_text=turn.text,
         config=config,
+        request=request.get("request") or {},
     )
     turn.option_requests[0] = options.options_metadata(
         request["kind"], request["query"], request.get("request") or {}, found, source

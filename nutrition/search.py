@@ -243,6 +243,22 @@ DISH_WORDS = frozenset(
     | {"cake", "roll", "rolls", "smoothie", "shake", "omelette", "omelet", "casserole"}
 )
 
+# Dishes the catalog has no entry for, named without a dish word ("pad thai", "a gyro"): they are
+# food (never dropped as words Sparky does not know), and only a food named so is one of them.
+NAMED_DISHES = frozenset(
+    {"pad thai", "sushi", "sashimi", "shawarma", "gyro", "gyros", "biryani", "kebab", "kebabs"}
+    | {"kabob", "kabobs", "pho", "tikka masala", "chicken tikka masala", "butter chicken"}
+    | {"shepherd's pie", "shepherds pie", "cottage pie", "bolognese", "spaghetti bolognese"}
+    | {"stir fry", "beef stir fry", "chicken stir fry", "california roll", "ramen", "laksa"}
+    | {"paella", "moussaka", "dhal", "korma", "vindaloo", "jambalaya", "blt", "bibimbap"}
+)
+# Dish words whose filling may vary while the dish stays the same kind: any sandwich is the
+# closest real dish to "a breakfast sandwich", any wrap to "a falafel wrap". A salad, a soup, a
+# taco or a pie is not: a taco salad is no Greek salad, a beef taco no fish taco.
+VESSEL_WORDS = frozenset({"sandwich", "sandwiches", "sub", "subs", "wrap", "wraps", "bowl"})
+NOT_VESSEL_DISHES = ("spread", "cookie", "cracker", "ice cream", "-type", "tortilla", "waffle")
+DISH_SYNONYMS = {"sub": ("sandwich",), "sandwich": ("sub",), "kebab": ("kabob",)}
+
 # SR28 files some foods under a label first ("Fish, salmon", "Beverages, coffee"): the food is
 # the next part.
 LABELS = frozenset(
@@ -464,9 +480,62 @@ def _foods_by_id(ids: list) -> dict:
     return {food.id: food for food in foods}
 
 
+def dish_of(text: str) -> tuple[list[str], str | None] | None:
+    """(the words, the dish word) of a dish query ("turkey sandwich" -> (["turkey",
+    "sandwich"], "sandwich"); "pad thai" -> (["pad", "thai"], None)), else None."""
+    words = [w for w in _DISH_TEXT.findall(text.lower()) if w not in ("a", "an", "the", "some")]
+    if not words:
+        return None
+    if " ".join(words) in NAMED_DISHES or any(w in NAMED_DISHES for w in words):
+        return words, None
+    if len(words) >= 2 and words[-1] in DISH_WORDS:
+        return words, words[-1]
+    return None
+
+
+_DISH_TEXT = re.compile(r"[a-z']+")
+
+
+def dish_options(*, user, query: str, limit: int = 3) -> list[Food] | None:
+    """The closest real dishes for a dish query, never one of its parts: names holding the whole
+    dish ("Fast foods, submarine sandwich, turkey breast" for "turkey sandwich"), else, for a
+    sandwich, wrap or bowl, others of that kind; [] when the catalog has none (the user gives
+    their own numbers). None when the query is not a dish (search as usual)."""
+    dish = dish_of(query)
+    if dish is None:
+        return None
+    words, vessel = dish
+    found = search_foods(user=user, query=" ".join(words), limit=40)
+    if vessel is None:  # a named dish: the name as a phrase
+        phrase = " ".join(words).replace("'", "")
+        whole = [f for f in found if phrase in f.name.lower().replace("'", "")]
+        return whole[:limit]
+
+    def has(food, word) -> bool:
+        name = food.name.lower()
+        stems = [word.rstrip("s")[:5], *(s[:5] for s in DISH_SYNONYMS.get(word.rstrip("s"), ()))]
+        return any(stem in name for stem in stems)
+
+    whole = [f for f in found if all(has(f, w) for w in words)]
+    if len(whole) >= limit or vessel not in VESSEL_WORDS:
+        return whole[:limit]
+
+    def a_dish(food) -> bool:  # a sandwich, not a sandwich spread or a sandwich cookie
+        name = food.name.lower()
+        return has(food, vessel) and not any(w in name for w in NOT_VESSEL_DISHES)
+
+    kind = whole + [f for f in found if a_dish(f) and f not in whole]
+    if len(kind) < limit:
+        more = search_foods(user=user, query=vessel, limit=30)
+        kind += [f for f in more if a_dish(f) and f.id not in {k.id for k in kind}]
+    return kind[:limit]
+
+
 def known_words(text: str) -> bool:
     """Whether every word of `text` is a word of some food name as typed, not a correction of
-    one ("fruit", "nuts" yes; "lol", "watched football" no)."""
+    one ("fruit", "nuts" yes; "lol", "watched football" no), or a dish ("pad thai")."""
+    if dish_of(text) is not None:
+        return True
     q = _parse(text[:MAX_QUERY_CHARS])
     return bool(q.options) and all(
         any(quality == 1.0 for _, quality in choice) for choice in q.options
@@ -474,8 +543,14 @@ def known_words(text: str) -> bool:
 
 
 def best_food(*, user, name: str) -> Food | None:
-    """The food to log for `name` without asking, or None when no match is confident."""
+    """The food to log for `name` without asking, or None when no match is confident. A dish is
+    never logged as one of its parts: only a food named as the dish is."""
     found = search_foods(user=user, query=name, limit=1)
+    dish = dish_of(name)
+    if found and dish is not None and dish[1] is None:
+        phrase = " ".join(dish[0]).replace("'", "")
+        if phrase not in found[0].name.lower().replace("'", ""):
+            return None
     if found and found[0].complete and found[0].score >= CONFIDENT_SCORE:
         return found[0]
     if found and found[0].complete and found[0].score >= BRAND_SCORE and _brand(found[0], name):

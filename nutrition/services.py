@@ -67,6 +67,15 @@ def food_get(*, user, food_id) -> Food:
     return Food.objects.visible_to(user).get(pk=_uuid(food_id, Food))
 
 
+def food_options(*, user, query: str, limit: int = 3) -> list[Food]:
+    """Foods to offer when `query` is not logged as is: for a dish, only dishes (never one of
+    its parts: "turkey sandwich" is never plain roast turkey); else the nearest matches."""
+    dishes = search.dish_options(user=user, query=_searchable(query), limit=limit)
+    if dishes is not None:
+        return dishes
+    return food_search(user=user, query=query, limit=limit)
+
+
 def food_words_known(text: str) -> bool:
     """Whether every word of `text` appears in some food's name (no typo correction needed)."""
     return search.known_words(_searchable(text))
