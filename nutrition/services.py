@@ -520,6 +520,7 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
             changes[field] = None if value is None else _glasses(value, 0, MAX_WATER_GOAL, "goal")
         elif field in GOAL_FIELDS:
             changes[field] = None if value is None else _amount(value, name, NUTRIENT_MAX)
+            _check_goal_range(field, changes[field])
         else:
             raise ValidationError(
                 f"{name!r} is not a goal; goals are {', '.join(GOAL_FIELDS)} and water_goal.",
@@ -541,6 +542,28 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
     goal.full_clean()
     goal.save()
     return goal
+
+
+# Daily goals a person can follow: 100,000 kcal or 5,000 g of protein is a typo. (A goal of 0
+# is allowed for the macros: "no carbs"; calories below 500 are no diet anyone should follow.)
+GOAL_RANGES = {
+    "calories": (Decimal(500), Decimal(10_000), "kcal"),
+    "protein": (Decimal(0), Decimal(1_000), "g"),
+    "carbs": (Decimal(0), Decimal(1_500), "g"),
+    "fat": (Decimal(0), Decimal(1_000), "g"),
+}
+
+
+def _check_goal_range(field: str, value: Decimal | None) -> None:
+    if value is None or field not in GOAL_RANGES:
+        return
+    low, high, unit = GOAL_RANGES[field]
+    if not low <= value <= high:
+        raise ValidationError(
+            f"A daily {field} goal of {value.normalize():,f} {unit} is not one to follow; "
+            f"use {low:,}-{high:,} {unit}.",
+            code="out_of_range",
+        )
 
 
 @transaction.atomic
