@@ -859,7 +859,8 @@ FOOD_UNITS = {
 # Containers (a bottle, a bowl, a carton...) are resolved per food by nutrition.units; every
 # spelling it knows passes through as the unit.
 for _alias, _unit in food_units.ALIASES.items():
-    if _unit in food_units.CONTAINERS and _unit != "mug":  # a mug is a cup (above)
+    # (a mug is a cup, above; "a bowl of" is still the parser's own, with no unit)
+    if _unit in food_units.CONTAINERS and _unit not in ("mug", "bowl"):
         FOOD_UNITS.setdefault(_unit, ())
         FOOD_UNITS[_unit] += (_alias,)
 _FOOD_UNIT_LOOKUP = {alias: unit for unit, aliases in FOOD_UNITS.items() for alias in aliases}

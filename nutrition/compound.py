@@ -102,7 +102,9 @@ def _mixed_drink(text: str) -> list[Item] | None:
     words = _AND.sub(" ", text).split()
     if len(words) < 2 or words[0] not in SPIRITS or " ".join(words[1:]) not in MIXERS:
         return None
-    return [Item(words[0], *SHOT), Item(" ".join(words[1:]), *MIXER)]
+    mixer = " ".join(words[1:])
+    mixer = "club soda" if mixer == "soda" else mixer  # a vodka soda is soda water, not cola
+    return [Item(words[0], *SHOT), Item(mixer, *MIXER)]
 
 
 def _parts(text: str) -> list[str]:

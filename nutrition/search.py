@@ -60,6 +60,9 @@ OWN_HEAD_START = 0.2
 CONFIDENT_SCORE = 0.6
 BRAND_SCORE = 0.45  # a product named exactly by the end of a long catalog name (see _brand)
 BRAND_BONUS = 0.05
+# A product named with its brand's every word ("whopper", "taco bell bean burrito") is logged from
+# this score: the words already say which product it is.
+MADE_BY_SCORE = 0.3
 
 # --- what the words mean ------------------------------------------------------------------------
 
@@ -555,15 +558,55 @@ def best_food(*, user, name: str) -> Food | None:
         return found[0]
     if found and found[0].complete and found[0].score >= BRAND_SCORE and _brand(found[0], name):
         return found[0]
-    return None
+    if dish is not None:
+        return None  # a BLT is any BLT, not McDONALD'S Chicken Ranch BLT Sandwich
+    if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name):
+        return found[0]
+    nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
+    return next((f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name)), None)
+
+
+def _made_by_named(food: Food, name: str) -> bool:
+    asked = frozenset(_stem_plural(w) for w in _WORDS.findall(name.lower()))
+    return bool(asked) and _made_by(food.name, asked)
 
 
 def _brand(food: Food, name: str) -> bool:
     """Whether `name` is the product the food's name ends with: "cheerios" is "Cereals
     ready-to-eat, GENERAL MILLS, CHEERIOS", "big mac" is "McDONALD'S, BIG MAC"; the long
-    category prefix is what keeps such names under the confident score."""
+    category prefix is what keeps such names under the confident score. Also a product named
+    after its maker: "whopper" is "BURGER KING, WHOPPER, no cheese", "egg mcmuffin"
+    "McDONALD'S, Egg McMUFFIN", "twix" "Candies, ..., TWIX Caramel Cookie Bars"."""
     asked = frozenset(_WORDS.findall(name.lower()))
-    return bool(asked) and _product(food.name) == asked
+    if not asked:
+        return False
+    if _product(food.name) == asked:
+        return True
+    return _made_by(food.name, frozenset(_stem_plural(w) for w in asked))
+
+
+def _stem_plural(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _made_by(name: str, asked: frozenset[str]) -> bool:
+    """Whether the words name a product of a brand the catalog name states in capitals: the
+    maker first ("TACO BELL, Bean Burrito") or the product itself ("..., TWIX Caramel ...")."""
+    parts = name.split(",")
+    if len(parts) < 2:
+        return False
+    maker = parts[0]
+    # a maker written in capitals ("BURGER KING", "McDONALD'S"), not a label ("Candies")
+    by_maker = all(sum(c.islower() for c in w) <= 1 for w in re.findall(r"[A-Za-z']+", maker))
+    for part in parts[1:]:
+        words = {_stem_plural(w) for w in re.findall(r"[a-z]+", part.lower())}
+        caps = {_stem_plural(w.lower()) for w in re.findall(r"\b[A-Z][A-Z'&]{2,}\b", part)}
+        maker_words = {_stem_plural(w) for w in re.findall(r"[a-z]+", maker.lower())}
+        if asked <= words | (maker_words if by_maker else set()) and (
+            by_maker or (caps and caps <= asked)
+        ):
+            return True
+    return False
 
 
 _UPPER_WORDS = re.compile(r"[A-Z][A-Z0-9'&.-]*\b")

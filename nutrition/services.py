@@ -27,6 +27,14 @@ SERVING_MAX = Decimal("9999999.999")
 _PLACES = Decimal("0.001")
 # One diary entry above this is almost always a unit mix-up ("75 x 100 g"), never written silently.
 IMPLAUSIBLE_KCAL = Decimal(5000)
+# Below these an entry is a crumb, not what anyone eats of a food logged by the piece or the
+# serving ("0.01 eggs"): a tenth of a piece, or a gram.
+CRUMB_COUNT = Decimal("0.1")
+CRUMB_GRAMS = Decimal(1)
+# One message that would write more entries or more calories than this asks first: a pasted week
+# or a typo'd count ("30 big macs") is confirmed before anything is written.
+TURN_MAX_ENTRIES = 8
+TURN_MAX_KCAL = Decimal(2500)  # more than a day's energy for most adults
 MAX_GLASSES_PER_ADD = 50
 MAX_GLASSES_PER_DAY = 100
 MAX_WATER_GOAL = 100
@@ -227,14 +235,16 @@ def food_entry_create(
     variant=None,
     unsized=False,
     several=False,
+    confirmed=False,
 ) -> FoodEntry:
     """Log `quantity` `unit` of a food the user may see into their diary.
 
     `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
     eggs), else servings; `unsized` (no count was said: "almonds") takes a household measure
     over a tiny piece such as one almond, and `several` (a plural with no count: "eggs") a
-    couple of pieces. Refuses future days, unknown units, absurd amounts
-    and entries over 5,000 kcal (code 'implausible', asking whether another unit was meant).
+    couple of pieces. Refuses future days, unknown units, absurd amounts, and (code
+    'implausible', with the numbers, unless `confirmed` by the user) entries over 5,000 kcal or
+    a crumb of a food eaten by the piece ("0.01 eggs").
     """
     food = _visible_food(user, food)
     day = parse_day(user, entry_date)
@@ -253,7 +263,8 @@ def food_entry_create(
         # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
         quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
         portion = units.portion(food=food, quantity=quantity, unit=unit)
-    _check_plausible(food, portion, quantity, unit)
+    if not confirmed:
+        _check_plausible(food, portion, quantity, unit)
     entry = FoodEntry(
         user=user,
         food=food,
@@ -277,6 +288,7 @@ def food_option_add(
     unit=None,
     meal_type="snack",
     entry_date=None,
+    confirmed=False,
 ) -> FoodEntry:
     """Log an option the coach offered ({name, calories, protein, carbs, fat, serving_size,
     serving_unit, ...nutrients}) as a custom food of the user's; one serving unless a quantity
@@ -307,6 +319,7 @@ def food_option_add(
         unit=unit,
         meal_type=meal_type,
         entry_date=entry_date,
+        confirmed=confirmed,
     )
 
 
@@ -454,10 +467,28 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     return (amount * density).quantize(Decimal(1)), "g"
 
 
+def bulk_problem(*, entries: int, kcal) -> str | None:
+    """Why one message's entries need the user's confirmation before they are written (more than
+    TURN_MAX_ENTRIES entries, or more than TURN_MAX_KCAL kcal), else None."""
+    kcal = Decimal(str(kcal or 0))
+    if entries > TURN_MAX_ENTRIES:
+        return (
+            f"That is {entries} entries ({kcal:,.0f} kcal) in one message, more than "
+            f"{TURN_MAX_ENTRIES}."
+        )
+    if kcal > TURN_MAX_KCAL:
+        return (
+            f"That is {kcal:,.0f} kcal in one message ({entries} "
+            f"entr{'y' if entries == 1 else 'ies'}), more than {TURN_MAX_KCAL:,} kcal."
+        )
+    return None
+
+
 def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None:
     if food.calories is None:
         return
     kcal = Decimal(food.calories) * portion.multiplier
+    _check_crumb(food, portion, kcal)
     if kcal <= IMPLAUSIBLE_KCAL:
         return
     said = units.clean_quantity(quantity).normalize()
@@ -477,6 +508,24 @@ def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None
     raise ValidationError(
         f"{said:f} x {said_unit} of {food.name} would be {kcal:,.0f} kcal, more than anyone "
         f"eats at once.{suggestion} If another unit or amount was meant, log it with that.",
+        code="implausible",
+    )
+
+
+def _check_crumb(food: Food, portion: units.Portion, kcal: Decimal) -> None:
+    """A tenth of a piece or serving, or less than a gram, of a food: a slip, not a meal."""
+    asked = units.parse_unit(portion.unit)
+    measured = asked.canonical in units.MASS_G or asked.canonical in units.VOLUME_ML
+    amount = portion.quantity or Decimal(0)
+    crumb_count = not measured and asked.canonical != units.KCAL and amount < CRUMB_COUNT
+    crumb_weight = portion.grams is not None and portion.grams < CRUMB_GRAMS
+    if not (crumb_count or crumb_weight):
+        return
+    said = f"{amount.normalize():f} {units.unit_text(amount, portion.unit)}".strip()
+    raise ValidationError(
+        f"{said} of {food.name} is {kcal:,.1f} kcal, a crumb rather than a helping. Did you "
+        f"mean 1 {units.unit_text(1, portion.unit)} ({kcal / amount:,.0f} kcal)? Say the amount "
+        "again, or confirm to log it as it is.",
         code="implausible",
     )
 

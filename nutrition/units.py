@@ -809,7 +809,8 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False)
         part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
         if piece is not None and not (whole or tiny or ((big or part) and base.measure_variant())):
             if several and not big and not part:
-                amount *= SEVERAL
+                count = amount * SEVERAL
+                return replace(_via_variant(base, piece, count), quantity=count)
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp

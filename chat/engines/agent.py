@@ -5,12 +5,14 @@ user's pick is a ceiling."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 
 from django.conf import settings
 
 from chat import llm
+from chat.choices import held_for_confirmation
 from chat.classify import Classification
 from chat.engines.messages import current_message, custom_prompts, history_messages
 from chat.prompts import compose_system_prompt
@@ -71,18 +73,16 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             break
         messages.append(result.assistant_message())
         enabled: list[str] = []
-        for call in result.tool_calls:
-            outcome = run_tool(ctx, call.name, call.arguments, allowed=active, dormant_hint=hint)
-            turn.record(call.name, outcome)
-            if call.name == ENABLE_TOOL_NAME and outcome.ok:
-                enabled += [c for c in outcome.data.get("enabled", []) if c not in categories]
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call.id,
-                    "content": json.dumps(outcome.for_model()),
-                }
-            )
+        replies: list[dict] = []
+        run_calls = functools.partial(
+            _run_step, turn, ctx, result.tool_calls, active, hint, categories, enabled, replies
+        )
+        question = held_for_confirmation(turn, run_calls)
+        if question:  # nothing of this step was written: the model tells the user to confirm
+            held = {"ok": False, "message": f"Not saved yet. {question} Ask the user."}
+            for reply in replies:
+                reply["content"] = json.dumps(held)
+        messages += replies
         if enabled and surface is not None:
             categories += enabled
             turn.escalations.append(enabled)
@@ -108,3 +108,14 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         response.action = "logged"
     classification.categories = categories
     return response
+
+
+def _run_step(turn, ctx, calls, active, hint, categories, enabled, replies) -> None:
+    """One step's tool calls, their replies to the model in `replies`."""
+    for call in calls:
+        outcome = run_tool(ctx, call.name, call.arguments, allowed=active, dormant_hint=hint)
+        turn.record(call.name, outcome, call.arguments)
+        if call.name == ENABLE_TOOL_NAME and outcome.ok:
+            enabled += [c for c in outcome.data.get("enabled", []) if c not in categories]
+        content = json.dumps(outcome.for_model())
+        replies.append({"role": "tool", "tool_call_id": call.id, "content": content})

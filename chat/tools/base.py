@@ -51,6 +51,9 @@ class ToolContext:
     image: Any = None  # the turn's attached image (chat.images.StoredImage), if any
     source: str = "chat"  # chat | mcp | api
     profile: str = "full"  # the tool profile of the turn: what escalation can load
+    # The user confirmed these calls after Sparky asked (an amount out of range, a bulk turn):
+    # set by the coach when it replays a pending confirmation, never by a model.
+    confirmed: bool = False
 
     @classmethod
     def for_user(cls, user, **kw) -> ToolContext:
@@ -78,6 +81,8 @@ class ToolResult:
     written: list[Written] = dataclasses.field(default_factory=list)
     # Set when the handler wants the user to choose (not-found food -> options).
     options: dict | None = None
+    # Set when the call needs the user's confirmation first (an implausible amount): the question.
+    confirm: str | None = None
 
     def for_model(self) -> dict:
         out = {"ok": self.ok, "message": self.message}

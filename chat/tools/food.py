@@ -165,6 +165,8 @@ def _log_items(ctx, args, items) -> ToolResult:
                 if not result.ok:
                     transaction.set_rollback(True)
         except ValidationError as exc:
+            if getattr(exc, "code", None) == "implausible":
+                raise  # the whole call waits for the user's confirmation
             result = ToolResult(ok=False, message=f"{item.name}: {' '.join(exc.messages)}")
         if result.ok:
             written += result.written
@@ -219,6 +221,7 @@ def _log_one(ctx, args) -> ToolResult:
         entry_date=args.get("date"),
         unsized=_unsized(name, {**args, "unit": unit}),
         several=_several(name, {**args, "unit": unit}),
+        confirmed=ctx.confirmed,
     )
     written = written_food(entry)
     return ToolResult(
@@ -321,6 +324,7 @@ def log_external_food(ctx, args) -> ToolResult:
     quantity = args.get("quantity", 1)
     entry = food_services.food_option_add(
         user=ctx.user,
+        confirmed=ctx.confirmed,
         option=option,
         quantity=Decimal(str(quantity)) * Decimal(str(option["serving_size"])),
         unit=option["serving_unit"],
