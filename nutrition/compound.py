@@ -51,6 +51,19 @@ MIXERS = frozenset(
 )
 SHOT = (1.5, "fl oz")
 MIXER = (6, "fl oz")
+# Drinks the catalog has no entry for, as what they are made of (a medium, 12 fl oz coffee-shop
+# size: a double shot of espresso and the milk; Starbucks' and SR28's figures for the parts).
+RECIPES: dict[str, tuple[tuple[str, float, str], ...]] = {
+    "latte": (("espresso", 2, "fl oz"), ("milk", 10, "fl oz")),
+    "cafe latte": (("espresso", 2, "fl oz"), ("milk", 10, "fl oz")),
+    "flat white": (("espresso", 2, "fl oz"), ("milk", 6, "fl oz")),
+    "cappuccino": (("espresso", 2, "fl oz"), ("milk", 5, "fl oz")),
+    "macchiato": (("espresso", 2, "fl oz"), ("milk", 1, "fl oz")),
+    "cortado": (("espresso", 2, "fl oz"), ("milk", 2, "fl oz")),
+    "margarita": (("tequila", 2, "fl oz"), ("lime juice", 1, "fl oz"), ("sugar", 1, "tbsp")),
+}
+# A small, medium or large coffee-shop drink: 8, 12 or 16 fl oz.
+DRINK_SIZES = {"small": 8 / 12, "medium": 1.0, "large": 16 / 12, "extra large": 20 / 12}
 # Said with a food but nothing to log: "with ice", "with no sugar", "with a slice of lemon".
 NOTHING = frozenset({"ice", "lemon", "lime", "salt", "pepper", "water", "skin", "bone", "bones"})
 NEGATIONS = frozenset({"no", "without", "less", "little", "hold", "zero"})
@@ -74,6 +87,8 @@ def split_items(*, user, name: str) -> list[Item]:
     whole = [Item(name, None, None)]
     if mixed := _mixed_drink(text):
         return mixed
+    if recipe := RECIPES.get(re.sub(r"^(an?|the|one)\s+", "", text)):
+        return [Item(name, quantity, unit) for name, quantity, unit in recipe]
     if not any(f" {w} " in f" {text} " for w in ("with", "on", "and", "&", "+")):
         return whole
     if _known_whole(user, text):

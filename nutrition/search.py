@@ -108,6 +108,9 @@ PHRASES = {
     r"milk chocolate": "candies milk chocolate",
     r"chocolate milk": "milk chocolate fluid",
     r"omelettes?": "omelet",
+    # what these are made of or sold as in the catalog: a scoop of whey, a bottle of Powerade
+    r"protein shakes?": "protein powder whey based",
+    r"sports drinks?": "powerade lemon lime",
     r"crisps": "potato chips",  # British: a packet of crisps is potato chips, not a cereal
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
@@ -223,6 +226,9 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "cake": ("Cake, yellow, prepared from recipe without frosting",),
     # what comes in a juice box
     "juice": ("Apple juice, canned or bottled, unsweetened, without added ascorbic acid",),
+    "smoothie": ("Fast foods, strawberry banana smoothie made with ice and low-fat yogurt",),
+    "milkshake": ("Shake, fast food, vanilla",),
+    "chocolate milkshake": ("Milk shakes, thick chocolate",),
     "monster": ("Beverages, Energy Drink, Monster, fortified with vitamins C, B2, B3, B6, B12",),
 }
 
@@ -558,7 +564,7 @@ def best_food(*, user, name: str) -> Food | None:
         return found[0]
     if found and found[0].complete and found[0].score >= BRAND_SCORE and _brand(found[0], name):
         return found[0]
-    if dish is not None:
+    if dish is not None and dish[1] is None:
         return None  # a BLT is any BLT, not McDONALD'S Chicken Ranch BLT Sandwich
     if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name):
         return found[0]

@@ -65,6 +65,7 @@ MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart
 LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
 HELPING_KCAL = Decimal(250)
 SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
+SINGLE_PACKS |= {"package"}  # a Twix, a bag of M&Ms: the product's own pack
 HELPING_GRAMS = Decimal(250)
 DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
 # A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
@@ -330,6 +331,8 @@ def amount_in_name(name: str, unit: str | None) -> tuple[str, str | None]:
     size = asked.canonical if asked is not None and asked.canonical in SIZES else None
     if asked is not None and size is None:
         return name, unit  # a unit was given: the name is the food
+    if len(words) == 2 and words[0] in ("double", "triple") and words[1] == "espresso":
+        return words[1], f"{2 if words[0] == 'double' else 3} fl oz"  # a shot is 1 fl oz
     if len(words) > 1 and size is None:
         first = _SIZE_WORDS.get(words[0]) or ALIASES.get(words[0])
         if first in SIZES:
@@ -728,7 +731,8 @@ class _Base:
             # Kept only by the pot or the can ("Yogurt, Greek": container (7 oz)): one of those,
             # when it is a helping, rather than 100 g.
             packs = [v for v in servings if head_of(v.serving_unit) in SINGLE_PACKS]
-            return next((v for v in packs if self._a_helping(v, DRINK_GRAMS)), None)
+            most = HELPING_KCAL * 2  # a candy bar's pack is a snack of up to 500 kcal
+            return next((v for v in packs if self._a_helping(v, DRINK_GRAMS, most)), None)
         first = measures[0]
         drink = head_of(first.serving_unit) == "fl oz"
         if drink and Decimal(first.serving_size) <= 1:

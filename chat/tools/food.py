@@ -151,13 +151,17 @@ def log_food(ctx, args) -> ToolResult:
 def _log_items(ctx, args, items) -> ToolResult:
     """Each item of "coffee with milk" logged on its own; one that fails is named, not lost."""
     lines, written, options, data = [], [], None, {"entries": []}
-    count = args.get("quantity") or 1 if not args.get("unit") else 1  # "2 rum and cokes"
+    size = units.parse_unit(args.get("unit")).canonical if args.get("unit") else None
+    scale = compound.DRINK_SIZES.get(size, 1.0) if size else 1.0  # "a large latte"
+    count = (
+        (args.get("quantity") or 1) * scale if not args.get("unit") or size in units.SIZES else 1
+    )
     for i, item in enumerate(items):
         sub = {**args, "food_name": item.name}
         if item.quantity is not None:  # its usual amount: a shot, a splash of milk
             sub["quantity"], sub["unit"] = item.quantity * float(count), item.unit
-        elif i > 0:  # the amount said is the main food's; an accompaniment has its own
-            sub.pop("quantity", None)
+        elif i > 0 or size in units.SIZES:  # the amount said is the main food's; an
+            sub.pop("quantity", None)  # accompaniment has its own
             sub.pop("unit", None)
         try:
             with transaction.atomic():
