@@ -746,7 +746,12 @@ class _Base:
         best = max(helpings, key=lambda v: Decimal(v.gram_weight), default=None)
         if best is not None and self.kcal_of(best) * Decimal(best.serving_size) < HELPING_KCAL / 4:
             # a tablespoon of chili is no helping either: a cup just over the line is
-            bigger = [v for v in measures if self._a_helping(v, most * 2, HELPING_KCAL * 2)]
+            bigger = [
+                v
+                for v in measures
+                if v.gram_weight > best.gram_weight
+                and self._a_helping(v, most * 2, HELPING_KCAL * 2)
+            ]
             best = min(bigger, key=lambda v: Decimal(v.gram_weight), default=best)
         return best
 
