@@ -380,6 +380,7 @@ def exercise_entry_create(
     km = dist * _KM_PER_UNIT[dist_unit] if dist is not None else None
     if duration_minutes is None and dist is not None:
         duration_minutes = _minutes_at_pace(chosen, km)
+        km = None  # no time said: the typical pace, which the MET already is
     minutes = _minutes(
         duration_minutes if duration_minutes is not None else chosen.default_duration_minutes
     )
@@ -426,14 +427,19 @@ def _pace_factor(exercise: Exercise, km, minutes) -> Decimal:
     """Speed over the exercise's typical speed (1 without a distance or a typical speed)."""
     if not km or not minutes:
         return Decimal(1)
-    typical = _minutes_at_pace(exercise, Decimal(km))
+    typical = _minutes_at_pace(exercise, Decimal(km), _MET_SPEEDS_KMH + _PACES_KMH)
     if typical is None:
         return Decimal(1)
     factor = Decimal(typical) / Decimal(minutes)
     return min(max(factor, PACE_LIMITS[0]), PACE_LIMITS[1])
 
 
-def _minutes_at_pace(exercise: Exercise, km: Decimal) -> int | None:
+# The speed an exercise's MET stands for, where it differs from the typical pace above: the
+# Compendium's "running, general" (8.0 MET) is about 5 mph (8.3 MET at 8 km/h).
+_MET_SPEEDS_KMH = ((("run", "jog"), Decimal(8)),)
+
+
+def _minutes_at_pace(exercise: Exercise, km: Decimal, speeds=_PACES_KMH) -> int | None:
     """How long `km` takes at the exercise's speed, when it has one (else None)."""
     name = exercise.name.lower()
     speed = None
@@ -442,7 +448,7 @@ def _minutes_at_pace(exercise: Exercise, km: Decimal) -> int | None:
         high = Decimal(found.group(2)) if found.group(2) else low
         speed = (low + high) / 2 * (Decimal("1.609344") if found.group(3) == "mph" else 1)
     else:
-        speed = next((kmh for words, kmh in _PACES_KMH if any(w in name for w in words)), None)
+        speed = next((kmh for words, kmh in speeds if any(w in name for w in words)), None)
     if not speed:
         return None
     return max(1, min(24 * 60, round(km / speed * 60)))

@@ -110,8 +110,12 @@ PHRASES = {
     r"omelettes?": "omelet",
     # what these are made of or sold as in the catalog: a scoop of whey, a bottle of Powerade
     r"protein shakes?": "protein powder whey based",
-    r"sports drinks?": "powerade lemon lime",
-    r"crisps": "potato chips",  # British: a packet of crisps is potato chips, not a cereal
+    r"sports drinks?": "powerade",
+    # British: a packet of crisps is potato chips, not a cereal; the flavour changes little
+    r"(salt (and|&|n) vinegar |ready salted |cheese (and|&) onion )?crisps": "potato chips",
+    r"semi[- ]skimmed milk": "milk reduced fat 2% vitamin a d",
+    r"skimmed milk": "milk nonfat",
+    r"doritos?": "tortilla chips nacho cheese",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
@@ -229,6 +233,11 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "smoothie": ("Fast foods, strawberry banana smoothie made with ice and low-fat yogurt",),
     "milkshake": ("Shake, fast food, vanilla",),
     "chocolate milkshake": ("Milk shakes, thick chocolate",),
+    # a bowl of ramen: a packet of noodles, the catalog's only ramen
+    "ramen": ("Soup, ramen noodle, any flavor, dry",),
+    # a burrito as a taqueria makes it (185 g, 380 kcal), not a two-piece 217 g plate's half
+    "burrito": ("Fast foods, burrito, with beans and cheese",),
+    "powerade": ("Beverages, COCA-COLA, POWERADE, lemon-lime flavored, ready-to-drink",),
     "monster": ("Beverages, Energy Drink, Monster, fortified with vitamins C, B2, B3, B6, B12",),
 }
 
@@ -258,7 +267,7 @@ NAMED_DISHES = frozenset(
     {"pad thai", "sushi", "sashimi", "shawarma", "gyro", "gyros", "biryani", "kebab", "kebabs"}
     | {"kabob", "kabobs", "pho", "tikka masala", "chicken tikka masala", "butter chicken"}
     | {"shepherd's pie", "shepherds pie", "cottage pie", "bolognese", "spaghetti bolognese"}
-    | {"stir fry", "beef stir fry", "chicken stir fry", "california roll", "ramen", "laksa"}
+    | {"stir fry", "beef stir fry", "chicken stir fry", "california roll", "laksa"}
     | {"paella", "moussaka", "dhal", "korma", "vindaloo", "jambalaya", "blt", "bibimbap"}
 )
 # Dish words whose filling may vary while the dish stays the same kind: any sandwich is the
@@ -566,14 +575,22 @@ def best_food(*, user, name: str) -> Food | None:
         return found[0]
     if dish is not None and dish[1] is None:
         return None  # a BLT is any BLT, not McDONALD'S Chicken Ranch BLT Sandwich
-    if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name):
+    # a dish ("chicken curry") is some maker's product only when the maker is said
+    maker = dish is not None
+    if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name, maker):
         return found[0]
     nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
-    return next((f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name)), None)
+    return next(
+        (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
+    )
 
 
-def _made_by_named(food: Food, name: str) -> bool:
+def _made_by_named(food: Food, name: str, maker_said: bool = False) -> bool:
     asked = frozenset(_stem_plural(w) for w in _WORDS.findall(name.lower()))
+    if maker_said:
+        maker = {_stem_plural(w) for w in _WORDS.findall(food.name.split(",")[0].lower())}
+        if not asked & maker:
+            return False
     return bool(asked) and _made_by(food.name, asked)
 
 
