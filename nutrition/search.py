@@ -101,7 +101,7 @@ PHRASES = {
     r"(basmati|jasmine) rice": "white rice",
     r"americanos?": "black coffee",
     r"hot chocolate": "hot cocoa",
-    r"oreos?": "chocolate sandwich cookies creme filling",
+    r"oreos?(?! mcflurr)": "chocolate sandwich cookies creme filling",
     r"(7 ?up|seven up)": "lemon lime soda",
     r"nutella": "chocolate hazelnut spread",
     # the order of these two words is the food: candy, or milk

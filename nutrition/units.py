@@ -736,7 +736,12 @@ class _Base:
         first = measures[0]
         drink = head_of(first.serving_unit) == "fl oz"
         if drink and Decimal(first.serving_size) <= 1:
-            # "1 fl oz" is no one's drink: a cup of coffee, a can of beer.
+            # "1 fl oz" is no one's drink: a cup of coffee, a can of beer; a drink sold by the
+            # bottle is the bottle ("a gatorade": its 20 fl oz)
+            sold = [v for v in servings if head_of(v.serving_unit) in ("bottle", "can")]
+            sold = [v for v in sold if self._a_helping(v, WHOLE_GRAMS * 2, HELPING_KCAL * 2)]
+            if sold:
+                return sold[0]
             drinks = [v for v in servings if self._a_helping(v, DRINK_GRAMS)]
             return max(drinks, key=lambda v: Decimal(v.gram_weight), default=None)
         most = DRINK_GRAMS if drink else HELPING_GRAMS  # an 8 fl oz glass weighs 250 g or more
