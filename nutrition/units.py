@@ -180,6 +180,11 @@ STANDARD_SIZES_FOR: dict[tuple[str, str], StandardSize] = {
     # instant oatmeal: a 28 g packet made with water is about 3/4 cup cooked (Quaker's label)
     ("packet", "oat"): StandardSize(Decimal("0.75"), "cup", "instant oatmeal packet, 3/4 cup made"),
 }
+# A piece of these, said with no amount, when the catalog's own piece is a pound's yield: a steak
+# as served is about 6 oz cooked (8 oz raw; USDA's 3 oz is a serving, not a steak).
+STANDARD_PIECES: dict[str, StandardSize] = {
+    "steak": StandardSize(Decimal(6), "oz", "a restaurant steak: 8 oz raw, about 6 oz cooked"),
+}
 # A size said before a container: "a small bag", "a large glass", "a big bowl".
 CONTAINER_SIZES = {
     "small": Decimal("0.75"),
@@ -821,6 +826,14 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False)
                 return _via_variant(base, entire, amount)
         # "spinach" is not one leaf, "broccoli" not one spear: a part of the plant is no helping
         part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
+        standard = _standard_piece(base) if piece is not None and (whole or big) else None
+        if standard is not None:
+            return replace(
+                standard,
+                grams=standard.grams * amount,
+                multiplier=standard.multiplier * amount,
+                quantity=(standard.quantity * amount).quantize(_PLACES),  # "6 oz" a steak
+            )
         if piece is not None and not (whole or tiny or ((big or part) and base.measure_variant())):
             if several and not big and not part:
                 count = amount * SEVERAL
@@ -915,6 +928,16 @@ def _one_serving(base: _Base, amount: Decimal) -> Portion | None:
     return replace(
         _via_variant(base, measure, amount * size, label=PIECE), variant=None, quantity=amount
     )
+
+
+def _standard_piece(base: _Base) -> Portion | None:
+    """One piece of a food STANDARD_PIECES sizes ("a steak"), in its unit, or None."""
+    words = {_singular(w) for w in re.findall(r"[a-z]+", base.food.name.lower())}
+    size = next((s for word, s in STANDARD_PIECES.items() if word in words), None)
+    if size is None or size.unit not in MASS_G or not base.grams:
+        return None
+    grams = size.amount * MASS_G[size.unit]
+    return Portion(grams / base.grams, size.unit, None, grams, size.amount)
 
 
 def _by_volume(base: _Base, ml: Decimal, label: str) -> Portion | None:

@@ -200,3 +200,16 @@ def test_a_mixed_drink_is_a_shot_and_a_glass_of_mixer(alice):
 
 def test_a_latte_is_espresso_and_milk(alice):
     assert [i.name for i in compound.split_items(user=alice, name="latte")] == ["espresso", "milk"]
+
+
+def test_a_steak_with_no_amount_is_a_steak_as_served_not_a_3_oz_serving():
+    steak = catalog_food(
+        "Beef, top sirloin, steak, cooked, broiled",
+        257,
+        servings=[(3, "oz", 85), (1, "piece, cooked (yield from 1 lb raw meat)", 306)],
+    )
+
+    p = portion(food=steak, quantity=1)
+
+    assert (p.quantity, p.unit) == (Decimal("6.000"), "oz")
+    assert kcal(steak, 5, "oz") == 364  # an amount said is kept
