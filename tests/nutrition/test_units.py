@@ -485,7 +485,8 @@ def test_a_piece_bigger_than_a_meal_gives_way_to_the_measure_the_food_has():
     )
     burger = sr28_food("Fast foods, hamburger, double", 250, (1, "piece", 376))
 
-    assert logged(steak) == ("3 oz", 218)  # was the pound's yield, 786 kcal
+    # a steak as served (6 oz cooked): neither the pound's yield (786 kcal) nor USDA's 3 oz serving
+    assert logged(steak) == ("6 oz", 437)
     assert logged(margarine) == ("1 tbsp", 102)  # was the stick, 810 kcal
     assert logged(burger) == ("1 piece", 940)  # nothing smaller to give way to
 
