@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from nutrition import search, units
 
 # What "with Y" adds when no amount is said: (Y's words, the main food's words or None for any)
-# -> amount and unit. First match wins. Sources: USDA FNDDS default portions ("milk in coffee or
-# tea: 2 tbsp", "cream: 1 tbsp", "sugar: 1 tsp", "butter on bread: 1 pat", "milk on cereal:
-# 1/2 cup", "syrup on pancakes: 1/4 cup").
+# -> amount and unit. First match wins. Typical household amounts (Sparky's estimates, in the
+# range of the portions USDA's FNDDS describes): a splash of milk in coffee or tea 2 tbsp, cream
+# 1 tbsp, sugar 1 tsp, butter on bread a pat, milk on cereal 1/2 cup, syrup on pancakes 1/4 cup.
 ACCOMPANIMENTS: tuple[tuple[str, frozenset[str] | None, float, str], ...] = (
     ("milk", frozenset({"coffee", "tea", "espresso", "americano", "chai"}), 2, "tbsp"),
     ("milk", frozenset({"cereal", "oatmeal", "porridge", "granola", "muesli", "oats"}), 0.5, "cup"),

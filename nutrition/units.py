@@ -158,11 +158,14 @@ STANDARD_SIZES: dict[str, tuple[StandardSize | None, StandardSize | None]] = {
     "jar": (None, StandardSize(Decimal(16), "oz", "a 16 oz jar of salsa, sauce or spread")),
     "pot": (None, StandardSize(Decimal(150), "g", "single-serve yogurt or dessert pot, 150 g")),
     "bowl": (
-        StandardSize(Decimal("1.5"), "cup", "a bowl of soup or drink, about 1.5 cups"),
-        StandardSize(Decimal("1.5"), "cup", "a bowl of cereal, soup or chili, about 1.5 cups"),
+        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of soup, about 1.5 cups"),
+        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of cereal or chili, 1.5 cups"),
     ),
-    "plate": (None, StandardSize(Decimal(2), "cup", "a dinner plate of pasta or rice, 2 cups")),
-    "mug": (_fl_oz(12, "a coffee mug, 12 fl oz"), None),
+    "plate": (
+        None,
+        StandardSize(Decimal(2), "cup", "estimate: a dinner plate of pasta or rice, 2 cups"),
+    ),
+    "mug": (_fl_oz(12, "estimate: a coffee mug, 12 fl oz"), None),
     "spoonful": (
         StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
         StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
