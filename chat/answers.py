@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import re
 
+from django.core.exceptions import ValidationError
+
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
+from nutrition import services as food_services
+from nutrition import units
 from nutrition.search import LABELS
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
@@ -134,7 +138,45 @@ NO_COACHING = (
 )
 
 
+# "how many calories in a banana?", "calories in 2 eggs", "how much protein is in an avocado":
+# a question about a food, not about the day.
+_FOOD_QUESTION = re.compile(
+    r"\b(?:calories|kcal|cals?|protein|carbs|fat)\s+(?:are\s+|is\s+)?(?:there\s+)?in\s+"
+    r"(?:an?\s+|one\s+|the\s+)?(?P<food>[a-z][a-z '&-]{1,60}?)\s*\??\s*$",
+    re.I,
+)
+
+
+def _food_answer(user, text: str) -> str | None:
+    """The calories and macros of a food's usual helping, or None when it isn't one."""
+    m = _FOOD_QUESTION.search(text.strip())
+    if m is None:
+        return None
+    name = m.group("food").strip()
+    food = food_services.food_find_best(user=user, name=name)
+    if food is None:
+        return None
+    try:
+        portion = units.portion(food=food, quantity=1, unit=None, unsized=True)
+    except ValidationError:
+        return None
+    values = food_services.nutrients_for(food, portion.multiplier)
+    amount = f"{portion.quantity.normalize():f} {unit_text(portion.quantity, portion.unit)}"
+    macros = ", ".join(
+        f"{_n(values[k], 1)} g {label}"
+        for k, label in (("protein", "protein"), ("carbs", "carbs"), ("fat", "fat"))
+        if values.get(k) is not None
+    )
+    return (
+        f"{amount.strip()} of {food.name} ({name}): {_n(values.get('calories'))} kcal"
+        + (f", {macros}" if macros else "")
+        + ". Nothing was logged; say 'I had ...' to log it."
+    )
+
+
 def answer_question(*, user, text: str) -> str:
+    if (about_food := _food_answer(user, text)) is not None:
+        return about_food
     if _COACHING.search(text) and not _WEEK.search(text):
         day = parse_day(user, "today")
         return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."

@@ -4,12 +4,123 @@ for to its reply."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from chat import options
 from chat.models import ChatMessage
+from chat.tools import ToolContext, run_tool
 from chat.turns import CoachResponse, Turn, listing
+from nutrition.models import FoodEntry
+from nutrition.services import bulk_problem, entry_nutrients
+
+# --- confirmations ----------------------------------------------------------------------------
+
+CONFIRM_TTL = dt.timedelta(hours=12)
+_YES = re.compile(
+    r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+_NO = re.compile(r"^\s*(n|no|nope|nah|cancel|don'?t|stop|no,? (don'?t|cancel).*)\s*[.!]*\s*$", re.I)
+
+
+class _Held(Exception):
+    """Raised to roll back a turn's writes that wait for the user's confirmation."""
+
+
+def held_for_confirmation(turn: Turn, run_calls) -> str | None:
+    """Run a batch of tool calls (an offline turn's, a model's step); when one needs the user's
+    confirmation (an implausible amount) or the turn would write too much at once
+    (nutrition.services.bulk_problem), nothing of the batch stays: its calls wait in
+    `turn.pending_confirmation` (stored in the reply's metadata, like options) for a yes, and
+    the question, with the numbers, is returned. None when the batch was written."""
+    written, calls, offered = len(turn.written), len(turn.calls), len(turn.option_requests)
+    asked = len(turn.confirm_requests)
+    try:
+        with transaction.atomic():
+            run_calls()
+            question = _confirmation_question(turn, asked)
+            if question:
+                raise _Held
+    except _Held:
+        held = (turn.pending_confirmation or {}).get("calls", []) + turn.calls[calls:]
+        turn.pending_confirmation = {
+            "calls": held,
+            "question": question,
+            "created_at": timezone.now().isoformat(),
+        }
+        del turn.written[written:]
+        del turn.option_requests[offered:]
+        return question
+    return None
+
+
+def _confirmation_question(turn: Turn, asked: int = 0) -> str | None:
+    if turn.confirm_requests[asked:]:
+        asks = " ".join(turn.confirm_requests[asked:])
+        return (
+            f"{asks}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount again."
+        )
+    food_ids = [w.id for w in turn.written if w.kind == "food_entry"]
+    kcal = sum(
+        (entry_nutrients(e).get("calories") or 0)
+        for e in FoodEntry.objects.for_user(turn.user)
+        .filter(pk__in=food_ids)
+        .select_related("food", "variant")
+    )
+    entries = [w for w in turn.written if w.kind.endswith("entry") or w.kind == "checkin"]
+    problem = bulk_problem(entries=len(entries), kcal=kcal)
+    if problem is None:
+        return None
+    shown = "; ".join(w.summary for w in entries[:12]) + ("; ..." if len(entries) > 12 else "")
+    return (
+        f"{problem} Nothing was saved yet. It would log: {shown}.\n"
+        "Log all of it? Reply yes, or no to cancel."
+    )
+
+
+def resolve_confirmation(turn: Turn) -> CoachResponse | None:
+    """A yes or no to the confirmation the last reply asked for; None for anything else (the
+    confirmation then lapses: a new request is what the user sent)."""
+    yes, no = _YES.match(turn.text or ""), _NO.match(turn.text or "")
+    previous = turn.previous
+    if previous is None or not (yes or no):
+        return None
+    with transaction.atomic():
+        locked = (
+            ChatMessage.objects.for_user(turn.user).select_for_update().filter(pk=previous.pk)
+        ).first()
+        meta = (locked.metadata or {}) if locked is not None else {}
+        pending = meta.get("confirm")
+        if not isinstance(pending, dict) or pending.get("resolved"):
+            return None
+        try:
+            created = dt.datetime.fromisoformat(pending["created_at"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if timezone.now() - created > CONFIRM_TTL:
+            return None
+        pending["resolved"] = "yes" if yes else "no"
+        meta["confirm"] = pending
+        ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
+        if no:
+            return CoachResponse(action="none", engine="confirm", message="OK, nothing was saved.")
+        ctx = ToolContext.for_user(turn.user, source=turn.source, confirmed=True)
+        lines = []
+        for name, arguments in pending.get("calls") or []:
+            result = run_tool(ctx, name, arguments)
+            turn.record(name, result)
+            lines.append(result.message if result.ok else f"Not saved: {result.message}")
+    return CoachResponse(
+        action="logged" if turn.written else "none",
+        engine="confirm",
+        message="\n".join(lines) or "Nothing was left to save.",
+    )
 
 
 def resolve_pick(turn: Turn) -> CoachResponse | None:
@@ -95,6 +206,7 @@ def attach_options(turn: Turn, response: CoachResponse, config) -> None:
         query=request["query"],
         request_text=turn.text,
         config=config,
+        request=request.get("request") or {},
     )
     turn.option_requests[0] = options.options_metadata(
         request["kind"], request["query"], request.get("request") or {}, found, source

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from chat import circuit, llm
 from chat.categories import CATEGORIES
-from chat.choices import attach_options, resolve_pick
+from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
 from chat.engines import agent, intent_json, offline
 from chat.images import ImageRejected, prepare_image
@@ -244,6 +244,8 @@ def _store_reply(turn: Turn, user_message: ChatMessage, response: CoachResponse)
     }
     if response.options is not None and turn.option_requests:
         meta["options"] = turn.option_requests[0]
+    if response.action == "confirm" and turn.pending_confirmation:
+        meta["confirm"] = turn.pending_confirmation
     return ChatMessage.objects.create(
         user=turn.user,
         session_id=user_message.session_id,
@@ -258,7 +260,7 @@ def _store_reply(turn: Turn, user_message: ChatMessage, response: CoachResponse)
 
 def _respond(turn: Turn) -> CoachResponse:
     if turn.image is None:
-        chosen = resolve_pick(turn)
+        chosen = resolve_confirmation(turn) or resolve_pick(turn)
         if chosen is not None:
             return chosen
 
@@ -311,6 +313,11 @@ def _respond(turn: Turn) -> CoachResponse:
         response.mode = classification.mode
         response.phase = classification.phase
 
+    if turn.pending_confirmation and response.action not in ("error", "confirm"):
+        question = turn.pending_confirmation["question"]
+        if question not in response.message:
+            response.message = f"{response.message}\n\n{question}".strip()
+        response.action = "confirm" if not turn.written else response.action
     if turn.option_requests and response.action != "error":
         attach_options(turn, response, config)
     if turn.notes:

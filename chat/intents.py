@@ -26,6 +26,7 @@ import json_repair
 
 from exercise.services import distance_unit_of
 from measurements.units import length_unit_of, weight_unit_of
+from nutrition import units as food_units
 from nutrition.services import ML_PER_GLASS, meal_for_word, water_glasses
 from sparky.dates import is_weekday_phrase
 
@@ -773,6 +774,13 @@ FOOD_UNITS = {
     "medium": ("medium",),
     "large": ("large",),
 }
+# Containers (a bottle, a bowl, a carton...) are resolved per food by nutrition.units; every
+# spelling it knows passes through as the unit.
+for _alias, _unit in food_units.ALIASES.items():
+    # (a mug is a cup, above; "a bowl of" is still the parser's own, with no unit)
+    if _unit in food_units.CONTAINERS and _unit not in ("mug", "bowl"):
+        FOOD_UNITS.setdefault(_unit, ())
+        FOOD_UNITS[_unit] += (_alias,)
 _FOOD_UNIT_LOOKUP = {alias: unit for unit, aliases in FOOD_UNITS.items() for alias in aliases}
 
 

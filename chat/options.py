@@ -25,7 +25,7 @@ from exercise import services as exercise_services
 from exercise.services import exercise_search
 from measurements.services import latest_weight_kg
 from nutrition import services as food_services
-from nutrition.services import food_search
+from nutrition import units
 from sparky.services import preferences_for
 
 logger = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ def clean_exercise_option(raw) -> dict | None:
 
 
 def generate_options(
-    *, user, kind: str, query: str, request_text: str, config=None
+    *, user, kind: str, query: str, request_text: str, config=None, request: dict | None = None
 ) -> tuple[list, str]:
     """Up to three options and where they came from ('model' or 'catalog')."""
     if config is not None:
@@ -129,7 +129,7 @@ def generate_options(
                 return options, "model"
         except Exception as exc:  # a failed secondary request falls back to the catalog
             logger.info("option generation failed: %s", type(exc).__name__)
-    return _options_from_catalog(user=user, kind=kind, query=query), "catalog"
+    return _options_from_catalog(user=user, kind=kind, query=query, request=request), "catalog"
 
 
 def _options_from_model(*, user, kind, query, request_text, config) -> list[dict]:
@@ -156,22 +156,10 @@ def _options_from_model(*, user, kind, query, request_text, config) -> list[dict
     return options
 
 
-def _options_from_catalog(*, user, kind, query) -> list[dict]:
+def _options_from_catalog(*, user, kind, query, request=None) -> list[dict]:
     if kind == "food":
-        foods = food_search(user=user, query=query, limit=MAX_OPTIONS)
-        return [
-            {
-                "name": f.name,
-                "food_id": str(f.id),
-                "serving_size": float(f.serving_size or 100),
-                "serving_unit": f.serving_unit or "g",
-                "calories": float(f.calories) if f.calories is not None else None,
-                "protein": float(f.protein) if f.protein is not None else None,
-                "carbs": float(f.carbs) if f.carbs is not None else None,
-                "fat": float(f.fat) if f.fat is not None else None,
-            }
-            for f in foods
-        ]
+        foods = food_services.food_options(user=user, query=query, limit=MAX_OPTIONS)
+        return [_food_option(f, request or {}) for f in foods]
 
     found = exercise_search(user=user, query=query, limit=MAX_OPTIONS)
     return [
@@ -183,6 +171,39 @@ def _options_from_catalog(*, user, kind, query) -> list[dict]:
         }
         for e in found
     ]
+
+
+def _food_option(food, request: dict) -> dict:
+    """A catalog food as an option: the amount the request asked for (its natural helping when
+    none was said, "1 piece", never a bare 100 g), with that amount's nutrients. A pick logs
+    exactly this amount (`apply_option`)."""
+    quantity, unit = request.get("quantity") or 1, request.get("unit")
+    portion = None
+    for asked in (unit, None) if unit else (None,):
+        try:
+            portion = units.portion(food=food, quantity=quantity, unit=asked)
+            break
+        except ValidationError:
+            continue
+    option = {"name": food.name, "food_id": str(food.id)}
+    if portion is None:  # the stored serving
+        option.update(
+            serving_size=float(food.serving_size or 100), serving_unit=food.serving_unit or "g"
+        )
+        values = {k: getattr(food, k) for k in ("calories", "protein", "carbs", "fat")}
+    else:
+        option.update(
+            serving_size=float(portion.quantity),
+            serving_unit=units.unit_text(portion.quantity, portion.unit),
+            quantity=float(portion.quantity),
+            unit=portion.unit,
+            variant_id=str(portion.variant.id) if portion.variant is not None else None,
+        )
+        values = food_services.nutrients_for(food, portion.multiplier)
+    for key in ("calories", "protein", "carbs", "fat"):
+        value = values.get(key)
+        option[key] = round(float(value), 1) if value is not None else None
+    return option
 
 
 def describe_option(kind: str, option: dict) -> str:
@@ -268,7 +289,19 @@ def apply_option(*, user, data: dict, option: dict):
         quantity = request.get("quantity") or 1
         unit = request.get("unit")
         meal = request.get("meal_type") or food_services.default_meal(user)
-        if option.get("food_id"):
+        if option.get("food_id") and option.get("quantity") is not None:
+            # exactly the amount the option showed
+            food = food_services.food_get(user=user, food_id=option["food_id"])
+            entry = food_services.food_entry_create(
+                user=user,
+                food=food,
+                quantity=option["quantity"],
+                unit=option.get("unit"),
+                variant=option.get("variant_id"),
+                meal_type=meal,
+                entry_date=request.get("date"),
+            )
+        elif option.get("food_id"):
             food = food_services.food_get(user=user, food_id=option["food_id"])
             try:
                 entry = food_services.food_entry_create(

@@ -28,7 +28,7 @@ class TurnRejected(ValueError):
 
 @dataclasses.dataclass
 class CoachResponse:
-    action: str  # logged | options | selected | answered | none | error | pending
+    action: str  # logged | options | selected | answered | none | error | pending | confirm
     message: str
     entries: list[dict] = dataclasses.field(default_factory=list)
     categories: list[str] = dataclasses.field(default_factory=list)
@@ -64,17 +64,27 @@ class Turn:
     escalations: list[list[str]] = dataclasses.field(default_factory=list)
     usage: dict = dataclasses.field(default_factory=dict)
     notes: list[str] = dataclasses.field(default_factory=list)
+    # Every writing call of the turn as [name, arguments], to replay once the user confirms.
+    calls: list[list] = dataclasses.field(default_factory=list)
+    # Questions of calls that wait for the user's confirmation (an implausible amount).
+    confirm_requests: list[str] = dataclasses.field(default_factory=list)
+    # What the reply asks the user to confirm, stored in its metadata like options.
+    pending_confirmation: dict | None = None
 
     def add_usage(self, values: dict | None, prefix: str = "") -> None:
         for key, value in (values or {}).items():
             if isinstance(value, int | float):
                 self.usage[prefix + key] = self.usage.get(prefix + key, 0) + value
 
-    def record(self, name: str, result: ToolResult) -> None:
+    def record(self, name: str, result: ToolResult, arguments=None) -> None:
         self.tools_called.append(name)
         self.written.extend(result.written)
         if result.options:
             self.option_requests.append(result.options)
+        if result.confirm:
+            self.confirm_requests.append(result.confirm)
+        if arguments is not None and (result.written or result.confirm):
+            self.calls.append([name, arguments])
 
 
 def listing(written: list[Written]) -> str:

@@ -94,6 +94,8 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
             {"number": i, "label": chat_options.describe_option(pending.get("kind"), option)}
             for i, option in enumerate(pending["options"], 1)
         ]
+    confirm = meta.get("confirm") if latest_reply else None
+    asks_confirmation = isinstance(confirm, dict) and not confirm.get("resolved")
     categories = response.get("categories") or []
     return {
         **view,
@@ -104,6 +106,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         "error": response.get("error"),
         "engine": response.get("engine") or "",
         "options": choices,
+        "confirm": asks_confirmation,
     }
 
 

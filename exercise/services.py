@@ -330,14 +330,22 @@ def _resolve(user, exercise, exercise_name) -> Exercise:
 # --- calories --------------------------------------------------------------------------------
 
 
-def exercise_calories(*, user, exercise: Exercise, duration_minutes: int, day) -> int:
+def exercise_calories(
+    *, user, exercise: Exercise, duration_minutes: int, day, km: Decimal | None = None
+) -> int:
     """Estimated kcal for `duration_minutes` of `exercise` on `day`, in this order:
 
     1. MET x the user's latest weight in kg (on or before `day`) x hours;
     2. the exercise's calories_per_hour x hours;
     3. MET (or DEFAULT_MET, 4.0) x the latest weight, or a 70 kg reference adult, x hours.
+
+    With the distance (`km`) covered in that time, the pace counts: running, walking, cycling or
+    rowing burn about in proportion to speed over these ranges (the Compendium's running METs
+    go from 8.3 at 8 km/h to 11.8 at 12 km/h and 14.5 at 16 km/h), so the estimate is scaled by
+    the speed over the exercise's typical one (PACE_LIMITS bound the factor).
     """
-    hours = Decimal(duration_minutes) / 60
+    pace = _pace_factor(exercise, km, duration_minutes)
+    hours = Decimal(duration_minutes) / 60 * pace
     weight = latest_weight_kg(user=user, on_or_before=day)
     if exercise.met and weight:
         kcal = exercise.met * weight * hours
@@ -374,8 +382,10 @@ def exercise_entry_create(
     day = parse_day(user, entry_date)
     chosen = _resolve(user, exercise, exercise_name)
     dist, dist_unit = _distance(user, distance, distance_unit)
+    km = dist * _KM_PER_UNIT[dist_unit] if dist is not None else None
     if duration_minutes is None and dist is not None:
-        duration_minutes = _minutes_at_pace(chosen, dist * _KM_PER_UNIT[dist_unit])
+        duration_minutes = _minutes_at_pace(chosen, km)
+        km = None  # no time said: the typical pace, which the MET already is
     minutes = _minutes(
         duration_minutes if duration_minutes is not None else chosen.default_duration_minutes
     )
@@ -386,7 +396,9 @@ def exercise_entry_create(
         calories_burned=(
             _calories(calories_burned)
             if calories_burned is not None
-            else exercise_calories(user=user, exercise=chosen, duration_minutes=minutes, day=day)
+            else exercise_calories(
+                user=user, exercise=chosen, duration_minutes=minutes, day=day, km=km
+            )
         ),
         entry_date=day,
         notes=_notes(notes),
@@ -413,7 +425,26 @@ _PACES_KMH = (
 _STATED_SPEED = re.compile(r"(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))? ?(mph|km/h|kph)", re.I)
 
 
-def _minutes_at_pace(exercise: Exercise, km: Decimal) -> int | None:
+PACE_LIMITS = (Decimal("0.5"), Decimal("2"))
+
+
+def _pace_factor(exercise: Exercise, km, minutes) -> Decimal:
+    """Speed over the exercise's typical speed (1 without a distance or a typical speed)."""
+    if not km or not minutes:
+        return Decimal(1)
+    typical = _minutes_at_pace(exercise, Decimal(km), _MET_SPEEDS_KMH + _PACES_KMH)
+    if typical is None:
+        return Decimal(1)
+    factor = Decimal(typical) / Decimal(minutes)
+    return min(max(factor, PACE_LIMITS[0]), PACE_LIMITS[1])
+
+
+# The speed an exercise's MET stands for, where it differs from the typical pace above: the
+# Compendium's "running, general" (8.0 MET) is about 5 mph (8.3 MET at 8 km/h).
+_MET_SPEEDS_KMH = ((("run", "jog"), Decimal(8)),)
+
+
+def _minutes_at_pace(exercise: Exercise, km: Decimal, speeds=_PACES_KMH) -> int | None:
     """How long `km` takes at the exercise's speed, when it has one (else None)."""
     name = exercise.name.lower()
     speed = None
@@ -422,7 +453,7 @@ def _minutes_at_pace(exercise: Exercise, km: Decimal) -> int | None:
         high = Decimal(found.group(2)) if found.group(2) else low
         speed = (low + high) / 2 * (Decimal("1.609344") if found.group(3) == "mph" else 1)
     else:
-        speed = next((kmh for words, kmh in _PACES_KMH if any(w in name for w in words)), None)
+        speed = next((kmh for words, kmh in speeds if any(w in name for w in words)), None)
     if not speed:
         return None
     return max(1, min(24 * 60, round(km / speed * 60)))

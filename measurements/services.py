@@ -243,6 +243,33 @@ def _category_get_or_create(*, user, name: str, frequency: str, unit: str) -> Cu
     return lookup().select_for_update().get()
 
 
+# What a day can hold for the categories people log most, by name: 30 hours of sleep or a resting
+# heart rate of 500 is a typo, refused with the range instead of written.
+KNOWN_RANGES: dict[str, tuple[Decimal, Decimal, str]] = {
+    "sleep": (Decimal(0), Decimal(24), "hours"),
+    "heart rate": (Decimal(20), Decimal(250), "bpm"),
+    "resting heart rate": (Decimal(20), Decimal(200), "bpm"),
+    "body fat": (Decimal(2), Decimal(75), "%"),
+    "blood glucose": (Decimal(1), Decimal(600), ""),
+}
+_HOURS = ("", "h", "hr", "hrs", "hour", "hours")
+
+
+def _check_known_range(name: str, value: Decimal, unit: str) -> None:
+    known = KNOWN_RANGES.get(name.lower())
+    if known is None:
+        return
+    low, high, label = known
+    if label == "hours" and unit.lower() not in _HOURS:
+        return  # minutes of sleep: the unit says so
+    if not low <= value <= high:
+        raise ValidationError(
+            f"{value.normalize():f} {label or ''} of {name} is outside what a day can hold "
+            f"({low}-{high} {label}); check the number.".replace("  ", " "),
+            code="out_of_range",
+        )
+
+
 @transaction.atomic
 def custom_measurement_log(
     *,
@@ -268,6 +295,7 @@ def custom_measurement_log(
         raise ValidationError(f"{number} is too large for a measurement.", code="out_of_range")
     number = number.quantize(Decimal("0.0001"))
     unit = storable_text(unit.strip()[:20], field="unit") if isinstance(unit, str) else ""
+    _check_known_range(name, number, unit)
     new_frequency = _frequency(frequency) if frequency is not None else "Daily"
     hour = _hour(entry_hour) if entry_hour is not None else None
 

@@ -60,6 +60,9 @@ OWN_HEAD_START = 0.2
 CONFIDENT_SCORE = 0.6
 BRAND_SCORE = 0.45  # a product named exactly by the end of a long catalog name (see _brand)
 BRAND_BONUS = 0.05
+# A product named with its brand's every word ("whopper", "taco bell bean burrito") is logged from
+# this score: the words already say which product it is.
+MADE_BY_SCORE = 0.3
 
 # --- what the words mean ------------------------------------------------------------------------
 
@@ -98,13 +101,21 @@ PHRASES = {
     r"(basmati|jasmine) rice": "white rice",
     r"americanos?": "black coffee",
     r"hot chocolate": "hot cocoa",
-    r"oreos?": "chocolate sandwich cookies creme filling",
+    r"oreos?(?! mcflurr)": "chocolate sandwich cookies creme filling",
     r"(7 ?up|seven up)": "lemon lime soda",
     r"nutella": "chocolate hazelnut spread",
     # the order of these two words is the food: candy, or milk
     r"milk chocolate": "candies milk chocolate",
     r"chocolate milk": "milk chocolate fluid",
     r"omelettes?": "omelet",
+    # what these are made of or sold as in the catalog: a scoop of whey, a bottle of Powerade
+    r"protein shakes?": "protein powder whey based",
+    r"sports drinks?": "powerade",
+    # British: a packet of crisps is potato chips, not a cereal; the flavour changes little
+    r"(salt (and|&|n) vinegar |ready salted |cheese (and|&) onion )?crisps": "potato chips",
+    r"semi[- ]skimmed milk": "milk reduced fat 2% vitamin a d",
+    r"skimmed milk": "milk nonfat",
+    r"doritos?": "tortilla chips nacho cheese",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
 }
 SYNONYM_QUALITY = 0.95
@@ -215,6 +226,19 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "bell pepper": ("Peppers, sweet, green, raw",),
     "green pepper": ("Peppers, sweet, green, raw",),
     "frozen yogurt": ("Frozen yogurts, vanilla, soft-serve",),
+    # a piece of "cake" is a slice of a layer cake (1/12 of 8", 68 g, 245 kcal), not of sponge
+    "cake": ("Cake, yellow, prepared from recipe without frosting",),
+    # what comes in a juice box
+    "juice": ("Apple juice, canned or bottled, unsweetened, without added ascorbic acid",),
+    "smoothie": ("Fast foods, strawberry banana smoothie made with ice and low-fat yogurt",),
+    "milkshake": ("Shake, fast food, vanilla",),
+    "chocolate milkshake": ("Milk shakes, thick chocolate",),
+    # a bowl of ramen: a packet of noodles, the catalog's only ramen
+    "ramen": ("Soup, ramen noodle, any flavor, dry",),
+    # a burrito as a taqueria makes it (185 g, 380 kcal), not a two-piece 217 g plate's half
+    "burrito": ("Fast foods, burrito, with beans and cheese",),
+    "powerade": ("Beverages, COCA-COLA, POWERADE, lemon-lime flavored, ready-to-drink",),
+    "monster": ("Beverages, Energy Drink, Monster, fortified with vitamins C, B2, B3, B6, B12",),
 }
 
 # Words that name a kind of food, not one food: alone, they are never logged without asking
@@ -236,6 +260,22 @@ DISH_WORDS = frozenset(
     | {"burger", "burgers", "stew", "curry", "taco", "tacos", "burrito", "burritos", "pie"}
     | {"cake", "roll", "rolls", "smoothie", "shake", "omelette", "omelet", "casserole"}
 )
+
+# Dishes the catalog has no entry for, named without a dish word ("pad thai", "a gyro"): they are
+# food (never dropped as words Sparky does not know), and only a food named so is one of them.
+NAMED_DISHES = frozenset(
+    {"pad thai", "sushi", "sashimi", "shawarma", "gyro", "gyros", "biryani", "kebab", "kebabs"}
+    | {"kabob", "kabobs", "pho", "tikka masala", "chicken tikka masala", "butter chicken"}
+    | {"shepherd's pie", "shepherds pie", "cottage pie", "bolognese", "spaghetti bolognese"}
+    | {"stir fry", "beef stir fry", "chicken stir fry", "california roll", "laksa"}
+    | {"paella", "moussaka", "dhal", "korma", "vindaloo", "jambalaya", "blt", "bibimbap"}
+)
+# Dish words whose filling may vary while the dish stays the same kind: any sandwich is the
+# closest real dish to "a breakfast sandwich", any wrap to "a falafel wrap". A salad, a soup, a
+# taco or a pie is not: a taco salad is no Greek salad, a beef taco no fish taco.
+VESSEL_WORDS = frozenset({"sandwich", "sandwiches", "sub", "subs", "wrap", "wraps", "bowl"})
+NOT_VESSEL_DISHES = ("spread", "cookie", "cracker", "ice cream", "-type", "tortilla", "waffle")
+DISH_SYNONYMS = {"sub": ("sandwich",), "sandwich": ("sub",), "kebab": ("kabob",)}
 
 # SR28 files some foods under a label first ("Fish, salmon", "Beverages, coffee"): the food is
 # the next part.
@@ -458,9 +498,62 @@ def _foods_by_id(ids: list) -> dict:
     return {food.id: food for food in foods}
 
 
+def dish_of(text: str) -> tuple[list[str], str | None] | None:
+    """(the words, the dish word) of a dish query ("turkey sandwich" -> (["turkey",
+    "sandwich"], "sandwich"); "pad thai" -> (["pad", "thai"], None)), else None."""
+    words = [w for w in _DISH_TEXT.findall(text.lower()) if w not in ("a", "an", "the", "some")]
+    if not words:
+        return None
+    if " ".join(words) in NAMED_DISHES or any(w in NAMED_DISHES for w in words):
+        return words, None
+    if len(words) >= 2 and words[-1] in DISH_WORDS:
+        return words, words[-1]
+    return None
+
+
+_DISH_TEXT = re.compile(r"[a-z']+")
+
+
+def dish_options(*, user, query: str, limit: int = 3) -> list[Food] | None:
+    """The closest real dishes for a dish query, never one of its parts: names holding the whole
+    dish ("Fast foods, submarine sandwich, turkey breast" for "turkey sandwich"), else, for a
+    sandwich, wrap or bowl, others of that kind; [] when the catalog has none (the user gives
+    their own numbers). None when the query is not a dish (search as usual)."""
+    dish = dish_of(query)
+    if dish is None:
+        return None
+    words, vessel = dish
+    found = search_foods(user=user, query=" ".join(words), limit=40)
+    if vessel is None:  # a named dish: the name as a phrase
+        phrase = " ".join(words).replace("'", "")
+        whole = [f for f in found if phrase in f.name.lower().replace("'", "")]
+        return whole[:limit]
+
+    def has(food, word) -> bool:
+        name = food.name.lower()
+        stems = [word.rstrip("s")[:5], *(s[:5] for s in DISH_SYNONYMS.get(word.rstrip("s"), ()))]
+        return any(stem in name for stem in stems)
+
+    whole = [f for f in found if all(has(f, w) for w in words)]
+    if len(whole) >= limit or vessel not in VESSEL_WORDS:
+        return whole[:limit]
+
+    def a_dish(food) -> bool:  # a sandwich, not a sandwich spread or a sandwich cookie
+        name = food.name.lower()
+        return has(food, vessel) and not any(w in name for w in NOT_VESSEL_DISHES)
+
+    kind = whole + [f for f in found if a_dish(f) and f not in whole]
+    if len(kind) < limit:
+        more = search_foods(user=user, query=vessel, limit=30)
+        kind += [f for f in more if a_dish(f) and f.id not in {k.id for k in kind}]
+    return kind[:limit]
+
+
 def known_words(text: str) -> bool:
     """Whether every word of `text` is a word of some food name as typed, not a correction of
-    one ("fruit", "nuts" yes; "lol", "watched football" no)."""
+    one ("fruit", "nuts" yes; "lol", "watched football" no), or a dish ("pad thai")."""
+    if dish_of(text) is not None:
+        return True
     q = _parse(text[:MAX_QUERY_CHARS])
     return bool(q.options) and all(
         any(quality == 1.0 for _, quality in choice) for choice in q.options
@@ -468,21 +561,75 @@ def known_words(text: str) -> bool:
 
 
 def best_food(*, user, name: str) -> Food | None:
-    """The food to log for `name` without asking, or None when no match is confident."""
+    """The food to log for `name` without asking, or None when no match is confident. A dish is
+    never logged as one of its parts: only a food named as the dish is."""
     found = search_foods(user=user, query=name, limit=1)
+    dish = dish_of(name)
+    if found and dish is not None and dish[1] is None:
+        phrase = " ".join(dish[0]).replace("'", "")
+        if phrase not in found[0].name.lower().replace("'", ""):
+            return None
     if found and found[0].complete and found[0].score >= CONFIDENT_SCORE:
         return found[0]
     if found and found[0].complete and found[0].score >= BRAND_SCORE and _brand(found[0], name):
         return found[0]
-    return None
+    if dish is not None and dish[1] is None:
+        return None  # a BLT is any BLT, not McDONALD'S Chicken Ranch BLT Sandwich
+    # a dish ("chicken curry") is some maker's product only when the maker is said
+    maker = dish is not None
+    if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name, maker):
+        return found[0]
+    nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
+    return next(
+        (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
+    )
+
+
+def _made_by_named(food: Food, name: str, maker_said: bool = False) -> bool:
+    asked = frozenset(_stem_plural(w) for w in _WORDS.findall(name.lower()))
+    if maker_said:
+        maker = {_stem_plural(w) for w in _WORDS.findall(food.name.split(",")[0].lower())}
+        if not asked & maker:
+            return False
+    return bool(asked) and _made_by(food.name, asked)
 
 
 def _brand(food: Food, name: str) -> bool:
     """Whether `name` is the product the food's name ends with: "cheerios" is "Cereals
     ready-to-eat, GENERAL MILLS, CHEERIOS", "big mac" is "McDONALD'S, BIG MAC"; the long
-    category prefix is what keeps such names under the confident score."""
+    category prefix is what keeps such names under the confident score. Also a product named
+    after its maker: "whopper" is "BURGER KING, WHOPPER, no cheese", "egg mcmuffin"
+    "McDONALD'S, Egg McMUFFIN", "twix" "Candies, ..., TWIX Caramel Cookie Bars"."""
     asked = frozenset(_WORDS.findall(name.lower()))
-    return bool(asked) and _product(food.name) == asked
+    if not asked:
+        return False
+    if _product(food.name) == asked:
+        return True
+    return _made_by(food.name, frozenset(_stem_plural(w) for w in asked))
+
+
+def _stem_plural(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _made_by(name: str, asked: frozenset[str]) -> bool:
+    """Whether the words name a product of a brand the catalog name states in capitals: the
+    maker first ("TACO BELL, Bean Burrito") or the product itself ("..., TWIX Caramel ...")."""
+    parts = name.split(",")
+    if len(parts) < 2:
+        return False
+    maker = parts[0]
+    # a maker written in capitals ("BURGER KING", "McDONALD'S"), not a label ("Candies")
+    by_maker = all(sum(c.islower() for c in w) <= 1 for w in re.findall(r"[A-Za-z']+", maker))
+    for part in parts[1:]:
+        words = {_stem_plural(w) for w in re.findall(r"[a-z]+", part.lower())}
+        caps = {_stem_plural(w.lower()) for w in re.findall(r"\b[A-Z][A-Z'&]{2,}\b", part)}
+        maker_words = {_stem_plural(w) for w in re.findall(r"[a-z]+", maker.lower())}
+        if asked <= words | (maker_words if by_maker else set()) and (
+            by_maker or (caps and caps <= asked)
+        ):
+            return True
+    return False
 
 
 _UPPER_WORDS = re.compile(r"[A-Z][A-Z0-9'&.-]*\b")

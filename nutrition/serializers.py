@@ -155,6 +155,15 @@ class FoodEntryCreateSerializer(serializers.Serializer):
     variant = serializers.UUIDField(
         required=False, allow_null=True, help_text="One of the food's household servings."
     )
+    confirmed = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "An amount outside what the food's portions make plausible (a crumb of a food eaten "
+            "by the piece, over 5,000 kcal) is refused with error 'implausible' and the numbers; "
+            "send it again with true once the user confirmed it."
+        ),
+    )
 
     def validate_food(self, value):
         try:

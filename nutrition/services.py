@@ -27,6 +27,14 @@ SERVING_MAX = Decimal("9999999.999")
 _PLACES = Decimal("0.001")
 # One diary entry above this is almost always a unit mix-up ("75 x 100 g"), never written silently.
 IMPLAUSIBLE_KCAL = Decimal(5000)
+# Below these an entry is a crumb, not what anyone eats of a food logged by the piece or the
+# serving ("0.01 eggs"): a tenth of a piece, or a gram.
+CRUMB_COUNT = Decimal("0.1")
+CRUMB_GRAMS = Decimal(1)
+# One message that would write more entries or more calories than this asks first: a pasted week
+# or a typo'd count ("30 big macs") is confirmed before anything is written.
+TURN_MAX_ENTRIES = 8
+TURN_MAX_KCAL = Decimal(2500)  # more than a day's energy for most adults
 MAX_GLASSES_PER_ADD = 50
 MAX_GLASSES_PER_DAY = 100
 MAX_WATER_GOAL = 100
@@ -65,6 +73,15 @@ def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
 def food_get(*, user, food_id) -> Food:
     """A food the user may see, else Food.DoesNotExist (an id that is not a UUID included)."""
     return Food.objects.visible_to(user).get(pk=_uuid(food_id, Food))
+
+
+def food_options(*, user, query: str, limit: int = 3) -> list[Food]:
+    """Foods to offer when `query` is not logged as is: for a dish, only dishes (never one of
+    its parts: "turkey sandwich" is never plain roast turkey); else the nearest matches."""
+    dishes = search.dish_options(user=user, query=_searchable(query), limit=limit)
+    if dishes is not None:
+        return dishes
+    return food_search(user=user, query=query, limit=limit)
 
 
 def food_words_known(text: str) -> bool:
@@ -217,13 +234,17 @@ def food_entry_create(
     entry_date=None,
     variant=None,
     unsized=False,
+    several=False,
+    confirmed=False,
 ) -> FoodEntry:
     """Log `quantity` `unit` of a food the user may see into their diary.
 
     `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
     eggs), else servings; `unsized` (no count was said: "almonds") takes a household measure
-    over a tiny piece such as one almond. Refuses future days, unknown units, absurd amounts
-    and entries over 5,000 kcal (code 'implausible', asking whether another unit was meant).
+    over a tiny piece such as one almond, and `several` (a plural with no count: "eggs") a
+    couple of pieces. Refuses future days, unknown units, absurd amounts, and (code
+    'implausible', with the numbers, unless `confirmed` by the user) entries over 5,000 kcal or
+    a crumb of a food eaten by the piece ("0.01 eggs").
     """
     food = _visible_food(user, food)
     day = parse_day(user, entry_date)
@@ -231,13 +252,19 @@ def food_entry_create(
     chosen = _variant_of(food, variant)
     try:
         portion = units.portion(
-            food=food, quantity=quantity, unit=unit, variant=chosen, unsized=unsized
+            food=food,
+            quantity=quantity,
+            unit=unit,
+            variant=chosen,
+            unsized=unsized,
+            several=several,
         )
     except ValidationError as exc:
         # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
         quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
         portion = units.portion(food=food, quantity=quantity, unit=unit)
-    _check_plausible(food, portion, quantity, unit)
+    if not confirmed:
+        _check_plausible(food, portion, quantity, unit)
     entry = FoodEntry(
         user=user,
         food=food,
@@ -261,6 +288,7 @@ def food_option_add(
     unit=None,
     meal_type=None,
     entry_date=None,
+    confirmed=False,
 ) -> FoodEntry:
     """Log an option the coach offered ({name, calories, protein, carbs, fat, serving_size,
     serving_unit, ...nutrients}) as a custom food of the user's; one serving unless a quantity
@@ -291,6 +319,7 @@ def food_option_add(
         unit=unit,
         meal_type=meal_type,
         entry_date=entry_date,
+        confirmed=confirmed,
     )
 
 
@@ -480,6 +509,10 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     the same up to the first comma, "Yogurt, ..."), when most agree; else `problem` again."""
     asked = units.parse_unit(unit)
     ml_per = units.VOLUME_ML.get(asked.canonical)
+    if asked.canonical in units.CONTAINERS:  # "a bowl of Greek yogurt": 1.5 cups of it
+        size = units.standard_size(food, asked.canonical, drink=False)
+        if size is not None and size.unit in units.VOLUME_ML:
+            ml_per = size.amount * units.VOLUME_ML[size.unit]
     kin_name = food.name.split(",")[0].strip()
     if ml_per is None or getattr(problem, "code", None) != "unknown_unit" or len(kin_name) < 3:
         raise problem
@@ -504,10 +537,28 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     return (amount * density).quantize(Decimal(1)), "g"
 
 
+def bulk_problem(*, entries: int, kcal) -> str | None:
+    """Why one message's entries need the user's confirmation before they are written (more than
+    TURN_MAX_ENTRIES entries, or more than TURN_MAX_KCAL kcal), else None."""
+    kcal = Decimal(str(kcal or 0))
+    if entries > TURN_MAX_ENTRIES:
+        return (
+            f"That is {entries} entries ({kcal:,.0f} kcal) in one message, more than "
+            f"{TURN_MAX_ENTRIES}."
+        )
+    if kcal > TURN_MAX_KCAL:
+        return (
+            f"That is {kcal:,.0f} kcal in one message ({entries} "
+            f"entr{'y' if entries == 1 else 'ies'}), more than {TURN_MAX_KCAL:,} kcal."
+        )
+    return None
+
+
 def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None:
     if food.calories is None:
         return
     kcal = Decimal(food.calories) * portion.multiplier
+    _check_crumb(food, portion, kcal)
     if kcal <= IMPLAUSIBLE_KCAL:
         return
     said = units.clean_quantity(quantity).normalize()
@@ -527,6 +578,24 @@ def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None
     raise ValidationError(
         f"{said:f} x {said_unit} of {food.name} would be {kcal:,.0f} kcal, more than anyone "
         f"eats at once.{suggestion} If another unit or amount was meant, log it with that.",
+        code="implausible",
+    )
+
+
+def _check_crumb(food: Food, portion: units.Portion, kcal: Decimal) -> None:
+    """A tenth of a piece or serving, or less than a gram, of a food: a slip, not a meal."""
+    asked = units.parse_unit(portion.unit)
+    measured = asked.canonical in units.MASS_G or asked.canonical in units.VOLUME_ML
+    amount = portion.quantity or Decimal(0)
+    crumb_count = not measured and asked.canonical != units.KCAL and amount < CRUMB_COUNT
+    crumb_weight = portion.grams is not None and portion.grams < CRUMB_GRAMS
+    if not (crumb_count or crumb_weight):
+        return
+    said = f"{amount.normalize():f} {units.unit_text(amount, portion.unit)}".strip()
+    raise ValidationError(
+        f"{said} of {food.name} is {kcal:,.1f} kcal, a crumb rather than a helping. Did you "
+        f"mean 1 {units.unit_text(1, portion.unit)} ({kcal / amount:,.0f} kcal)? Say the amount "
+        "again, or confirm to log it as it is.",
         code="implausible",
     )
 
@@ -570,6 +639,7 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
             changes[field] = None if value is None else _glasses(value, 0, MAX_WATER_GOAL, "goal")
         elif field in GOAL_FIELDS:
             changes[field] = None if value is None else _amount(value, name, NUTRIENT_MAX)
+            _check_goal_range(field, changes[field])
         else:
             raise ValidationError(
                 f"{name!r} is not a goal; goals are {', '.join(GOAL_FIELDS)} and water_goal.",
@@ -591,6 +661,28 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
     goal.full_clean()
     goal.save()
     return goal
+
+
+# Daily goals a person can follow: 100,000 kcal or 5,000 g of protein is a typo. (A goal of 0
+# is allowed for the macros: "no carbs"; calories below 500 are no diet anyone should follow.)
+GOAL_RANGES = {
+    "calories": (Decimal(500), Decimal(10_000), "kcal"),
+    "protein": (Decimal(0), Decimal(1_000), "g"),
+    "carbs": (Decimal(0), Decimal(1_500), "g"),
+    "fat": (Decimal(0), Decimal(1_000), "g"),
+}
+
+
+def _check_goal_range(field: str, value: Decimal | None) -> None:
+    if value is None or field not in GOAL_RANGES:
+        return
+    low, high, unit = GOAL_RANGES[field]
+    if not low <= value <= high:
+        raise ValidationError(
+            f"A daily {field} goal of {value.normalize():,f} {unit} is not one to follow; "
+            f"use {low:,}-{high:,} {unit}.",
+            code="out_of_range",
+        )
 
 
 @transaction.atomic

@@ -52,6 +52,7 @@ SIZES = ("extra small", "small", "medium", "large", "extra large", "jumbo")
 GENERIC_PIECES = ("piece", "each", "whole", "item", "fruit")
 NOT_PIECES = frozenset(
     {*MASS_G, *VOLUME_ML, SERVING, "nlea", "package", "container", "can", "jar", "bottle", "box"}
+    | {"pot", "carton", "juice box", "bowl", "plate", "mug", "spoonful"}
     | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
     | {"block", "head", "bunch", "roast", "bird", "rack"}  # the whole thing, not a piece
 )
@@ -64,6 +65,7 @@ MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart
 LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
 HELPING_KCAL = Decimal(250)
 SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
+SINGLE_PACKS |= {"package"}  # a Twix, a bag of M&Ms: the product's own pack
 HELPING_GRAMS = Decimal(250)
 DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
 # A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
@@ -73,6 +75,8 @@ TINY_PIECE_KCAL = Decimal(30)
 # name means a household measure of it instead.
 WHOLE_GRAMS = Decimal(500)
 WHOLE_KCAL = Decimal(1000)
+# "eggs", "pancakes" with no count: a couple of them.
+SEVERAL = Decimal(2)
 # Pieces that are a part of the food, never what its bare name means.
 PART_PIECES = frozenset({"leaf", "floweret", "floret", "spear", "stalk", "sprig", "pod"})
 # A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
@@ -92,6 +96,116 @@ DRINK_SIZES_ML = {
 }
 # A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
 GLASS = "glass"
+
+# Containers: what "a bottle", "a can", "a bag" of a food is. A food's own household serving
+# that names the container comes first ("can or bottle (12 fl oz)" of cola, "container (6 oz)"
+# of yogurt, "drink box (8.45 fl oz)" of juice); CONTAINER_SERVINGS lists the words such a
+# serving may use. Without one, STANDARD_SIZES gives the usual size, for a drink (a food kept by
+# the fluid ounce or the ml) or a food, with its source. A size word before a container scales it
+# (CONTAINER_SIZES: "a small bag", "a large glass").
+CONTAINER_SERVINGS: dict[str, tuple[str, ...]] = {
+    "bottle": ("bottle",),
+    "can": ("can", "tin"),
+    "bag": ("bag", "package", "pouch"),
+    "packet": ("packet", "package", "pouch", "envelope", "sachet"),
+    "box": ("box", "package"),
+    "carton": ("carton", "drink box", "box", "container"),
+    "juice box": ("drink box", "juice box", "box"),
+    "jar": ("jar",),
+    "pot": ("container", "pot", "tub", "cup"),
+    "bowl": ("bowl",),
+    "plate": ("plate",),
+    "mug": ("mug",),
+    "spoonful": ("tbsp",),
+}
+FL_OZ_ML = Decimal("29.5735295625")
+
+
+@dataclass(frozen=True)
+class StandardSize:
+    """The usual size of a container when the food has no serving of that name."""
+
+    amount: Decimal
+    unit: str  # a unit of MASS_G or VOLUME_ML
+    source: str
+
+
+def _fl_oz(n, source: str) -> StandardSize:
+    return StandardSize(Decimal(str(n)), "fl oz", source)
+
+
+# container -> ((drink size, food size), ...); a food word of the food's name may pick its own
+# size first (STANDARD_SIZES_FOR: a bottle of wine is 750 ml, of beer 12 fl oz).
+STANDARD_SIZES: dict[str, tuple[StandardSize | None, StandardSize | None]] = {
+    "bottle": (
+        StandardSize(Decimal(500), "ml", "single-serve bottle of soda, water or juice, 500 ml"),
+        None,
+    ),
+    "can": (
+        _fl_oz(12, "US standard beverage can, 12 fl oz (355 ml)"),
+        StandardSize(
+            Decimal("1.75"), "cup", "a 15 oz can of beans, vegetables or soup: about 1.75 cups"
+        ),
+    ),
+    "bag": (None, StandardSize(Decimal(1), "oz", "snack-size bag of chips or pretzels, 1 oz")),
+    "packet": (None, StandardSize(Decimal(1), "oz", "single-serve snack packet, about 1 oz")),
+    "box": (
+        StandardSize(Decimal(200), "ml", "juice box, 200 ml (6.75 fl oz)"),
+        StandardSize(Decimal(1), "oz", "single-serve snack or cereal box, about 1 oz"),
+    ),
+    "carton": (_fl_oz(8, "half-pint carton of milk or juice, 8 fl oz"), None),
+    "juice box": (StandardSize(Decimal(200), "ml", "juice box, 200 ml (6.75 fl oz)"), None),
+    "jar": (None, StandardSize(Decimal(16), "oz", "a 16 oz jar of salsa, sauce or spread")),
+    "pot": (None, StandardSize(Decimal(150), "g", "single-serve yogurt or dessert pot, 150 g")),
+    "bowl": (
+        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of soup, about 1.5 cups"),
+        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of cereal or chili, 1.5 cups"),
+    ),
+    "plate": (
+        None,
+        StandardSize(Decimal(2), "cup", "estimate: a dinner plate of pasta or rice, 2 cups"),
+    ),
+    "mug": (_fl_oz(12, "estimate: a coffee mug, 12 fl oz"), None),
+    "spoonful": (
+        StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
+        StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
+    ),
+}
+STANDARD_SIZES_FOR: dict[tuple[str, str], StandardSize] = {
+    ("bottle", "wine"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
+    ("bottle", "champagne"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
+    ("bottle", "beer"): _fl_oz(12, "US standard beer bottle, 12 fl oz"),
+    ("bottle", "cider"): _fl_oz(12, "US standard cider bottle, 12 fl oz"),
+    ("bottle", "gatorade"): _fl_oz(20, "Gatorade's single-serve bottle, 20 fl oz"),
+    ("can", "energy"): _fl_oz(16, "energy drink can (Monster, Rockstar), 16 fl oz"),
+    ("can", "monster"): _fl_oz(16, "Monster energy drink can, 16 fl oz"),
+    ("can", "tuna"): StandardSize(Decimal(142), "g", "a 5 oz can of tuna: 142 g (drained 113 g)"),
+    # instant oatmeal: a 28 g packet made with water is about 3/4 cup cooked (Quaker's label)
+    ("packet", "oat"): StandardSize(Decimal("0.75"), "cup", "instant oatmeal packet, 3/4 cup made"),
+}
+# A piece of these, said with no amount, when the catalog's own piece is a pound's yield: a steak
+# as served is about 6 oz cooked (8 oz raw; USDA's 3 oz is a serving, not a steak).
+STANDARD_PIECES: dict[str, StandardSize] = {
+    "steak": StandardSize(Decimal(6), "oz", "a restaurant steak: 8 oz raw, about 6 oz cooked"),
+}
+# A size said before a container: "a small bag", "a large glass", "a big bowl".
+CONTAINER_SIZES = {
+    "small": Decimal("0.75"),
+    "medium": Decimal(1),
+    "large": Decimal("1.5"),
+    "extra large": Decimal(2),
+    "jumbo": Decimal(2),
+}
+# A size the food has no serving for, from the one it has: USDA's small, medium and large
+# apples, potatoes and eggs are about 0.7, 1 and 1.3 times the medium one.
+SIZE_RATIOS = {
+    "extra small": Decimal("0.55"),
+    "small": Decimal("0.7"),
+    "medium": Decimal(1),
+    "large": Decimal("1.3"),
+    "extra large": Decimal("1.5"),
+    "jumbo": Decimal("1.7"),
+}
 
 ALIASES = {
     **dict.fromkeys(["g", "gram", "grams", "gr", "grm", "gm", "gms"], "g"),
@@ -124,7 +238,22 @@ ALIASES = {
     **dict.fromkeys(["extra large", "xl", "x-large", "extra-large"], "extra large"),
     **dict.fromkeys(["extra small", "xs", "x-small", "extra-small"], "extra small"),
     "jumbo": "jumbo",
+    **dict.fromkeys(["bottle", "bottles"], "bottle"),
+    **dict.fromkeys(["can", "cans", "tin", "tins"], "can"),
+    **dict.fromkeys(["bag", "bags", "baggie"], "bag"),
+    **dict.fromkeys(["packet", "packets", "pack", "packs", "sachet", "sachets"], "packet"),
+    **dict.fromkeys(["pouch", "pouches"], "packet"),
+    **dict.fromkeys(["box", "boxes"], "box"),
+    **dict.fromkeys(["carton", "cartons"], "carton"),
+    **dict.fromkeys(["juice box", "juice boxes", "drink box", "drink boxes"], "juice box"),
+    **dict.fromkeys(["jar", "jars"], "jar"),
+    **dict.fromkeys(["pot", "pots", "tub", "tubs", "container", "containers"], "pot"),
+    **dict.fromkeys(["bowl", "bowls", "bowlful", "bowlfuls"], "bowl"),
+    **dict.fromkeys(["plate", "plates", "plateful", "platefuls"], "plate"),
+    **dict.fromkeys(["mug", "mugs", "mugful"], "mug"),
+    **dict.fromkeys(["spoonful", "spoonfuls", "spoon", "spoons"], "spoonful"),
 }
+CONTAINERS = frozenset(CONTAINER_SERVINGS)
 
 MAX_GRAMS = Decimal(10_000)
 MAX_ML = Decimal(10_000)
@@ -175,7 +304,75 @@ def parse_unit(text) -> Unit:
                 code="unknown_unit",
             )
     canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
+    if canonical is None and (sized := _sized_container(raw)) is not None:
+        size, raw = sized  # "small bag": three quarters of a bag
+        factor *= CONTAINER_SIZES[size]
+        canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
     return Unit(factor, canonical, canonical or _singular(raw))
+
+
+def _sized_container(raw: str) -> tuple[str, str] | None:
+    """("small", "bag") for "small bag", ("large", "glass") for "big glass", ("large",
+    "slice") for "large slice"; None otherwise."""
+    for size_word, size in sorted(ALIASES.items(), key=lambda kv: -len(kv[0])):
+        if size not in CONTAINER_SIZES or not raw.startswith(size_word + " "):
+            continue
+        rest = raw[len(size_word) + 1 :].strip()
+        unit = ALIASES.get(rest) or ALIASES.get(_singular(rest))
+        if unit in SIZES or unit in MASS_G or unit == KCAL or not rest.replace(" ", "").isalpha():
+            return None
+        return size, rest
+    return None
+
+
+# Household words that name an amount of a food when they come before "of" ("slice of pizza").
+HOUSEHOLD_WORDS = frozenset({"slice", "scoop", "wedge", "stick", "bar", "square", "strip"})
+_SIZE_WORDS = {"big": "large", "little": "small", "huge": "extra large", "giant": "extra large"}
+
+
+def amount_in_name(name: str, unit: str | None) -> tuple[str, str | None]:
+    """The amount words a food's name still holds, moved to the unit: ("egg", "jumbo") for
+    "jumbo egg", ("orange juice", "small carton") for "carton of orange juice" with "small",
+    ("juice", "juice box") for "juice box". Anything else comes back as it was."""
+    words = " ".join(str(name or "").lower().split()).split(" ")
+    asked = parse_unit(unit) if unit else None
+    size = asked.canonical if asked is not None and asked.canonical in SIZES else None
+    if asked is not None and size is None:
+        return name, unit  # a unit was given: the name is the food
+    if len(words) == 2 and words[0] in ("double", "triple") and words[1] == "espresso":
+        return words[1], f"{2 if words[0] == 'double' else 3} fl oz"  # a shot is 1 fl oz
+    if len(words) > 1 and size is None:
+        first = _SIZE_WORDS.get(words[0]) or ALIASES.get(words[0])
+        if first in SIZES:
+            size, words = first, words[1:]
+    if len(words) > 2 and words[1] == "of":
+        container = ALIASES.get(words[0]) or ALIASES.get(_singular(words[0]))
+        if container is None and _singular(words[0]) in HOUSEHOLD_WORDS:
+            container = _singular(words[0])
+        if container is not None and container not in SIZES and container != KCAL:
+            rest = " ".join(words[2:])
+            return rest, f"{size} {container}" if size else container
+    if len(words) > 1 and " ".join(words[-2:]) in ("juice box", "juice boxes", "drink box"):
+        rest = " ".join(words[:-1]) if words[-2] == "juice" else " ".join(words[:-2])
+        return rest or "juice", f"{size} juice box" if size else "juice box"
+    if size is None:
+        return name, unit
+    return " ".join(words), size
+
+
+def sizes_in(text: str) -> list[str]:
+    """The size words of a serving's text: 'serving large' -> ["large"], 'drink, extra large
+    (44 fl oz)' -> ["extra large"]."""
+    plain = " ".join(str(text or "").lower().replace("-", " ").split())
+    found = []
+    for size in ("extra large", "extra small"):
+        if re.search(rf"\b{size}\b", plain):
+            found.append(size)
+            plain = re.sub(rf"\b{size}\b", " ", plain)
+    for size in ("small", "medium", "large", "jumbo"):
+        if re.search(rf"\b{size}\b", plain):
+            found.append(size)
+    return found
 
 
 # Plurals of words ending in "ie": "cookies" is "cookie", not "cooky".
@@ -209,7 +406,9 @@ def head_of(serving_unit: str) -> str:
     first = re.split(r"[\s,(]", text, maxsplit=1)[0]
     if text.startswith("fl oz"):
         first = "fl oz"
-    return ALIASES.get(first) or ALIASES.get(_singular(first)) or _singular(first)
+    unit = ALIASES.get(first) or ALIASES.get(_singular(first)) or _singular(first)
+    # a container keeps its own word ("container (7 oz)", "tin"): `_container` reads the words
+    return _singular(first) if unit in CONTAINERS else unit
 
 
 def clean_quantity(quantity) -> Decimal:
@@ -238,7 +437,9 @@ def clean_quantity(quantity) -> Decimal:
     return value
 
 
-def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=False) -> Portion:
+def portion(
+    *, food, quantity, unit=None, variant=None, variants=None, unsized=False, several=False
+) -> Portion:
     """How much of `food` `quantity` `unit` is: the multiplier of its stored nutrients.
 
     `variant` is a household serving the caller already chose; `variants` may pass the food's
@@ -275,7 +476,7 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         mult = amount / Decimal(food.calories)
         return Portion(mult, KCAL, None, base.grams_for(mult), amount)
     if not asked.label:
-        result = _natural(base, amount, unsized=unsized)
+        result = _natural(base, amount, unsized=unsized or several, several=several)
     elif asked.canonical == SERVING:
         result = Portion(amount, SERVING, None, base.grams_for(amount))
     elif base.unit_matches(asked):
@@ -285,10 +486,18 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         grams = amount * MASS_G[asked.canonical]
         if base.grams:
             result = Portion(grams / base.grams, asked.canonical, None, grams)
-    if result is None and asked.label:
-        match = next((v for v in base.usable_variants() if _matches(v, asked)), None)
+    if result is None and asked.label and asked.canonical not in CONTAINERS:
+        same = [v for v in base.usable_variants() if _matches(v, asked)]
+        # "a bar of chocolate" is the bar, not its miniature
+        match = next((v for v in same if "mini" not in _plain(v)), same[0] if same else None)
         if match is not None:
             result = _via_variant(base, match, amount, label=asked.label)
+    if result is None and asked.canonical in CONTAINERS:
+        result = _container(base, amount, asked.canonical)
+        if result is None and asked.canonical in ("plate", "bowl"):
+            result = _natural(base, amount)  # a plate of fries: the food's own helping
+    if result is None and asked.canonical in SIZES:
+        result = _sized(base, amount, asked.canonical)
     if result is None and asked.word in VOLUME_STAND_INS:
         result = _by_volume(base, amount * VOLUME_STAND_INS[asked.word], asked.word)
     if result is None and asked.canonical in DRINK_SIZES_ML and base.a_drink():
@@ -304,6 +513,9 @@ def portion(*, food, quantity, unit=None, variant=None, variants=None, unsized=F
         result = _by_volume(base, amount * VOLUME_ML[asked.canonical], asked.canonical)
     if result is None and (asked.canonical in (PIECE, *SIZES) or base.names(asked.word)):
         result = _pieces(base, amount)
+    if result is None and asked.canonical == PIECE:
+        # "a piece of lasagna": a food with no piece of its own is eaten by the serving
+        result = _one_serving(base, amount)
     if result is None:
         raise ValidationError(
             f"{asked.label!r} is not a unit I can convert for {food.name}; use one of: "
@@ -527,23 +739,39 @@ class _Base:
             # Kept only by the pot or the can ("Yogurt, Greek": container (7 oz)): one of those,
             # when it is a helping, rather than 100 g.
             packs = [v for v in servings if head_of(v.serving_unit) in SINGLE_PACKS]
-            return next((v for v in packs if self._a_helping(v, DRINK_GRAMS)), None)
+            most = HELPING_KCAL * 2  # a candy bar's pack is a snack of up to 500 kcal
+            return next((v for v in packs if self._a_helping(v, DRINK_GRAMS, most)), None)
         first = measures[0]
         drink = head_of(first.serving_unit) == "fl oz"
         if drink and Decimal(first.serving_size) <= 1:
-            # "1 fl oz" is no one's drink: a cup of coffee, a can of beer.
+            # "1 fl oz" is no one's drink: a cup of coffee, a can of beer; a drink sold by the
+            # bottle is the bottle ("a gatorade": its 20 fl oz)
+            sold = [v for v in servings if head_of(v.serving_unit) in ("bottle", "can")]
+            sold = [v for v in sold if self._a_helping(v, WHOLE_GRAMS * 2, HELPING_KCAL * 2)]
+            if sold:
+                return sold[0]
             drinks = [v for v in servings if self._a_helping(v, DRINK_GRAMS)]
             return max(drinks, key=lambda v: Decimal(v.gram_weight), default=None)
         most = DRINK_GRAMS if drink else HELPING_GRAMS  # an 8 fl oz glass weighs 250 g or more
         if self._a_helping(first, most):
             return first
         helpings = [v for v in measures if self._a_helping(v, most)]
-        return max(helpings, key=lambda v: Decimal(v.gram_weight), default=None)
+        best = max(helpings, key=lambda v: Decimal(v.gram_weight), default=None)
+        if best is not None and self.kcal_of(best) * Decimal(best.serving_size) < HELPING_KCAL / 4:
+            # a tablespoon of chili is no helping either: a cup just over the line is
+            bigger = [
+                v
+                for v in measures
+                if v.gram_weight > best.gram_weight
+                and self._a_helping(v, most * 2, HELPING_KCAL * 2)
+            ]
+            best = min(bigger, key=lambda v: Decimal(v.gram_weight), default=best)
+        return best
 
-    def _a_helping(self, variant, most_grams: Decimal) -> bool:
+    def _a_helping(self, variant, most_grams: Decimal, most_kcal: Decimal = HELPING_KCAL) -> bool:
         per = self.variant_multiplier(variant)
         kcal = per * Decimal(self.food.calories) if per is not None else None
-        return kcal is not None and kcal <= HELPING_KCAL and variant.gram_weight <= most_grams
+        return kcal is not None and kcal <= most_kcal and variant.gram_weight <= most_grams
 
 
 _LABELLED_VOLUME = re.compile(
@@ -582,10 +810,11 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
     return Portion(count * per, label or head_of(variant.serving_unit), variant, grams)
 
 
-def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
+def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False) -> Portion:
     """No unit: pieces of a countable food ("2 eggs"), else a household measure, else servings.
     A piece that is the whole roast gives way to the measure or, without one, to a serving, and
-    so does a crumb of a piece (one almond, one fry) when no count was said."""
+    so does a crumb of a piece (one almond, one fry) when no count was said; a plural with no
+    count (`several`: "eggs", "pancakes") is a couple of pieces."""
     if not base.counted:
         piece = base.piece_variant()
         whole = piece is not None and base.whole(piece)
@@ -600,7 +829,18 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
                 return _via_variant(base, entire, amount)
         # "spinach" is not one leaf, "broccoli" not one spear: a part of the plant is no helping
         part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
+        standard = _standard_piece(base) if piece is not None and (whole or big) else None
+        if standard is not None:
+            return replace(
+                standard,
+                grams=standard.grams * amount,
+                multiplier=standard.multiplier * amount,
+                quantity=(standard.quantity * amount).quantize(_PLACES),  # "6 oz" a steak
+            )
         if piece is not None and not (whole or tiny or ((big or part) and base.measure_variant())):
+            if several and not big and not part:
+                count = amount * SEVERAL
+                return replace(_via_variant(base, piece, count), quantity=count)
             return _via_variant(base, piece, amount)
         measure = base.measure_variant()
         if measure is not None:  # 1 x "2 tbsp" is stored as 2 tbsp
@@ -613,6 +853,94 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False) -> Portion:
             count = amount * Decimal(piece.serving_size)
             return replace(_via_variant(base, piece, count), quantity=count.quantize(_PLACES))
     return Portion(amount, SERVING, None, base.grams_for(amount))
+
+
+def _container(base: _Base, amount: Decimal, word: str) -> Portion | None:
+    """A bottle, can, bag... of the food: its own serving of that name, else the standard size
+    (STANDARD_SIZES), as `amount` containers."""
+    names = CONTAINER_SERVINGS[word]
+    size = standard_size(base.food, word, drink=base.a_drink())
+    for v in [*base._ordered_servings(), *base.usable_variants()]:
+        text = _plain(v)
+        if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
+            if base.variant_multiplier(v) is None:
+                continue
+            if size is not None and base.kcal_of(v) > WHOLE_KCAL:
+                continue  # an 8 oz family bag of chips is not "a bag of chips"
+            return _via_variant(base, v, amount, label=word)
+    if size is None:
+        return None
+    if size.unit in MASS_G:
+        if not base.grams:
+            return None
+        grams = amount * size.amount * MASS_G[size.unit]
+        return Portion(grams / base.grams, word, None, grams)
+    ml = amount * size.amount * VOLUME_ML[size.unit]
+    result = _by_volume(base, ml, word)
+    if result is None and base.grams and base.food.name.lower().startswith("beverages"):
+        # a drink with no volume on record weighs about what water does (1 g per ml)
+        return Portion(ml / base.grams, word, None, ml)
+    return result
+
+
+def standard_size(food, word: str, *, drink: bool) -> StandardSize | None:
+    """The standard size of a container for this food (see STANDARD_SIZES), or None."""
+    words = {_singular(w) for w in re.findall(r"[a-z]+", food.name.lower())}
+    for (container, food_word), size in STANDARD_SIZES_FOR.items():
+        if container == word and food_word in words:
+            return size
+    drink_size, food_size = STANDARD_SIZES.get(word, (None, None))
+    return (drink_size or food_size) if drink else (food_size or drink_size)
+
+
+def _sized(base: _Base, amount: Decimal, size: str) -> Portion | None:
+    """A size among the food's servings ("serving large" of fries, "drink, small (16 fl oz)"),
+    a drink's coffee-shop size, else the size scaled from the one the food has (SIZE_RATIOS:
+    a large sweet potato from its medium one): never another size silently."""
+    for v in base.usable_variants():
+        if sizes_in(v.serving_unit) == [size] and base.variant_multiplier(v) is not None:
+            return _via_variant(base, v, amount, label=size)
+    if base.a_drink():
+        return None  # DRINK_SIZES_ML
+    sized = [
+        v
+        for v in base.usable_variants()
+        if len(sizes_in(v.serving_unit)) == 1 and base.variant_multiplier(v) is not None
+    ]
+    known = next((v for v in sized if sizes_in(v.serving_unit) == ["medium"]), None)
+    known = known or (sized[0] if sized else base.piece_variant())
+    if known is None or base.whole(known):
+        return None
+    had = (sizes_in(known.serving_unit) or ["medium"])[0]
+    ratio = SIZE_RATIOS[size] / SIZE_RATIOS[had]
+    result = _via_variant(base, known, amount * ratio * Decimal(known.serving_size), label=size)
+    return replace(result, variant=None, quantity=amount)
+
+
+def _one_serving(base: _Base, amount: Decimal) -> Portion | None:
+    """The food's own serving ("cup 1 serving" of lasagna), else the household measure."""
+    for v in base.usable_variants():
+        if re.search(r"\bserving\b", _plain(v)) and base.variant_multiplier(v) is not None:
+            size = Decimal(v.serving_size)
+            result = _via_variant(base, v, amount * size, label=PIECE)
+            return replace(result, variant=None, quantity=amount)
+    measure = base.measure_variant()
+    if measure is None:
+        return None
+    size = Decimal(measure.serving_size)
+    return replace(
+        _via_variant(base, measure, amount * size, label=PIECE), variant=None, quantity=amount
+    )
+
+
+def _standard_piece(base: _Base) -> Portion | None:
+    """One piece of a food STANDARD_PIECES sizes ("a steak"), in its unit, or None."""
+    words = {_singular(w) for w in re.findall(r"[a-z]+", base.food.name.lower())}
+    size = next((s for word, s in STANDARD_PIECES.items() if word in words), None)
+    if size is None or size.unit not in MASS_G or not base.grams:
+        return None
+    grams = size.amount * MASS_G[size.unit]
+    return Portion(grams / base.grams, size.unit, None, grams, size.amount)
 
 
 def _by_volume(base: _Base, ml: Decimal, label: str) -> Portion | None:

@@ -4,8 +4,8 @@ surface), widened for the next step when the model calls sparky_enable_tools; in
 user's pick is a ceiling.
 
 The loop holds against what small local models do (LOCAL-MODEL.md):
-- the same write (same tool, same arguments) runs once a turn; asked again, the model is told it
-  is already done, and two steps of nothing but repeats end the loop;
+- the same write (same tool, same arguments) runs once a turn; asked again in a later step, the
+  model is told it is already done, and two steps of nothing but repeats end the loop;
 - a write the user's message does not support is refused by the registry (chat.tools.grounding)
   with the reason, so the model answers instead;
 - a tool call written as text ("```json {"name": "log_food", ...}```") is run as the call it is
@@ -18,6 +18,7 @@ The loop holds against what small local models do (LOCAL-MODEL.md):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -26,6 +27,7 @@ import uuid
 from django.conf import settings
 
 from chat import llm
+from chat.choices import held_for_confirmation
 from chat.classify import Classification
 from chat.engines.messages import current_message, custom_prompts, history_messages
 from chat.prompts import compose_system_prompt
@@ -124,30 +126,18 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             final_text = text
             break
         messages.append(_assistant_message(text, calls))
-        enabled: list[str] = []
-        repeats = 0
-        for call in calls:
-            key = _write_key(active, call)
-            if key is not None and key in done:
-                repeats += 1
-                outcome = _repeated(done[key])
-            else:
-                outcome = run_tool(
-                    ctx, call.name, call.arguments, allowed=active, dormant_hint=hint
-                )
-                turn.record(call.name, outcome)
-                if key is not None and (outcome.ok or outcome.data.get("refused")):
-                    done[key] = outcome
-            if call.name == ENABLE_TOOL_NAME and outcome.ok:
-                enabled += [c for c in outcome.data.get("enabled", []) if c not in categories]
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call.id,
-                    "content": json.dumps(outcome.for_model()),
-                }
-            )
-        repeat_steps = repeat_steps + 1 if repeats == len(calls) else 0
+        before = dict(done)
+        step = _Step(turn, ctx, active, hint, categories, done)
+        question = held_for_confirmation(turn, functools.partial(step.run, calls))
+        if question:  # nothing of this step was written: the model tells the user to confirm
+            done.clear()
+            done.update(before)
+            held = {"ok": False, "message": f"Not saved yet. {question} Ask the user."}
+            for reply in step.replies:
+                reply["content"] = json.dumps(held)
+        messages += step.replies
+        enabled = step.enabled
+        repeat_steps = repeat_steps + 1 if step.repeats == len(calls) else 0
         if repeat_steps >= MAX_REPEAT_STEPS:
             break  # the model keeps asking for what is done: answer for it
         if enabled and surface is not None:
@@ -181,7 +171,8 @@ def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: 
         response.message = stopped + "; nothing was saved."
         response.error = "unfinished"
         return response
-    if final_text and claims_a_save(final_text) and not turn.option_requests:
+    waiting = turn.option_requests or turn.pending_confirmation
+    if final_text and claims_a_save(final_text) and not waiting:
         response.message = final_text
         response.error = CLAIMED_WITHOUT_SAVING
         return response
@@ -211,6 +202,40 @@ def _covers(text: str, turn: Turn) -> bool:
         if not said.names(name):
             return False
     return True
+
+
+class _Step:
+    """One step's tool calls: each write once a turn, the replies to the model in `replies`."""
+
+    def __init__(self, turn, ctx, active, hint, categories, done):
+        self.turn, self.ctx, self.active, self.hint = turn, ctx, active, hint
+        self.categories, self.done = categories, done
+        # Calls repeated from an earlier step are the small-model loop; the same call twice in
+        # one reply is a model's way of saying two of them.
+        self.earlier = dict(done)
+        self.replies: list[dict] = []
+        self.enabled: list[str] = []
+        self.repeats = 0
+
+    def run(self, calls) -> None:
+        for call in calls:
+            key = _write_key(self.active, call)
+            if key is not None and key in self.earlier:
+                self.repeats += 1
+                outcome = _repeated(self.earlier[key])
+            else:
+                outcome = run_tool(
+                    self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
+                )
+                self.turn.record(call.name, outcome, call.arguments)
+                if key is not None and (outcome.ok or outcome.data.get("refused")):
+                    self.done[key] = outcome
+            if call.name == ENABLE_TOOL_NAME and outcome.ok:
+                self.enabled += [
+                    c for c in outcome.data.get("enabled", []) if c not in self.categories
+                ]
+            content = json.dumps(outcome.for_model())
+            self.replies.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
 
 def _write_key(active, call) -> str | None:

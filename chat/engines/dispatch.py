@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from chat.answers import answer_question
+from chat.choices import held_for_confirmation
 from chat.tools import ToolContext, run_tool
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 from measurements.units import parse_length_unit, parse_weight_unit
@@ -96,9 +97,11 @@ def _names_food(args: dict) -> bool:
     return food_words_known(str(args.get("food_name") or ""))
 
 
-def _note(turn: Turn, lines: list[str], name: str, result) -> None:
-    turn.record(name, result)
-    if result.ok or not result.options:
+def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
+    turn.record(name, result, args)
+    if result.confirm:
+        lines.append(result.confirm)
+    elif result.ok or not result.options:
         lines.append(result.message if result.ok else f"Not saved: {result.message}")
 
 
@@ -109,6 +112,32 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
     ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
     lines: list[str] = []
     held: list = []
+    answered: list[bool] = []
+
+    def run_calls():
+        answered.append(_run_intents(turn, ctx, intents, lines, held, bare_food))
+
+    question = held_for_confirmation(turn, run_calls)
+    if question:  # out of range or too much at once: nothing written, the user is asked
+        return CoachResponse(action="confirm", message=question, engine=engine)
+    if held and not turn.written:
+        # Bare words the catalog does not know were probably not food at all.
+        shown = " ".join(turn.text.split())[:80]
+        return CoachResponse(
+            action="none",
+            engine=engine,
+            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+        )
+    for name, result, args in held:
+        _note(turn, lines, name, result, args)
+    if not lines and not turn.option_requests:
+        lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
+    action = "logged" if turn.written else ("answered" if any(answered) else "none")
+    return CoachResponse(action=action, message="\n".join(lines), engine=engine)
+
+
+def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: bool) -> bool:
+    """Run every intent's calls; whether a question was answered."""
     answered = False
     for intent in intents:
         if intent.name in ("ask_question", "chat"):
@@ -130,21 +159,8 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
                     alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
                     _note(turn, lines, name, run_tool(ctx, name, alone))
                 continue
-            if bare_food and not result.ok and not _names_food(args):
-                held.append((name, result))  # food only if another name of it was
+            if bare_food and not result.ok and not result.confirm and not _names_food(args):
+                held.append((name, result, args))  # food only if another name of it was
                 continue
-            _note(turn, lines, name, result)
-    if held and not turn.written:
-        # Bare words the catalog does not know were probably not food at all.
-        shown = " ".join(turn.text.split())[:80]
-        return CoachResponse(
-            action="none",
-            engine=engine,
-            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
-        )
-    for name, result in held:
-        _note(turn, lines, name, result)
-    if not lines and not turn.option_requests:
-        lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
-    action = "logged" if turn.written else ("answered" if answered else "none")
-    return CoachResponse(action=action, message="\n".join(lines), engine=engine)
+            _note(turn, lines, name, result, args)
+    return answered

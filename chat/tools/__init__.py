@@ -327,6 +327,14 @@ def run_tool(
                 transaction.set_rollback(True)
                 result.written = []
     except ValidationError as exc:
+        if getattr(exc, "code", None) == "implausible":
+            # Out of the range the food's portions make plausible: the user is asked first.
+            question = _validation_text(exc)
+            return ToolResult(
+                ok=False,
+                message=f"{question} Nothing was saved: ask the user to confirm or correct it.",
+                confirm=question,
+            )
         return ToolResult(ok=False, message=_validation_text(exc) + " Nothing was saved.")
     except ObjectDoesNotExist as exc:
         return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")

@@ -32,6 +32,9 @@ class ToolContext:
     # What the user said (chat.tools.grounding.Said), when a model's writes must be grounded in
     # it; None for callers that decide for themselves (MCP agents, the API, the offline parser).
     said: Any = None
+    # The user confirmed these calls after Sparky asked (an amount out of range, a bulk turn):
+    # set by the coach when it replays a pending confirmation, never by a model.
+    confirmed: bool = False
 
     @classmethod
     def for_user(cls, user, **kw) -> ToolContext:
@@ -59,6 +62,8 @@ class ToolResult:
     written: list[Written] = dataclasses.field(default_factory=list)
     # Set when the handler wants the user to choose (not-found food -> options).
     options: dict | None = None
+    # Set when the call needs the user's confirmation first (an implausible amount): the question.
+    confirm: str | None = None
 
     def for_model(self) -> dict:
         out = {"ok": self.ok, "message": self.message}

@@ -122,6 +122,14 @@ def log_custom_measurement(ctx, args) -> ToolResult:
     )
 
 
+def _day_words(ctx, day) -> str:
+    """ "today", "yesterday" or "on 2026-11-28": the day a total is about."""
+    today = parse_day(ctx.user, "today")
+    if day == today:
+        return "today"
+    return "yesterday" if (today - day).days == 1 else f"on {day.isoformat()}"
+
+
 @tool(
     name="log_water",
     category="checkin",
@@ -140,7 +148,8 @@ def log_water(ctx, args) -> ToolResult:
         raise ValidationError(f"Water is counted in whole glasses; {glasses:g} is not one.")
     day = parse_day(ctx.user, args.get("date"))
     total = food_services.water_add(user=ctx.user, glasses=int(glasses), entry_date=day)
-    summary = f"{int(glasses)} glass{'es' if glasses != 1 else ''} of water, {total} on {day}"
+    glass = "glass" if glasses == 1 else "glasses"
+    summary = f"{int(glasses)} {glass} of water ({total} {_day_words(ctx, day)})"
     return ToolResult(
         ok=True,
         message=f"Added {summary}.",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from nutrition import compound, units
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
@@ -124,6 +128,54 @@ def search_foods(ctx, args) -> ToolResult:
     example={"food_name": "egg", "quantity": 2, "meal_type": "breakfast"},
 )
 def log_food(ctx, args) -> ToolResult:
+    if not args.get("food_id"):
+        items = compound.split_items(user=ctx.user, name=args["food_name"].strip())
+        if len(items) > 1:
+            return _log_items(ctx, args, items)
+    return _log_one(ctx, args)
+
+
+def _log_items(ctx, args, items) -> ToolResult:
+    """Each item of "coffee with milk" logged on its own; one that fails is named, not lost."""
+    lines, written, options, data = [], [], None, {"entries": []}
+    size = units.parse_unit(args.get("unit")).canonical if args.get("unit") else None
+    scale = compound.DRINK_SIZES.get(size, 1.0) if size else 1.0  # "a large latte"
+    count = (
+        (args.get("quantity") or 1) * scale if not args.get("unit") or size in units.SIZES else 1
+    )
+    for i, item in enumerate(items):
+        sub = {**args, "food_name": item.name}
+        if item.quantity is not None:  # its usual amount: a shot, a splash of milk
+            sub["quantity"], sub["unit"] = item.quantity * float(count), item.unit
+        elif i > 0 or size in units.SIZES:  # the amount said is the main food's; an
+            sub.pop("quantity", None)  # accompaniment has its own
+            sub.pop("unit", None)
+        try:
+            with transaction.atomic():
+                result = _log_one(ctx, sub)
+                if not result.ok:
+                    transaction.set_rollback(True)
+        except ValidationError as exc:
+            if getattr(exc, "code", None) == "implausible":
+                raise  # the whole call waits for the user's confirmation
+            result = ToolResult(ok=False, message=f"{item.name}: {' '.join(exc.messages)}")
+        if result.ok:
+            written += result.written
+            data["entries"].append(result.data)
+            lines.append(result.message)
+        else:
+            options = options or result.options
+            lines.append(f"Not saved: {result.message}")
+    return ToolResult(
+        ok=bool(written),
+        message=" ".join(lines),
+        data=data,
+        written=written,
+        options=options,
+    )
+
+
+def _log_one(ctx, args) -> ToolResult:
     name = args["food_name"].strip()
     food = None
     if args.get("food_id"):
@@ -131,12 +183,13 @@ def log_food(ctx, args) -> ToolResult:
             food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
         except Exception:
             food = None  # an invented or foreign id: fall back to the name
+    unit = args.get("unit")
     if food is None:
-        food = food_services.food_find_best(user=ctx.user, name=name)
+        food, name, unit = _food_and_amount_words(ctx, name, unit)
     request = {
         "food_name": name,
         "quantity": args.get("quantity"),
-        "unit": args.get("unit"),
+        "unit": unit,
         "meal_type": args.get("meal_type") or default_meal(ctx.user),
         "date": args.get("date"),
     }
@@ -154,10 +207,12 @@ def log_food(ctx, args) -> ToolResult:
         user=ctx.user,
         food=food,
         quantity=args.get("quantity", 1),
-        unit=args.get("unit"),
+        unit=unit,
         meal_type=request["meal_type"],
         entry_date=args.get("date"),
-        unsized=_unsized(name, args),
+        unsized=_unsized(name, {**args, "unit": unit}),
+        several=_several(name, {**args, "unit": unit}),
+        confirmed=ctx.confirmed,
     )
     written = written_food(entry)
     return ToolResult(
@@ -166,6 +221,29 @@ def log_food(ctx, args) -> ToolResult:
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
     )
+
+
+def _food_and_amount_words(ctx, name: str, unit):
+    """(food or None, name, unit): amount words still in the name ("jumbo egg", "glass of milk",
+    "carton of orange juice" with unit "small") move to the unit, unless the food is named by
+    them ("big mac")."""
+    rest, moved = units.amount_in_name(name, unit)
+    if rest == name and moved == unit:
+        return food_services.food_find_best(user=ctx.user, name=name), name, unit
+    if " of " not in f" {name.lower()} ":
+        whole = food_services.food_find_best(user=ctx.user, name=name)
+        first = name.lower().split()[0]
+        if whole is not None and first in whole.name.lower():
+            return whole, name, unit
+    return food_services.food_find_best(user=ctx.user, name=rest), rest, moved
+
+
+def _several(name: str, args: dict) -> bool:
+    """A plural with no count ("eggs", "had pancakes"): a couple of them."""
+    if args.get("unit") or args.get("quantity") not in (None, 1):
+        return False
+    last = (name.lower().split() or [""])[-1]
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def _unsized(name: str, args: dict) -> bool:
@@ -237,6 +315,7 @@ def log_external_food(ctx, args) -> ToolResult:
     quantity = args.get("quantity", 1)
     entry = food_services.food_option_add(
         user=ctx.user,
+        confirmed=ctx.confirmed,
         option=option,
         quantity=Decimal(str(quantity)) * Decimal(str(option["serving_size"])),
         unit=option["serving_unit"],

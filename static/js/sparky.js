@@ -139,6 +139,24 @@
       usePhoto(files[0]);
     });
 
+    // A paste longer than the limit is kept whole and the box says so, instead of the browser
+    // cutting it silently (a maxlength would): the user splits it, nothing is lost.
+    var maxChars = parseInt(textarea.dataset.maxChars, 10) || 4000;
+    var limitNote = byId("composer-limit");
+    function tooLong() {
+      var over = textarea.value.length > maxChars;
+      if (limitNote) {
+        limitNote.hidden = !over;
+        limitNote.textContent = over
+          ? "Your message is " + textarea.value.length.toLocaleString() + " characters; the " +
+            "limit is " + maxChars.toLocaleString() + ". Split it into shorter messages."
+          : "";
+      }
+      textarea.setAttribute("aria-invalid", over ? "true" : "false");
+      return over;
+    }
+    textarea.addEventListener("input", tooLong);
+
     textarea.addEventListener("input", grow);
     textarea.addEventListener("keydown", function (event) {
       if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
@@ -150,6 +168,12 @@
     form.addEventListener("submit", function (event) {
       var photo = input.files && input.files[0];
       var problem = photo ? checkPhoto(photo) : "";
+      if (tooLong()) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        announce("The message is longer than the limit; it was not sent.");
+        return;
+      }
       if (problem) {
         event.preventDefault();
         event.stopImmediatePropagation();
@@ -164,6 +188,7 @@
       if (event.detail.successful) {
         // Only a delivered message clears the box; a refused or failed one keeps the text.
         textarea.value = "";
+        tooLong();
         clearPhoto();
         showError("");
         keyField.value = newKey();

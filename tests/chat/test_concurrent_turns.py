@@ -48,7 +48,9 @@ def test_a_retry_sent_while_the_first_request_is_in_flight_gets_the_first_answer
 
 @pytest.mark.django_db(transaction=True)
 def test_an_option_picked_twice_at_once_is_logged_once(alice, catalog):
-    offered = handle_turn(alice, "had a banana smoothie for lunch")  # offline: catalog options
+    # offline: catalog options (a food the catalog lacks that is no dish: a smoothie is offered
+    # only as a smoothie, and this small catalog has none)
+    offered = handle_turn(alice, "had banana chips for lunch")
     assert offered.action == "options"
     start = threading.Barrier(2)
     answers = []

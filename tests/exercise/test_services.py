@@ -233,7 +233,19 @@ def test_a_distance_without_a_time_takes_as_long_as_the_exercises_speed_says(ali
     assert ride.duration_minutes == 60  # no speed in the name: a typical 19 km/h
     assert timed.duration_minutes == 50  # a time given is kept
     assert no_speed.duration_minutes == 15  # no speed to go by: the default
-    assert ten_k.calories_burned > timed.calories_burned
+    # the same 10 km run faster burns about as much: the pace counts when a time is given
+    assert abs(ten_k.calories_burned - timed.calories_burned) <= 0.05 * ten_k.calories_burned
+
+
+def test_a_distance_in_a_time_burns_by_the_pace_not_by_the_minutes_alone(alice, running):
+    fast = exercise_entry_create(
+        user=alice, exercise=running, distance=5, distance_unit="km", duration_minutes=20
+    )
+    easy = exercise_entry_create(
+        user=alice, exercise=running, duration_minutes=20
+    )  # no distance: the catalog's 6 mph
+
+    assert fast.calories_burned > easy.calories_burned * 1.3  # 15 km/h, not 9.7
 
 
 @pytest.mark.parametrize(("given", "unit"), [(5, "furlongs"), (0, "km"), (-2, "mi"), (2000, "km")])

@@ -175,11 +175,11 @@ def test_a_volume_goes_through_the_weight_of_a_household_volume(milk):
 
 def test_an_unknown_unit_is_refused_naming_the_units_that_work(banana):
     with pytest.raises(ValidationError) as refused:
-        portion(food=banana, quantity=2, unit="bowls")
+        portion(food=banana, quantity=2, unit="wheelbarrows")
 
     assert refused.value.code == "unknown_unit"
     message = refused.value.messages[0]
-    assert "'bowl'" in message
+    assert "'wheelbarrow'" in message
     for unit in ("g", "oz", "cup", "medium", "large", "piece"):
         assert unit in message
 
@@ -485,7 +485,8 @@ def test_a_piece_bigger_than_a_meal_gives_way_to_the_measure_the_food_has():
     )
     burger = sr28_food("Fast foods, hamburger, double", 250, (1, "piece", 376))
 
-    assert logged(steak) == ("3 oz", 218)  # was the pound's yield, 786 kcal
+    # a steak as served (6 oz cooked): neither the pound's yield (786 kcal) nor USDA's 3 oz serving
+    assert logged(steak) == ("6 oz", 437)
     assert logged(margarine) == ("1 tbsp", 102)  # was the stick, 810 kcal
     assert logged(burger) == ("1 piece", 940)  # nothing smaller to give way to
 
