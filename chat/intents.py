@@ -746,49 +746,6 @@ def _fold_number_in_unit(unit: str | None, quantity: float) -> tuple[str | None,
     )
 
 
-# Food units: canonical name -> spellings. Unknown units are kept as written (the services know
-# the food's household servings); these only tidy the common ones.
-FOOD_UNITS = {
-    "g": ("g", "gr", "grs", "gram", "grams", "gramme", "grammes"),
-    "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"),
-    "mg": ("mg", "milligram", "milligrams"),
-    "oz": ("oz", "ounce", "ounces"),
-    "fl oz": ("fl oz", "fl_oz", "floz", "fluid ounce", "fluid ounces"),
-    "lb": ("lb", "lbs", "pound", "pounds"),
-    "ml": ("ml", "mls", "milliliter", "milliliters", "millilitre", "millilitres"),
-    "l": ("l", "liter", "liters", "litre", "litres"),
-    "cup": ("cup", "cups", "mug", "mugs"),
-    "glass": ("glass", "glasses"),  # a cup, or the labelled serving of a drink (wine)
-    "tbsp": ("tbsp", "tbs", "tablespoon", "tablespoons"),
-    "tsp": ("tsp", "teaspoon", "teaspoons"),
-    "slice": ("slice", "slices"),
-    "piece": ("piece", "pieces", "pc", "pcs"),
-    "serving": ("serving", "servings", "portion", "portions", "helping", "helpings"),
-    "can": ("can", "cans", "tin", "tins"),
-    "bottle": ("bottle", "bottles"),
-    "scoop": ("scoop", "scoops"),
-    "pint": ("pint", "pints"),
-    "shot": ("shot", "shots"),
-    "handful": ("handful", "handfuls"),
-    "small": ("small",),
-    "medium": ("medium",),
-    "large": ("large",),
-}
-# Containers (a bottle, a bowl, a carton...) are resolved per food by nutrition.units; every
-# spelling it knows passes through as the unit.
-for _alias, _unit in food_units.ALIASES.items():
-    # (a mug is a cup, above; "a bowl of" is still the parser's own, with no unit)
-    if _unit in food_units.CONTAINERS and _unit not in ("mug", "bowl"):
-        FOOD_UNITS.setdefault(_unit, ())
-        FOOD_UNITS[_unit] += (_alias,)
-_FOOD_UNIT_LOOKUP = {alias: unit for unit, aliases in FOOD_UNITS.items() for alias in aliases}
-
-
-def food_unit(word: str) -> str | None:
-    """The canonical food unit for a spelling, or None if it is not a known unit."""
-    return _FOOD_UNIT_LOOKUP.get(" ".join(word.lower().replace("_", " ").split()))
-
-
 def _food_unit(raw) -> str | None:
     if _is_null(raw):
         return None
@@ -797,7 +754,7 @@ def _food_unit(raw) -> str | None:
     text = " ".join(raw.strip().lower().split())
     if len(text) > 50:
         raise IntentError("log_food unit is longer than 50 characters; use e.g. 'g' or 'cup'.")
-    return food_unit(text) or text
+    return food_units.unit_word(text) or text
 
 
 def _meal_type(raw) -> str | None:

@@ -21,6 +21,8 @@ from functools import cached_property
 
 from django.core.exceptions import ValidationError
 
+from sparky import words
+
 MASS_G = {
     "g": Decimal(1),
     "handful": Decimal(30),  # of nuts, berries, chips: about an ounce
@@ -226,7 +228,10 @@ ALIASES = {
     **dict.fromkeys(["shot", "shots"], "shot"),
     **dict.fromkeys(["glass", "glasses"], GLASS),
     **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
-    **dict.fromkeys(["serving", "servings", "serve", "serves", "portion", "portions"], SERVING),
+    **dict.fromkeys(
+        ["serving", "servings", "serve", "serves", "portion", "portions", "helping", "helpings"],
+        SERVING,
+    ),
     **dict.fromkeys(["kcal", "cal", "cals", "calorie", "calories", "kilocalories"], KCAL),
     **dict.fromkeys(
         ["piece", "pieces", "pc", "pcs", "each", "ea", "whole", "item", "items"], PIECE
@@ -375,25 +380,31 @@ def sizes_in(text: str) -> list[str]:
     return found
 
 
-# Plurals of words ending in "ie": "cookies" is "cookie", not "cooky".
-_IE_PLURALS = frozenset({"cookies", "brownies", "smoothies", "veggies", "calories", "sweeties"})
-
-
-_F_PLURALS = {"leaves": "leaf", "loaves": "loaf", "halves": "half", "knives": "knife"}
+# Foods eaten, and named, as a plural: "fries" is never one fry, "oats" never one oat.
+FOOD_PLURALS = frozenset(
+    {"asparagus", "chips", "couscous", "fries", "grits", "hummus", "molasses", "oats"}
+)
+# Serving words that are not units above, but that a food's household servings use.
+HOUSEHOLD_WORDS = frozenset({"slice", "scoop"})
 
 
 def _singular(word: str) -> str:
-    if word in _IE_PLURALS:
-        return word[:-1]
-    if word in _F_PLURALS:
-        return _F_PLURALS[word]
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "oes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
-        return word[:-1]
-    return word
+    return words.singular(word)
+
+
+def singular_food_word(word: str) -> str:
+    """The singular of a word of a food's name ("eggs" -> "egg"); foods eaten as a plural stay."""
+    return words.singular(word, FOOD_PLURALS)
+
+
+def unit_word(word: str) -> str | None:
+    """The unit a word names ("grams" -> "g", "slices" -> "slice", "tins" -> "can", "big" ->
+    "large"), else None: the words every caller reads as a unit of food."""
+    text = " ".join(str(word or "").lower().replace("_", " ").split())
+    found = ALIASES.get(text) or ALIASES.get(_singular(text))
+    if found:
+        return found
+    return _singular(text) if _singular(text) in HOUSEHOLD_WORDS else None
 
 
 def head_of(serving_unit: str) -> str:

@@ -9,6 +9,8 @@ import inflect
 from rapidfuzz import fuzz
 
 _ENGINE = inflect.engine()
+# Where inflect slips: -ie nouns it reads as -y ones.
+_IE_NOUNS = {"smoothies": "smoothie", "sweeties": "sweetie", "hoagies": "hoagie"}
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -17,6 +19,8 @@ def singular(word: str, keep: frozenset[str] = frozenset()) -> str:
     words already singular stay as they are ('hummus', 'glass', 'swiss'), and so do the words
     in `keep` (plurals a domain uses as such: 'fries', 'oats')."""
     word = word.lower()
+    if word in _IE_NOUNS:
+        return _IE_NOUNS[word]
     if word in keep or len(word) <= 3 or word.endswith(("ss", "us", "is", "'s")):
         return word
     return _ENGINE.singular_noun(word) or word

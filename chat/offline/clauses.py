@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from chat.intents import food_unit
-from chat.offline.tokens import take_quantity, token_at
+from chat.offline.tokens import number_value, take_quantity, token_at
 from chat.offline.vocabulary import SPLITTERS, TIME_UNITS, WITH_COMPANY, WITH_FOODS, WITH_PARTS
+from nutrition.units import unit_word as food_unit
 
 
 def split_clauses(tokens: list[str]) -> list[list[str]]:
@@ -50,11 +50,14 @@ def _with_company(tokens: list[str], i: int) -> bool:
 
 
 def _glued(tokens: list[str], i: int) -> bool:
-    """An 'and' that belongs to a number: '2 and a half', '1 hour and 15 minutes'."""
+    """An 'and' that belongs to a number: '2 and a half', 'one hundred and fifty', '1 hour and
+    15 minutes'."""
     if tokens[i] != "and":
         return False
     if tokens[i + 1 : i + 3] == ["a", "half"]:
         return True
+    if token_at(tokens, i - 1) in ("hundred", "thousand") and number_value(token_at(tokens, i + 1)):
+        return True  # "one hundred and fifty"
     _, j = take_quantity(tokens, i + 1, articles=False)
     return token_at(tokens, i - 1) in TIME_UNITS and j > i + 1 and token_at(tokens, j) in TIME_UNITS
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chat.intents import food_unit
 from chat.offline.tokens import number_value, take_quantity, token_at
 from chat.offline.vocabulary import (
     CALORIE_WORDS,
@@ -18,7 +17,6 @@ from chat.offline.vocabulary import (
     MEAL_AFTER,
     MEAL_BEFORE,
     NOT_FOOD,
-    NOT_PLURAL,
     ROUGHLY,
     SIZE_UNITS,
     TRAILING_FILLER,
@@ -26,7 +24,8 @@ from chat.offline.vocabulary import (
     TRAILING_UNITS,
 )
 from nutrition.services import meal_for_word
-from sparky import words
+from nutrition.units import SIZES, singular_food_word
+from nutrition.units import unit_word as food_unit
 
 
 def _unit_after(name: list[str]) -> bool:
@@ -95,21 +94,32 @@ class FoodItem:
     meal: str | None
 
 
+# Size words that are often part of a name ("big mac", "regular coffee"): a size only before a
+# unit; otherwise they stay in the name, for the food's own words to decide.
+LOOSE_SIZES = frozenset({"big", "regular", "med", "lg", "sm", "xl", "xs"})
+
+
+def _size(word: str) -> str | None:
+    """The size a word says ("big" -> "large", "little" -> "small"), else None."""
+    size = food_unit(word) if food_unit(word) in SIZES else None
+    return size or CONTAINER_SIZES.get(word)
+
+
 def food_item(tokens: list[str]) -> FoodItem | str | None:
     """One food from a clause, an error message, or None when the clause names no food."""
     meal, tokens = take_meal(tokens)
     words = without_filler(tokens)
     amount, j = take_quantity(words, 0)
     unit = None
-    word = token_at(words, j)
+    word, after = token_at(words, j), token_at(words, j + 1)
     if word in CALORIE_WORDS:
         if amount is None:
             return CALORIES_HINT
         unit, j = "kcal", j + 1  # "100 calories of almonds": as much as makes 100 kcal
-    elif word in CONTAINER_SIZES and token_at(words, j + 1) in CONTAINERS:
-        # "a big bowl of oatmeal": half as much again as the measure a bowl stands for.
-        amount, j = (amount or 1) * CONTAINER_SIZES[word], j + 2
-    elif food_unit(word) is not None:
+    elif _size(word) and food_unit(token_at(words, j + 1)) not in (None, *SIZES):
+        # "a small bag of pretzels", "a big bowl of oatmeal": the container in that size
+        unit, j = f"{_size(word)} {food_unit(token_at(words, j + 1))}", j + 2
+    elif food_unit(word) is not None and (word not in LOOSE_SIZES or food_unit(after)):
         unit, j = food_unit(word), j + 1
     elif word in CONTAINERS:
         j += 1
@@ -135,7 +145,8 @@ def food_item(tokens: list[str]) -> FoodItem | str | None:
         return None
     if amount is not None and (unit is None or unit in SIZE_UNITS or unit == "piece"):
         name = _singular_head(name)
-    data = {"food_name": " ".join(name), "quantity": amount or 1, "unit": unit}
+    quantity = 1 if amount is None else amount  # "0 eggs" is passed on, to be refused
+    data = {"food_name": " ".join(name), "quantity": quantity, "unit": unit}
     return FoodItem(data, meal)
 
 
@@ -151,7 +162,7 @@ def _trailing_amount(name: list[str], unit: str | None) -> tuple[float | None, s
 def singular(word: str) -> str:
     """The singular of a food word ('eggs' -> 'egg', 'berries' -> 'berry'); foods eaten as a
     plural ('fries', 'oats') stay."""
-    return words.singular(word, NOT_PLURAL)
+    return singular_food_word(word)
 
 
 def _singular_head(name: list[str]) -> list[str]:

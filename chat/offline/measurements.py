@@ -9,6 +9,7 @@ from chat.offline.exercise import duration_minutes
 from chat.offline.state import When
 from chat.offline.tokens import take_quantity, token_at
 from chat.offline.vocabulary import (
+    BARE_WEIGHT_CLOSERS,
     BARE_WEIGHT_OPENERS,
     CUSTOM_UNITS,
     CUSTOM_WORDS,
@@ -66,6 +67,8 @@ def measurement_items(tokens: list[str], when: When) -> list[dict]:
 
 
 def _bare_weight(tokens: list[str]) -> dict | None:
+    while tokens and tokens[-1] in BARE_WEIGHT_CLOSERS:
+        tokens = tokens[:-1]
     i = 0
     while token_at(tokens, i) in BARE_WEIGHT_OPENERS:
         i += 1

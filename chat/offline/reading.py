@@ -25,6 +25,7 @@ from chat.offline.food import (
 )
 from chat.offline.goals import read_goals
 from chat.offline.measurements import is_water, measurement_items, water_amount
+from chat.offline.people import about_the_user, someone_else
 from chat.offline.state import Reading, When
 from chat.offline.talk import is_question, social_kind, split_sentences, strip_openers
 from chat.offline.tokens import take_quantity, token_at, tokenise
@@ -143,7 +144,7 @@ def _read_change(tokens: list[str], when: When, reading: Reading) -> None:
 
 
 def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
-    clauses = with_nutrition(_rejoined(split_clauses(tokens)))
+    clauses = _the_users_own(with_nutrition(_rejoined(split_clauses(tokens))), reading)
     domains = [_domain(clause) for clause in clauses]
     if "food" in domains:
         # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.
@@ -189,6 +190,27 @@ def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
             f"for {sentence_meal}'."
         )
     _fill_meals(foods, sentence_meal or when.meal)
+
+
+def _the_users_own(clauses: list[list[str]], reading: Reading) -> list[list[str]]:
+    """The clauses about the user: what someone else ate or did ("my son had 3 pancakes", and
+    what follows, until "I ...") is left out, and the reply says so."""
+    own, others, person = [], [], None
+    for clause in clauses:
+        who = someone_else(clause)
+        if who is not None:
+            person = who
+        elif about_the_user(clause):
+            person = None
+        if person is None:
+            own.append(clause)
+        elif person not in others and len(clause) > len(person.split()):
+            others.append(person)  # "my wife and I walked": "my wife" alone says nothing
+    for person in others:
+        reading.notes.append(
+            f"I left out what {person} had or did: I log only your own food and activity."
+        )
+    return own
 
 
 def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
@@ -264,6 +286,11 @@ def _result(text: str, reading: Reading) -> ParseResult:
         result.intents.append(Intent("ask_question", {}, None))
     if not result.intents and reading.social:
         result.intents.append(Intent("chat", {}, SOCIAL_REPLIES[reading.social]))
+    if reading.notes:
+        if result.intents or result.errors:
+            result.errors.extend(reading.notes)
+        else:  # only someone else's: say so, with nothing to log
+            result.intents.append(Intent("chat", {}, " ".join(reading.notes)))
     if result.intents:
         result.errors.extend(_left_out(clause) for clause in reading.left_out)
     elif not result.errors:

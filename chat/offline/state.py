@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -20,5 +20,6 @@ class Reading:
     measurements: list  # merged into one log_measurement
     errors: list  # things understood but refused ("100 calories of almonds")
     left_out: list  # parts not understood at all
+    notes: list = field(default_factory=list)  # what was left out on purpose (someone else's)
     asked: bool = False
     social: str | None = None

@@ -6,15 +6,17 @@ from __future__ import annotations
 import re
 
 from django.conf import settings
+from text_to_num import text2num
 
-from chat.offline.vocabulary import ONES, PHRASES, TENS
+from chat.offline.vocabulary import PHRASES
 
 _TOKEN = re.compile(
     r"""
       [0-9]{4}-[0-9]{2}-[0-9]{2}              # an ISO date
     | [0-9]+(?:\.[0-9]+)?/[0-9]+(?:\.[0-9]+)?  # a fraction, or a blood pressure such as 120/80
+    | (?<![\w.])-(?=\.?[0-9])                # the sign of a number: "-3 eggs" is refused, not 3
     | [0-9]*\.[0-9]+ | [0-9]+                  # a number
-    | [^\W\d_]+(?:['-][^\W\d_]+)*             # a word, keeping its apostrophes and hyphens
+    | [^\W\d_]+(?:['&-][^\W\d_]+)*            # a word, keeping apostrophes, hyphens, m&ms
     | [,;:.!?&+%"]                             # punctuation that means something here
     """,
     re.VERBOSE,
@@ -58,7 +60,8 @@ def _join_phrases(tokens: list[str]) -> list[str]:
 
 
 def number_value(token: str) -> float | None:
-    """The value of one number token: '2', '1.5', '1/2', 'seven', 'twenty-five'; else None."""
+    """The value of one number token: '2', '1.5', '1/2', 'seven', 'twenty-five'; else None.
+    Number words are read by text2num."""
     if re.fullmatch(r"[0-9]*\.?[0-9]+", token):
         return float(token)
     if re.fullmatch(r"[0-9.]+/[0-9.]+", token):
@@ -67,14 +70,16 @@ def number_value(token: str) -> float | None:
             return float(top) / float(bottom) if float(bottom) else None
         except ValueError:
             return None
-    if token in ONES:
-        return ONES[token]
-    if token in TENS:
-        return TENS[token]
-    tens, _, ones = token.partition("-")
-    if tens in TENS and ones in ONES and 0 < ONES[ones] < 10:
-        return TENS[tens] + ONES[ones]
+    if re.fullmatch(r"[a-z]+(?:-[a-z]+)?", token):
+        return _words_value([token])
     return None
+
+
+def _words_value(words: list[str]) -> float | None:
+    try:
+        return float(text2num(" ".join(words), "en"))
+    except ValueError:
+        return None
 
 
 def token_at(tokens: list[str], i: int) -> str:
@@ -84,8 +89,9 @@ def token_at(tokens: list[str], i: int) -> str:
 def take_quantity(tokens: list[str], i: int, articles: bool = True) -> tuple[float | None, int]:
     """A quantity starting at tokens[i] and the index after it, or (None, i).
 
-    Reads digits and fractions ("2", "1.5", "1/2", "1 1/2"), number words up to ninety-nine, "a"
-    and "an" (1, unless articles is False), "half a", "a couple of", "a dozen", "2 and a half".
+    Reads digits and fractions ("2", "1.5", "1/2", "1 1/2", "-3"), number words ("seven",
+    "one hundred and fifty"), "a" and "an" (1, unless articles is False), "half a", "a couple
+    of", "a dozen", "2 and a half".
     """
     word = token_at(tokens, i)
     if word == "half":
@@ -105,16 +111,26 @@ def take_quantity(tokens: list[str], i: int, articles: bool = True) -> tuple[flo
             return 12, i + 2
         if following in ("few", "little", "bit", "lot"):
             return None, i + 2  # too vague to count: one serving
+        if following in ("hundred", "thousand"):  # "a hundred push-ups"
+            value, j = take_quantity(["one", *tokens[i + 1 :]], 0)
+            return value, i + j
         return 1, i + 1
     if word == "couple":
         return 2, i + 2 if token_at(tokens, i + 1) == "of" else i + 1
+    sign = 1
+    if word == "-" and number_value(token_at(tokens, i + 1)) is not None:
+        sign, i, word = -1, i + 1, token_at(tokens, i + 1)
     value = number_value(word)
     if value is None:
         return None, i
     j = i + 1
-    if word in TENS and token_at(tokens, j) in ONES and 0 < ONES[token_at(tokens, j)] < 10:
-        value += ONES[token_at(tokens, j)]
-        j += 1
+    if word.isalpha() or "-" in word:  # "one hundred and fifty", "twenty five"
+        for end in range(min(len(tokens), i + 6), j, -1):
+            longer = _words_value(tokens[i:end])
+            if longer is not None and tokens[end - 1] != "and":
+                value, j = longer, end
+                break
+    value *= sign
     if "/" not in word and re.fullmatch(r"[0-9]+/[0-9]+", token_at(tokens, j)):
         value += number_value(token_at(tokens, j)) or 0  # 1 1/2
         j += 1

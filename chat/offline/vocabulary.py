@@ -24,8 +24,6 @@ def _words(data: dict, key: str) -> frozenset[str]:
 
 _tokens = _load("tokens")
 PHRASES: tuple[str, ...] = tuple(_tokens["phrases"])
-ONES: dict[str, int] = _tokens["ones"]
-TENS: dict[str, int] = _tokens["tens"]
 
 _talk = _load("talk")
 SOCIAL: dict[str, frozenset[str]] = {kind: frozenset(p) for kind, p in _talk["social"].items()}
@@ -58,6 +56,7 @@ _measurements = _load("measurements")
 NOT_PLAIN_WATER = _words(_measurements, "not_plain_water")
 MEASUREMENT_FILLER = _words(_measurements, "measurement_filler")
 BARE_WEIGHT_OPENERS = _words(_measurements, "bare_weight_openers")
+BARE_WEIGHT_CLOSERS = _words(_measurements, "bare_weight_closers")
 STANDARD_WORDS: dict[str, str] = _measurements["standard_words"]
 CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
     word: (name, unit or None) for word, (name, unit) in _measurements["custom_words"].items()
@@ -94,8 +93,7 @@ SIZE_UNITS = _words(_food, "size_units")
 MEAL_ONLY = _words(_food, "meal_only")
 ROUGHLY = _words(_food, "roughly")
 GRAM_WORDS = _words(_food, "gram_words")
-NOT_PLURAL = _words(_food, "not_plural")
-CONTAINER_SIZES: dict[str, float] = _food["container_sizes"]
+CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
 GOAL_WORDS = _words(_goals, "goal_words")
@@ -106,6 +104,13 @@ LOG_VERBS = _words(_changes, "log_verbs")
 REMOVE_WORDS = _words(_changes, "remove_words")
 CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
 NOT_DONE = _words(_changes, "not_done")
+
+_people = _load("people")
+PRONOUNS = _words(_people, "pronouns")
+RELATION_DETERMINERS = _words(_people, "determiners")
+RELATIONS = _words(_people, "relations")
+PEOPLE_VERBS = _words(_people, "verbs")
+OWN_SUBJECTS = _words(_people, "own_subjects")
 
 _categories = _load("categories")
 CATEGORY_WORDS: dict[str, frozenset[str]] = {

@@ -79,8 +79,8 @@ LOGGED = [
     pytest.param("a cup of oatmeal", [food("oatmeal", 1, "cup")], id="a cup of is one cup"),
     pytest.param(
         "a bowl of cereal with milk",
-        [food("cereal with milk")],
-        id="a bowl of cereal with milk is one food with no measurable unit",
+        [food("cereal with milk", 1, "bowl")],
+        id="a bowl is the unit, for the food's servings or the standard bowl to measure",
     ),
     pytest.param(
         "I had a coffee with milk", [food("coffee with milk")], id="coffee with milk is one food"
@@ -333,13 +333,13 @@ LOGGED = [
     # The size of a bowl.
     pytest.param(
         "a big bowl of oatmeal",
-        [food("oatmeal", 1.5)],
-        id="a big bowl is half as much again",
+        [food("oatmeal", 1, "large bowl")],
+        id="a big bowl is a large bowl",
     ),
     pytest.param(
         "had a small bowl of cereal for breakfast",
-        [food("cereal", 0.75, meal="breakfast")],
-        id="a small bowl is three quarters of one",
+        [food("cereal", 1, "small bowl", meal="breakfast")],
+        id="a small bowl is a small bowl",
     ),
     # A weight with no word for it, and a meal word opening the message.
     pytest.param(
