@@ -233,20 +233,44 @@
     select(tabs[0]);
   }
 
+  function browserZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  // The browser's own time zone is proposed first in the preferences' time-zone list.
+  function setupZoneSelect() {
+    var select = document.querySelector("select[data-browser-zone]");
+    var zone = browserZone();
+    if (!select || !zone) return;
+    var known = Array.prototype.find.call(select.options, function (o) {
+      return o.value === zone;
+    });
+    var group = document.createElement("optgroup");
+    group.label = "Your browser's time zone";
+    var option = document.createElement("option");
+    option.value = zone;
+    option.textContent = known ? known.textContent : zone.replace(/_/g, " ");
+    group.appendChild(option);
+    select.insertBefore(group, select.firstChild);
+    if (known && known.selected) option.selected = true;
+    if (known) known.remove();
+  }
+
   function setupSignup() {
     var field = document.querySelector('input[type=hidden][name="time_zone"]');
     if (!field || field.value) return;
-    try {
-      field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-    } catch (e) {
-      /* the server keeps its default */
-    }
+    field.value = browserZone(); // empty when unknown: the server keeps its default
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     setupComposer();
     setupTabs();
     setupSignup();
+    setupZoneSelect();
     refreshOptions();
     scrollThread();
   });

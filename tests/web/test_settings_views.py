@@ -248,9 +248,45 @@ def test_an_unknown_time_zone_is_refused_next_to_the_field(alice, alice_client):
 def test_the_preferences_page_lists_time_zones_and_labels_every_input(alice_client):
     html = alice_client.get(reverse("settings_preferences")).content.decode()
 
-    assert '<option value="Europe/Berlin">' in html
+    assert '<option value="Europe/Berlin">Europe/Berlin (UTC' in html
+    assert 'value="Factory"' not in html and 'value="localtime"' not in html
+    assert html.index('label="Common time zones"') < html.index('label="Other time zones"')
     for name in ("date_format", "time_zone", "default_weight_unit", "dietary_notes"):
         assert f'<label for="id_{name}">' in html
+
+
+def test_the_factory_placeholder_is_refused_as_a_time_zone(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "yyyy-MM-dd",
+            "default_weight_unit": "kg",
+            "default_measurement_unit": "cm",
+            "time_zone": "Factory",
+            "auto_clear_history": "never",
+        },
+    )
+
+    assert b'id="id_time_zone_errors"' in response.content
+    alice.refresh_from_db()
+    assert alice.time_zone == "UTC"
+
+
+def test_a_zone_the_browser_reports_is_accepted_even_if_not_listed(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "yyyy-MM-dd",
+            "default_weight_unit": "kg",
+            "default_measurement_unit": "cm",
+            "time_zone": "Asia/Calcutta",
+            "auto_clear_history": "never",
+        },
+    )
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.time_zone == "Asia/Calcutta"
 
 
 def test_clearing_the_chat_history_deletes_the_messages(alice, alice_client):
