@@ -367,7 +367,9 @@ class ApiIndexView(APIView):
     def get(self, request):
         if "text/html" in request.headers.get("Accept", ""):
             return redirect("api-docs")
-        urls = {label: request.build_absolute_uri(reverse(name)) for label, name in self.links.items()}
+        urls = {
+            label: request.build_absolute_uri(reverse(name)) for label, name in self.links.items()
+        }
         return Response(
             {
                 "detail": "Sparky API, version 1. Authenticate with a token from auth/token "
