@@ -81,22 +81,6 @@ _MEALS = ("breakfast", "lunch", "dinner", "snack")
 _ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
 
 
-def short_name(name: str) -> str:
-    """A catalog name as said aloud: "Egg, whole, cooked, scrambled" -> "egg, whole",
-    "Beverages, coffee, brewed, ..." -> "coffee, brewed"."""
-    from nutrition.search import LABELS
-
-    parts = [p.strip() for p in name.split(",") if p.strip()]
-    while len(parts) > 2 and " ".join(re.findall(r"[a-z]+", parts[0].lower())) in LABELS:
-        parts = parts[1:]
-    parts = parts[:1] + [p for p in parts[1:] if p.lower() not in _SAYS_NOTHING]
-    return ", ".join(parts[:2])
-
-
-# Parts of catalog names no one says: "Chicken, broilers or fryers, breast".
-_SAYS_NOTHING = {"broilers or fryers", "commercially prepared", "all commercial varieties"}
-
-
 def _eaten_answer(user, day, label: str, text: str) -> str:
     """What was eaten on the day, meal by meal (one meal when the question names it)."""
     from nutrition.selectors import food_diary
@@ -113,7 +97,7 @@ def _eaten_answer(user, day, label: str, text: str) -> str:
             continue
         items = ", ".join(
             f"{float(r['quantity']):g} {unit_text(r['quantity'], r['unit'])} "
-            f"{short_name(r['food_name'])} ({_n(r['calories'])} kcal)".replace("  ", " ")
+            f"{r['food_name']} ({_n(r['calories'])} kcal)".replace("  ", " ")
             for r in rows
         )
         meals.append(f"{meal}: {items}")

@@ -156,9 +156,11 @@ def _options_from_catalog(*, user, kind, query) -> list[dict]:
         from nutrition.services import food_search
 
         foods = food_search(user=user, query=query, limit=MAX_OPTIONS)
+        shown = [f.readable_name for f in foods]
+        # Two options with one short name would look alike: those show their full names.
         return [
             {
-                "name": f.name,
+                "name": f.name if shown.count(f.readable_name) > 1 else f.readable_name,
                 "food_id": str(f.id),
                 "serving_size": float(f.serving_size or 100),
                 "serving_unit": f.serving_unit or "g",

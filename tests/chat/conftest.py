@@ -7,6 +7,7 @@ import pytest
 from chat.services import ai_service_create
 from exercise.models import Exercise
 from nutrition.models import Food, FoodVariant
+from nutrition.names import short_food_name
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm
@@ -35,6 +36,7 @@ def catalog(db):
         food = Food.objects.create(
             name=name,
             original_name=name,
+            display_name=short_food_name(name),  # as the catalog loader derives it
             calories=kcal,
             protein=protein,
             carbs=carbs,
