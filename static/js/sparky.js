@@ -260,6 +260,27 @@
     if (known) known.remove();
   }
 
+  // The AI service form marks what the chosen provider needs (a model, a key, a URL).
+  function setupProviderFields() {
+    var provider = document.querySelector('select[name="service_type"]');
+    if (!provider) return;
+    var form = provider.form;
+    var keyKept = !!(form.querySelector('input[name="kept_key"]') || {}).value;
+    var keySet = !!form.querySelector('input[name="api_key"][placeholder]');
+    function mark() {
+      form.querySelectorAll("[data-required-for]").forEach(function (input) {
+        var needed = input.dataset.requiredFor.split(" ").indexOf(provider.value) >= 0;
+        if (input.name === "api_key" && (keyKept || keySet)) needed = false;
+        var star = form.querySelector('label[for="' + input.id + '"] .required');
+        if (star) star.hidden = !needed;
+        if (needed) input.setAttribute("aria-required", "true");
+        else input.removeAttribute("aria-required");
+      });
+    }
+    provider.addEventListener("change", mark);
+    mark();
+  }
+
   function setupSignup() {
     var field = document.querySelector('input[type=hidden][name="time_zone"]');
     if (!field || field.value) return;
@@ -271,6 +292,7 @@
     setupTabs();
     setupSignup();
     setupZoneSelect();
+    setupProviderFields();
     refreshOptions();
     scrollThread();
   });

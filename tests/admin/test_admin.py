@@ -288,6 +288,7 @@ def test_the_ai_settings_admin_never_shows_the_api_key(staff_client, alice):
         service_type="openai",
         api_key="sk-test-SECRET-123",
         model_name="gpt-4o-mini",
+        is_active=True,
     )
     service.refresh_from_db()
     pages = [
@@ -314,6 +315,7 @@ def test_saving_ai_settings_in_the_admin_keeps_the_key(staff_client, alice):
         service_type="openai",
         api_key="sk-test-SECRET-123",
         model_name="gpt-4o-mini",
+        is_active=True,
     )
     service.refresh_from_db()
     ciphertext = service.api_key

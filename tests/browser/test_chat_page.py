@@ -88,6 +88,7 @@ def test_a_photo_is_checked_previewed_sent_and_logged(
         api_key="sk-browser-0001",
         model_name="fake-vision",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
     fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2, "meal_type": "lunch"})
     # a slow model: the page must stay usable and say that Sparky is thinking

@@ -91,6 +91,7 @@ def openai_service(alice, fake_llm, ai_settings):
         api_key="sk-test-alice-0001",
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
 
 
@@ -103,6 +104,7 @@ def anthropic_service(alice, fake_llm, ai_settings):
         api_key="sk-ant-test-0002",
         model_name="claude-haiku-4-5",
         custom_url=fake_llm.anthropic_base,
+        is_active=True,
     )
 
 
@@ -116,4 +118,5 @@ def core_service(alice, fake_llm, ai_settings):
         model_name="gemma2:2b",
         custom_url=fake_llm.openai_base,
         tool_profile="core",
+        is_active=True,
     )

@@ -246,6 +246,7 @@ def test_a_provider_failure_comes_back_as_a_reply_in_the_thread(
         api_key="sk-web-test-0001",
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
     fake_llm.respond_with(lambda request: Reply.error(503, "upstream overloaded"))
 
