@@ -281,6 +281,19 @@
     mark();
   }
 
+  // Notes can be put away; without script they stay until the next page.
+  function setupFlash() {
+    document.querySelectorAll(".flash__close").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var item = button.closest(".flash__item");
+        var box = item.parentNode;
+        item.remove();
+        if (!box.querySelector(".flash__item")) box.remove();
+      });
+    });
+  }
+
   function setupSignup() {
     var field = document.querySelector('input[type=hidden][name="time_zone"]');
     if (!field || field.value) return;
@@ -293,6 +306,7 @@
     setupSignup();
     setupZoneSelect();
     setupProviderFields();
+    setupFlash();
     refreshOptions();
     scrollThread();
   });
