@@ -165,3 +165,27 @@ def test_the_rings_goal_stays_inside_the_ring(page: Page, live_server, carol, si
                 assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 < hole - 2, (size, line)
     if size is PHONE:
         shoot(page, "phone-ring.png")
+
+
+def test_the_browsers_time_zone_is_proposed_first(browser, live_server, carol):
+    context = browser.new_context(viewport=DESKTOP, timezone_id="America/Sao_Paulo")
+    page = context.new_page()
+    try:
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/settings/preferences/")
+
+        select = page.get_by_label("Time zone")
+        first = select.locator("optgroup").first
+        expect(first).to_have_attribute("label", "Your browser's time zone")
+        expect(first.locator("option")).to_have_text(["America/Sao Paulo (UTC-03:00)"])
+        expect(select.locator("optgroup").nth(1)).to_have_attribute("label", "Common time zones")
+        expect(select.locator('option[value="Factory"]')).to_have_count(0)
+        expect(select).to_have_value("UTC")  # proposed, not chosen behind the user's back
+
+        select.select_option("America/Sao_Paulo")
+        page.get_by_role("button", name="Save preferences").click()
+        expect(page.locator(".flash")).to_contain_text("Preferences saved.")
+        carol.refresh_from_db()
+        assert carol.time_zone == "America/Sao_Paulo"
+    finally:
+        context.close()
