@@ -53,7 +53,7 @@ def _activate(request, service, *, insist: bool = False) -> bool:
         messages.error(
             request,
             f"{service.service_name} did not pass the connection test, so Sparky keeps using "
-            f"{_in_use(request.user)}. {failed.result.message}",
+            f"{_in_use(request.user)}. The cause is shown beside it below.",
         )
         return False
     _remember_failure(request, service, None)
