@@ -2,6 +2,7 @@
 
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from config.management.commands.sparky_run import base_url, ready_message
+from config.management.commands.sparky_setup import CREATED, LOADING
 from tests.worker import database_url
 
 README = Path(settings.BASE_DIR) / "README.md"
@@ -98,6 +100,16 @@ def test_the_readme_shows_exactly_what_make_run_prints():
 
     assert ready_message("127.0.0.1", 8000) in readme
     assert "make run PORT=" in readme
+
+
+def test_the_readme_shows_the_first_runs_lines_as_make_prints_them():
+    readme = README.read_text()
+    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
+
+    installing = re.search(r'@echo "(Installing Sparky into \$\(VENV\)[^"]*)"', makefile).group(1)
+    assert installing.replace("$(VENV)", ".venv") in readme
+    assert CREATED.format(name="sparky") in readme
+    assert LOADING in readme
 
 
 def test_a_server_on_every_interface_is_announced_at_the_loopback_address():

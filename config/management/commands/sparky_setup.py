@@ -37,6 +37,10 @@ def ensure_database() -> bool:
         return True
 
 
+CREATED = "Created the database {name}."
+LOADING = "Loading the food and exercise catalog (first run only, a few seconds)…"
+
+
 def catalog_is_loaded() -> bool:
     return food_catalog.sr28_is_loaded() and exercise_catalog.exercises_are_loaded()
 
@@ -49,13 +53,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, skip_catalog=False, verbosity=1, **options):
         if ensure_database():
-            self.stdout.write(f"Created the database {settings.DATABASES['default']['NAME']}.")
+            self.stdout.write(CREATED.format(name=settings.DATABASES["default"]["NAME"]))
         call_command("migrate", interactive=False, verbosity=0)
         if verbosity > 1:
             self.stdout.write("The database is migrated.")
         if skip_catalog or catalog_is_loaded():
             return
-        self.stdout.write("Loading the food and exercise catalog (first run only, a few seconds)…")
+        self.stdout.write(LOADING)
         self.stdout.flush()
         report = io.StringIO()
         call_command("load_catalog", if_needed=True, verbosity=0, stdout=report)
