@@ -15,8 +15,8 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from chat import llm, services
 from chat import serializers as s
-from chat import services
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
 from sparky.api import ERRORS, ScopedThrottle
@@ -189,8 +189,12 @@ class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         service = self.get_object()
         given = ActivateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
+        insist = given.validated_data["insist"]
         service = services.ai_service_activate(
-            user=request.user, service_id=service.pk, insist=given.validated_data["insist"]
+            user=request.user,
+            service_id=service.pk,
+            tested=None if insist else llm.test_service(service, request.user),
+            insist=insist,
         )
         return Response(self.get_serializer(service).data)
 

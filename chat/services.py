@@ -9,8 +9,9 @@ An API key is encrypted (sparky.crypto) before it reaches the model and is decry
 `ai_service_api_key`, for the LLM gateway. No message, log line or repr built here contains it.
 
 A service is saved inactive. It becomes the one the coach uses through `ai_service_activate`,
-which tests the connection first (chat.llm.test_service) and refuses when the test fails, unless
-the user insists. Creating or updating with is_active=True is that insisting, said up front.
+given a passing connection test (chat.llm.test_service, which the caller runs: the gateway
+builds on this module), or when the user insists. Creating or updating with is_active=True is
+that insisting, said up front.
 """
 
 from __future__ import annotations
@@ -399,42 +400,31 @@ def ai_service_update(*, user: User, service_id, **fields) -> AIServiceSettings:
 
 
 class ServiceTestFailed(ValidationError):
-    """The service was not made active: its connection test failed. `result` says why."""
+    """The service was not made active: its connection test failed (or none was run).
+    `result` says why."""
 
     def __init__(self, result):
-        super().__init__(result.message, code="test_failed")
+        message = result.message if result is not None else "Test the connection first."
+        super().__init__(message, code="test_failed")
         self.result = result
 
 
-def ai_service_activate(*, user: User, service_id, insist: bool = False) -> AIServiceSettings:
-    """Make this service the user's only active one, once it passes a connection test, or at
+@transaction.atomic
+def ai_service_activate(
+    *, user: User, service_id, tested=None, insist: bool = False
+) -> AIServiceSettings:
+    """Make this service the user's only active one, once it passed a connection test, or at
     once when the user insists.
 
-    A failed test raises ServiceTestFailed and changes nothing: the coach goes on with the
-    service it had (or the offline parser). The test runs before the transaction, since it waits
-    on the network for up to SPARKY_AI_TEST_SECONDS.
+    `tested` is the service's chat.llm.test_service result; the caller runs it before this
+    transaction, since it waits on the network for up to SPARKY_AI_TEST_SECONDS. Without a
+    passing one (and without insisting) this raises ServiceTestFailed and changes nothing: the
+    coach goes on with the service it had, or the offline parser.
     """
-    if not insist:
-        from chat import llm  # the gateway builds on this module
-
-        try:
-            service = AIServiceSettings.objects.for_user(user).get(pk=_uuid(service_id))
-        except ValueError:
-            raise AIServiceSettings.DoesNotExist("No such AI service.") from None
-        result = llm.test_service(service, user)
-        if not result.ok:
-            raise ServiceTestFailed(result)
-    return _activate(user=user, service_id=service_id)
-
-
-def _uuid(value) -> uuid.UUID:
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
-
-
-@transaction.atomic
-def _activate(*, user: User, service_id) -> AIServiceSettings:
     _lock_user(user)
-    service = _service_for(user, service_id)
+    service = _service_for(user, service_id)  # someone else's service: DoesNotExist first
+    if not insist and not getattr(tested, "ok", False):
+        raise ServiceTestFailed(tested)
     AIServiceSettings.objects.for_user(user).active().exclude(pk=service.pk).update(is_active=False)
     if not service.is_active:
         service.is_active = True

@@ -46,8 +46,11 @@ def _in_use(user) -> str:
 def _activate(request, service, *, insist: bool = False) -> bool:
     """Test the service and make it active when it passes (or at once when the user insists);
     tell the user either way. Returns whether it is active now."""
+    tested = None if insist else llm.test_service(service, request.user)
     try:
-        services.ai_service_activate(user=request.user, service_id=service.id, insist=insist)
+        services.ai_service_activate(
+            user=request.user, service_id=service.id, tested=tested, insist=insist
+        )
     except ServiceTestFailed as failed:
         _remember_failure(request, service, failed.result.message)
         messages.error(

@@ -5,6 +5,7 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from chat.llm import test_service
 from chat.models import AIServiceSettings
 from chat.services import (
     ServiceTestFailed,
@@ -421,10 +422,13 @@ def test_activating_tests_first_and_a_failed_test_changes_nothing(alice, setting
     )  # fmt: skip
 
     with pytest.raises(ServiceTestFailed) as failed:
+        ai_service_activate(user=alice, service_id=down.id, tested=test_service(down, alice))
+    with pytest.raises(ServiceTestFailed) as untested:
         ai_service_activate(user=alice, service_id=down.id)
 
     assert failed.value.code == "test_failed"
     assert failed.value.result.cause == "name_not_resolved"
+    assert untested.value.messages == ["Test the connection first."]
     assert active_ai_service(alice) == in_use
 
 
