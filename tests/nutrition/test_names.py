@@ -96,3 +96,20 @@ def test_the_migration_fills_catalog_rows_and_leaves_custom_foods_alone(alice):
     mine.refresh_from_db()
     assert egg.display_name == "Egg, raw" and egg.readable_name == "Egg, raw"
     assert mine.display_name == "" and mine.readable_name == "Granola, my own"
+
+
+@pytest.mark.django_db
+def test_a_refusal_names_the_food_as_people_read_it(alice):
+    from django.core.exceptions import ValidationError
+
+    from nutrition.services import food_entry_create
+
+    egg = Food.objects.create(
+        name="Egg, whole, raw, fresh", display_name="Egg, raw", calories=143, serving_size=100,
+        serving_unit="g", source="usda_sr28", source_id="01123",
+    )  # fmt: skip
+
+    with pytest.raises(ValidationError) as refused:
+        food_entry_create(user=alice, food=egg, quantity=9000, unit="g")
+
+    assert "9000 x g of Egg, raw would be 12,870 kcal" in refused.value.messages[0]
