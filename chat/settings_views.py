@@ -101,9 +101,10 @@ def ai_service_add(request):
         except ValidationError as exc:
             attach_service_error(form, exc)
         else:
-            messages.info(request, f"Added {service.service_name}.")
             if wanted:
-                _activate(request, service)
+                _activate(request, service)  # its note names the service: no "Added" as well
+            else:
+                messages.info(request, f"Added {service.service_name}.")
             return redirect("settings_ai")
     if form.is_bound:
         form.keep_typed_key()
