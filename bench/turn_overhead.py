@@ -102,6 +102,7 @@ def run(turns: int) -> None:
             api_key="x",
             model_name="fake",
             custom_url=fake.openai_base,
+            is_active=True,
         )
         offline_user = User.objects.create_user("offline@example.com", "pw-bench-123")
         clients = {}

@@ -15,7 +15,6 @@ from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
 from nutrition import services as food_services
 from nutrition import units
-from nutrition.search import LABELS
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky.dates import parse_day
@@ -87,20 +86,6 @@ _MEALS = ("breakfast", "lunch", "dinner", "snack")
 _ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
 
 
-def short_name(name: str) -> str:
-    """A catalog name as said aloud: "Egg, whole, cooked, scrambled" -> "egg, whole",
-    "Beverages, coffee, brewed, ..." -> "coffee, brewed"."""
-    parts = [p.strip() for p in name.split(",") if p.strip()]
-    while len(parts) > 2 and " ".join(re.findall(r"[a-z]+", parts[0].lower())) in LABELS:
-        parts = parts[1:]
-    parts = parts[:1] + [p for p in parts[1:] if p.lower() not in _SAYS_NOTHING]
-    return ", ".join(parts[:2])
-
-
-# Parts of catalog names no one says: "Chicken, broilers or fryers, breast".
-_SAYS_NOTHING = {"broilers or fryers", "commercially prepared", "all commercial varieties"}
-
-
 def _eaten_answer(user, day, label: str, text: str) -> str:
     """What was eaten on the day, meal by meal (one meal when the question names it)."""
     asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
@@ -114,7 +99,7 @@ def _eaten_answer(user, day, label: str, text: str) -> str:
             continue
         items = ", ".join(
             f"{float(r['quantity']):g} {unit_text(r['quantity'], r['unit'])} "
-            f"{short_name(r['food_name'])} ({_n(r['calories'])} kcal)".replace("  ", " ")
+            f"{r['food_name']} ({_n(r['calories'])} kcal)".replace("  ", " ")
             for r in rows
         )
         meals.append(f"{meal}: {items}")

@@ -15,8 +15,8 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from chat import llm, services
 from chat import serializers as s
-from chat import services
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
 from sparky.api import ERRORS, ScopedThrottle
@@ -124,10 +124,22 @@ class AIServiceSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField(read_only=True)
 
 
+class ActivateSerializer(serializers.Serializer):
+    insist = serializers.BooleanField(
+        default=False, help_text="Make it active even without a passing connection test."
+    )
+
+
 @extend_schema_view(
     list=extend_schema(summary="List your AI services"),
     retrieve=extend_schema(summary="Read an AI service"),
-    create=extend_schema(summary="Add an AI service (active by default)"),
+    create=extend_schema(
+        summary="Add an AI service",
+        description=(
+            "Saved inactive: POST .../activate/ tests the connection and makes it the one in "
+            "use. `is_active: true` makes it active at once, untested."
+        ),
+    ),
     partial_update=extend_schema(summary="Change an AI service"),
     destroy=extend_schema(summary="Delete an AI service"),
 )
@@ -163,12 +175,27 @@ class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        summary="Make this the active AI service", request=None, responses=AIServiceSerializer
+        summary="Make this the active AI service, once it passes a connection test",
+        description=(
+            "Tests the connection first (name, connection, key, model; about 10 s at most). A "
+            "failed test answers 400 with error `test_failed` and the cause in `detail`, and "
+            "changes nothing. `insist: true` makes it active without the test."
+        ),
+        request=ActivateSerializer,
+        responses=AIServiceSerializer,
     )
     @action(detail=True, methods=["post"])
     def activate(self, request, pk=None):
         service = self.get_object()
-        service = services.ai_service_activate(user=request.user, service_id=service.pk)
+        given = ActivateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        insist = given.validated_data["insist"]
+        service = services.ai_service_activate(
+            user=request.user,
+            service_id=service.pk,
+            tested=None if insist else llm.test_service(service, request.user),
+            insist=insist,
+        )
         return Response(self.get_serializer(service).data)
 
     @extend_schema(

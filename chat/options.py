@@ -159,7 +159,13 @@ def _options_from_model(*, user, kind, query, request_text, config) -> list[dict
 def _options_from_catalog(*, user, kind, query, request=None) -> list[dict]:
     if kind == "food":
         foods = food_services.food_options(user=user, query=query, limit=MAX_OPTIONS)
-        return [_food_option(f, request or {}) for f in foods]
+        options = [_food_option(f, request or {}) for f in foods]
+        # Two options with one short name would look alike: those show their full names.
+        shown = [o["name"] for o in options]
+        for food, option in zip(foods, options, strict=True):
+            if shown.count(option["name"]) > 1:
+                option["name"] = food.name
+        return options
 
     found = exercise_search(user=user, query=query, limit=MAX_OPTIONS)
     return [
@@ -185,7 +191,7 @@ def _food_option(food, request: dict) -> dict:
             break
         except ValidationError:
             continue
-    option = {"name": food.name, "food_id": str(food.id)}
+    option = {"name": food.readable_name, "food_id": str(food.id)}
     if portion is None:  # the stored serving
         option.update(
             serving_size=float(food.serving_size or 100), serving_unit=food.serving_unit or "g"

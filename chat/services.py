@@ -7,6 +7,11 @@ along with them: a cleared history keeps no copy of the user's meal pictures.
 
 An API key is encrypted (sparky.crypto) before it reaches the model and is decrypted only by
 `ai_service_api_key`, for the LLM gateway. No message, log line or repr built here contains it.
+
+A service is saved inactive. It becomes the one the coach uses through `ai_service_activate`,
+given a passing connection test (chat.llm.test_service, which the caller runs: the gateway
+builds on this module), or when the user insists. Creating or updating with is_active=True is
+that insisting, said up front.
 """
 
 from __future__ import annotations
@@ -141,6 +146,22 @@ DEFAULT_MODELS = {
 
 DEFAULT_URLS = {AIServiceSettings.ServiceType.OLLAMA: "http://127.0.0.1:11434"}
 
+# A model id each provider lists, for the message that asks for one.
+EXAMPLE_MODELS = {
+    AIServiceSettings.ServiceType.OPENAI: "gpt-4o-mini",
+    AIServiceSettings.ServiceType.ANTHROPIC: "claude-haiku-4-5",
+    AIServiceSettings.ServiceType.OLLAMA: "llama3.2",
+    AIServiceSettings.ServiceType.OPENROUTER: "openai/gpt-4o-mini",
+    AIServiceSettings.ServiceType.GROQ: "llama-3.1-8b-instant",
+}
+
+
+def provider_label(service_type: str) -> str:
+    """'OpenAI', 'Google Gemini', 'your OpenAI-compatible server'... for messages."""
+    if service_type == AIServiceSettings.ServiceType.CUSTOM:
+        return "An OpenAI-compatible server"
+    return dict(AIServiceSettings.ServiceType.choices).get(service_type, service_type)
+
 
 # Local and self-hosted servers usually take no key; the cloud providers always want one.
 KEYLESS_TYPES = {AIServiceSettings.ServiceType.OLLAMA, AIServiceSettings.ServiceType.CUSTOM}
@@ -187,30 +208,38 @@ def _clean_url(value, service_type: str) -> str | None:
     if not text:
         if service_type == AIServiceSettings.ServiceType.CUSTOM:
             raise ValidationError(
-                "An OpenAI-compatible service needs its base URL, e.g. https://host/v1.",
+                "An OpenAI-compatible server needs its address, e.g. http://192.168.1.20:8080/v1.",
                 code="url_required",
             )
         return DEFAULT_URLS.get(service_type)
     if len(text) > MAX_URL_CHARS or any(ch.isspace() for ch in text):
-        raise ValidationError("custom_url must be a single URL without spaces.", code="invalid_url")
+        raise ValidationError(
+            "The server URL must be a single address without spaces.", code="invalid_url"
+        )
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValidationError(
-            "custom_url must start with http:// or https:// and name a host.", code="invalid_url"
+            "The server URL must start with http:// or https:// and name a host, e.g. "
+            "http://127.0.0.1:11434.",
+            code="invalid_url",
         )
     # Never echo the URL back: it may be exactly the credential-bearing string we refuse.
     if parts.username is not None or parts.password is not None:
         raise ValidationError(
-            "custom_url must not contain a user name or password; put the key in the API key "
-            "field.",
+            "The server URL must not contain a user name or password; put the key in the API "
+            "key field.",
             code="invalid_url",
         )
     try:
         parts.port  # noqa: B018  (raises ValueError on a malformed port)
     except ValueError:
-        raise ValidationError("custom_url has an invalid port.", code="invalid_url") from None
+        raise ValidationError(
+            "The server URL has a port that is not a number from 1 to 65535.", code="invalid_url"
+        ) from None
     if parts.fragment:
-        raise ValidationError("custom_url must not contain a #fragment.", code="invalid_url")
+        raise ValidationError(
+            "The server URL must not end in a #fragment; remove it.", code="invalid_url"
+        )
     return text.rstrip("/")
 
 
@@ -266,9 +295,11 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
     if not model_name:
         model_name = DEFAULT_MODELS.get(service_type)
         if not model_name:
+            example = EXAMPLE_MODELS.get(service_type)
+            listed = f", e.g. {example}" if example else ""
             raise ValidationError(
-                f"A {service_type} service needs a model name (e.g. the model id the provider "
-                "lists).",
+                f"{provider_label(service_type)} needs a model name: the model id it lists"
+                f"{listed}.",
                 code="model_required",
             )
     tool_profile = clean_choice(
@@ -284,8 +315,10 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
     if new_key:
         service.api_key = encrypt_secret(new_key)
     if not service.api_key and service_type not in KEYLESS_TYPES:
+        label = provider_label(service_type)
         raise ValidationError(
-            f"A {service_type} service needs an API key.", code="api_key_required"
+            f"{label} needs an API key: create one in your {label} account and paste it here.",
+            code="api_key_required",
         )
     service.service_type = service_type
     service.service_name = name
@@ -315,9 +348,10 @@ def ai_service_create(
     system_prompt: str | None = None,
     tool_profile: str = "full",
     supports_tools: bool = True,
-    is_active: bool = True,
+    is_active: bool = False,
 ) -> AIServiceSettings:
-    """A new AI service for the user; when active (the default) it replaces the active one."""
+    """A new AI service for the user, saved inactive: `ai_service_activate` tests it and makes it
+    the one in use. is_active=True makes it active at once, untested (the user insists)."""
     _lock_user(user)
     service = AIServiceSettings(user=user, api_key="")
     _apply(
@@ -365,11 +399,32 @@ def ai_service_update(*, user: User, service_id, **fields) -> AIServiceSettings:
     return service
 
 
+class ServiceTestFailed(ValidationError):
+    """The service was not made active: its connection test failed (or none was run).
+    `result` says why."""
+
+    def __init__(self, result):
+        message = result.message if result is not None else "Test the connection first."
+        super().__init__(message, code="test_failed")
+        self.result = result
+
+
 @transaction.atomic
-def ai_service_activate(*, user: User, service_id) -> AIServiceSettings:
-    """Make this service the user's only active one."""
+def ai_service_activate(
+    *, user: User, service_id, tested=None, insist: bool = False
+) -> AIServiceSettings:
+    """Make this service the user's only active one, once it passed a connection test, or at
+    once when the user insists.
+
+    `tested` is the service's chat.llm.test_service result; the caller runs it before this
+    transaction, since it waits on the network for up to SPARKY_AI_TEST_SECONDS. Without a
+    passing one (and without insisting) this raises ServiceTestFailed and changes nothing: the
+    coach goes on with the service it had, or the offline parser.
+    """
     _lock_user(user)
-    service = _service_for(user, service_id)
+    service = _service_for(user, service_id)  # someone else's service: DoesNotExist first
+    if not insist and not getattr(tested, "ok", False):
+        raise ServiceTestFailed(tested)
     AIServiceSettings.objects.for_user(user).active().exclude(pk=service.pk).update(is_active=False)
     if not service.is_active:
         service.is_active = True

@@ -1,5 +1,10 @@
 """The coach's settings pages: the user's AI services (add, edit, test, activate) and clearing
-the chat history. Thin views over chat.services and the LLM gateway."""
+the chat history. Thin views over chat.services and the LLM gateway.
+
+A service is made active only once it passes a connection test, or when the user insists
+("Use it anyway"): a failed test is remembered in the session for the list page, which shows the
+cause beside the service, with that button.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +19,54 @@ from django.views.decorators.http import require_http_methods, require_POST
 from chat import llm, services
 from chat.forms import AIServiceForm
 from chat.models import AIServiceSettings
-from chat.services import history_clear
+from chat.services import ServiceTestFailed, history_clear
 from sparky.forms import attach_service_error
+
+FAILED_TESTS = "ai_service_failed_tests"  # session key: service id -> what the test found
 
 
 def _own_service(request, service_id) -> AIServiceSettings:
     return get_object_or_404(AIServiceSettings.objects.for_user(request.user), pk=service_id)
+
+
+def _remember_failure(request, service, message: str | None) -> None:
+    failed = dict(request.session.get(FAILED_TESTS) or {})
+    if message is None:
+        failed.pop(str(service.id), None)
+    else:
+        failed[str(service.id)] = message
+    request.session[FAILED_TESTS] = failed
+
+
+def _in_use(user) -> str:
+    active = services.active_ai_service(user)
+    return active.service_name if active else "the built-in offline parser"
+
+
+def _activate(request, service, *, insist: bool = False) -> bool:
+    """Test the service and make it active when it passes (or at once when the user insists);
+    tell the user either way. Returns whether it is active now."""
+    tested = None if insist else llm.test_service(service, request.user)
+    try:
+        services.ai_service_activate(
+            user=request.user, service_id=service.id, tested=tested, insist=insist
+        )
+    except ServiceTestFailed as failed:
+        _remember_failure(request, service, failed.result.message)
+        messages.error(
+            request,
+            f"{service.service_name} did not pass the connection test, so Sparky keeps using "
+            f"{_in_use(request.user)}. The cause is shown beside it below.",
+        )
+        return False
+    _remember_failure(request, service, None)
+    if insist:
+        messages.success(request, f"Sparky now uses {service.service_name} (untested).")
+    else:
+        messages.success(
+            request, f"{service.service_name} passed the connection test: Sparky now uses it."
+        )
+    return True
 
 
 @login_required
@@ -29,7 +76,12 @@ def settings_index(request):
 
 @login_required
 def ai_services(request):
-    rows = AIServiceSettings.objects.for_user(request.user).order_by("-is_active", "service_name")
+    rows = list(
+        AIServiceSettings.objects.for_user(request.user).order_by("-is_active", "service_name")
+    )
+    failed = request.session.get(FAILED_TESTS) or {}
+    for row in rows:
+        row.failed_test = None if row.is_active else failed.get(str(row.id))
     return render(
         request,
         "settings/ai_list.html",
@@ -40,16 +92,22 @@ def ai_services(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def ai_service_add(request):
-    form = AIServiceForm(request.POST or None)
+    form = AIServiceForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         values = form.service_values()
+        wanted = values.pop("is_active")
         try:
             service = services.ai_service_create(user=request.user, **values)
         except ValidationError as exc:
             attach_service_error(form, exc)
         else:
-            messages.success(request, f"Added {service.service_name}.")
+            if wanted:
+                _activate(request, service)  # its note names the service: no "Added" as well
+            else:
+                messages.info(request, f"Added {service.service_name}.")
             return redirect("settings_ai")
+    if form.is_bound:
+        form.keep_typed_key()
     return render(request, "settings/ai_form.html", {"form": form, "service": None, "tab": "ai"})
 
 
@@ -60,20 +118,29 @@ def ai_service_edit(request, service_id: uuid.UUID):
     initial = {
         name: getattr(service, name)
         for name in AIServiceForm.base_fields
-        if name != "api_key" and hasattr(service, name)
+        if name not in ("api_key", "kept_key") and hasattr(service, name)
     }
-    form = AIServiceForm(request.POST or None, initial=initial, key_set=service.has_api_key)
+    form = AIServiceForm(
+        request.POST or None, initial=initial, key_set=service.has_api_key, user=request.user
+    )
     if request.method == "POST" and form.is_valid():
         values = form.service_values()
         if not values.get("api_key"):
             values.pop("api_key", None)  # blank keeps the stored key
+        wanted = values.pop("is_active")
+        if not wanted:
+            values["is_active"] = False
         try:
-            services.ai_service_update(user=request.user, service_id=service.id, **values)
+            service = services.ai_service_update(user=request.user, service_id=service.id, **values)
         except ValidationError as exc:
             attach_service_error(form, exc)
         else:
-            messages.success(request, f"Saved {values['service_name']}.")
+            messages.success(request, f"Saved {service.service_name}.")
+            if wanted and not service.is_active:
+                _activate(request, service)
             return redirect("settings_ai")
+    if form.is_bound:
+        form.keep_typed_key()
     return render(request, "settings/ai_form.html", {"form": form, "service": service, "tab": "ai"})
 
 
@@ -81,8 +148,7 @@ def ai_service_edit(request, service_id: uuid.UUID):
 @require_POST
 def ai_service_activate(request, service_id: uuid.UUID):
     service = _own_service(request, service_id)
-    services.ai_service_activate(user=request.user, service_id=service.id)
-    messages.success(request, f"Sparky now uses {service.service_name}.")
+    _activate(request, service, insist=request.POST.get("insist") == "1")
     return redirect("settings_ai")
 
 
@@ -100,6 +166,7 @@ def ai_service_delete(request, service_id: uuid.UUID):
     service = _own_service(request, service_id)
     name = service.service_name
     services.ai_service_delete(user=request.user, service_id=service.id)
+    _remember_failure(request, service, None)
     messages.success(request, f"Deleted {name}.")
     return redirect("settings_ai")
 
@@ -108,14 +175,14 @@ def ai_service_delete(request, service_id: uuid.UUID):
 @require_POST
 def ai_service_test(request, service_id: uuid.UUID):
     service = _own_service(request, service_id)
-    try:
-        ok, text = llm.test_connection(llm.config_for(service, request.user))
-    except llm.LLMError as exc:
-        ok, text = False, str(exc)
-    context = {"service": service, "ok": ok, "text": text}
+    result = llm.test_service(service, request.user)
+    _remember_failure(request, service, None if result.ok else result.message)
+    context = {"s": service, "ok": result.ok, "text": result.message}
     if request.htmx:
         return render(request, "settings/ai_list.html#test-result", context)
-    (messages.success if ok else messages.error)(request, f"{service.service_name}: {text}")
+    (messages.success if result.ok else messages.error)(
+        request, f"{service.service_name}: {result.message}"
+    )
     return redirect("settings_ai")
 
 

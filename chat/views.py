@@ -70,6 +70,17 @@ def _image_url(name) -> str | None:
     return reverse("chat:image", kwargs={"user_id": owner, "filename": parts[2]})
 
 
+def chip_for(entry: dict) -> dict:
+    """A saved row as its chip: a few words, with the reply's full line as the tooltip.
+
+    Replies stored before chips had their own words carry only the summary: its first part (the
+    amount and the food, before the meal and date in brackets) stands in.
+    """
+    summary = str(entry.get("summary") or "")
+    text = entry.get("chip") or summary.split(" (", 1)[0]
+    return {"kind": entry.get("kind") or "entry", "text": text, "title": summary}
+
+
 def _is_reply(message: ChatMessage) -> bool:
     return (
         message.message_type == ChatMessage.Type.ASSISTANT
@@ -102,7 +113,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         "kind": "reply",
         "mode": response.get("mode") or "auto",
         "categories": [CATEGORY_LABELS.get(c, c) for c in categories],
-        "entries": response.get("entries") or [],
+        "chips": [chip_for(e) for e in response.get("entries") or [] if isinstance(e, dict)],
         "error": response.get("error"),
         "engine": response.get("engine") or "",
         "options": choices,

@@ -17,7 +17,7 @@ from diary.api import PreferencesView, SummaryView
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
 from nutrition.api import FoodEntryViewSet, FoodViewSet, GoalViewSet, WaterView
-from sparky.api import AuthTokenView
+from sparky.api import ApiIndexView, AuthTokenView, login_first_for_browsers
 
 ASSETS = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar"
 
@@ -37,7 +37,26 @@ router.register("custom-categories", CustomCategoryViewSet, basename="custom-cat
 router.register("custom-measurements", CustomMeasurementViewSet, basename="custom-measurement")
 router.register("ai-services", AIServiceViewSet, basename="ai-service")
 
+INDEX = {
+    "docs": "api-docs",
+    "redoc": "api-redoc",
+    "schema": "api-schema",
+    "token": "api-token",
+    "chat": "api-chat",
+    "summary": "api-summary",
+    "foods": "food-list",
+    "food_entries": "food-entry-list",
+    "exercises": "exercise-list",
+    "exercise_entries": "exercise-entry-list",
+    "checkins": "checkin-list",
+    "water": "api-water",
+    "goals": "goal-list",
+    "preferences": "api-preferences",
+    "ai_services": "ai-service-list",
+}
+
 urlpatterns = [
+    path("", ApiIndexView.as_view(links=INDEX), name="api-root"),
     path("auth/token/", AuthTokenView.as_view(), name="api-token"),
     path("water/", WaterView.as_view(), name="api-water"),
     path("summary/", SummaryView.as_view(), name="api-summary"),
@@ -45,8 +64,16 @@ urlpatterns = [
     path("chat/", ChatTurnView.as_view(), name="api-chat"),
     path("chat/history/", ChatHistoryView.as_view(), name="api-chat-history"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path(
+        "docs/",
+        login_first_for_browsers(SpectacularSwaggerView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
+    path(
+        "redoc/",
+        login_first_for_browsers(SpectacularRedocView.as_view(url_name="api-schema")),
+        name="api-redoc",
+    ),
     re_path(
         r"^docs/assets/(?P<path>(swagger-ui-dist|redoc)/[\w./-]+)$",
         serve,

@@ -176,6 +176,8 @@ if not SPARKY_ENCRYPTION_KEYS and not DEBUG:
 # link-local targets are refused unless this is on (self-hosters running Ollama locally).
 SPARKY_ALLOW_PRIVATE_AI_URLS = env.bool("SPARKY_ALLOW_PRIVATE_AI_URLS", default=False)
 SPARKY_LLM_TIMEOUT = env.float("SPARKY_LLM_TIMEOUT", default=60.0)
+# How long the settings page's Test connection may take in all (name, connection, reply).
+SPARKY_AI_TEST_SECONDS = env.float("SPARKY_AI_TEST_SECONDS", default=10.0)
 SPARKY_TURN_TIME_LIMIT = env.float("SPARKY_TURN_TIME_LIMIT", default=120.0)
 SPARKY_MAX_AGENT_STEPS = env.int("SPARKY_MAX_AGENT_STEPS", default=6)
 

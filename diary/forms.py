@@ -6,12 +6,11 @@ ValidationErrors the views put back on the matching field with `attach_service_e
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 
 from nutrition.models import MealType
-from sparky.forms import DescribedErrorsMixin
+from sparky import time_zones
+from sparky.forms import DescribedErrorsMixin, TimeZoneField
 from sparky.models import UserPreferences
 from sparky.services import DATE_FORMATS
 
@@ -24,8 +23,10 @@ class PreferencesForm(DescribedErrorsMixin, forms.Form):
     default_measurement_unit = forms.ChoiceField(
         label="Body measurement unit", choices=UserPreferences.MeasurementUnit
     )
-    time_zone = forms.ChoiceField(
-        label="Time zone", help_text="Decides what 'today' means for your diary."
+    time_zone = TimeZoneField(
+        label="Time zone",
+        help_text="Decides what 'today' means for your diary.",
+        widget=forms.Select(attrs={"data-browser-zone": ""}),
     )
     auto_clear_history = forms.ChoiceField(
         label="Clear chat history", choices=UserPreferences.AutoClear
@@ -45,9 +46,8 @@ class PreferencesForm(DescribedErrorsMixin, forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [
-            (name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
-        ]
+        current = self.initial.get("time_zone") or self.data.get("time_zone")
+        self.fields["time_zone"].choices = time_zones.choices(current)
 
 
 def _goal_field(label: str, unit: str, *, decimals: int = 1) -> forms.DecimalField:

@@ -40,6 +40,7 @@ class FoodForm(NutrientLabelsForm):
         model = Food
         fields = (
             "name",
+            "display_name",
             "original_name",
             "serving_size",
             "serving_unit",
@@ -53,6 +54,12 @@ class FoodForm(NutrientLabelsForm):
             "user",
             "shared_with_public",
         )
+        help_texts = {
+            "display_name": (
+                "The short name shown in the diary, replies and options (e.g. 'Egg, raw'); blank "
+                "shows the name. Reloading the catalog derives it again for catalog foods."
+            )
+        }
 
 
 class FoodVariantForm(NutrientLabelsForm):
@@ -112,8 +119,11 @@ class FoodAdmin(admin.ModelAdmin):
     )
     list_filter = (OriginFilter, "shared_with_public", "source", "food_group")
     list_select_related = ("user",)
-    search_fields = ("name", "original_name", "=barcode")
-    search_help_text = "Words of the name or the original (source) name, or a whole barcode."
+    search_fields = ("name", "display_name", "original_name", "=barcode")
+    search_help_text = (
+        "Words of the name, the short display name or the original (source) name, or a whole "
+        "barcode."
+    )
     ordering = ("name",)
     show_full_result_count = False
     list_per_page = 50
@@ -126,6 +136,7 @@ class FoodAdmin(admin.ModelAdmin):
             {
                 "fields": (
                     "name",
+                    "display_name",
                     "original_name",
                     ("serving_size", "serving_unit"),
                     "barcode",

@@ -23,6 +23,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
+from nutrition.names import short_food_name
 
 SR28_SOURCE = "usda_sr28"
 SR28_PACKAGE = "usda_nutrition"
@@ -141,6 +142,7 @@ class Sr28Food:
     source_id: str
     name: str
     original_name: str
+    display_name: str
     food_group: str
     nutrients: dict[str, str | None]
 
@@ -197,6 +199,7 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr
                 source_id=ndb,
                 name=readable_food_name(long_description),
                 original_name=long_description[:255],
+                display_name=short_food_name(long_description),
                 food_group=groups.get(group_code, "")[:100],
                 nutrients={column: found.get(column) for column in NUTRIENTS},
             )
@@ -281,28 +284,43 @@ def _upsert_foods(cursor, foods: list[Sr28Food]) -> UpsertCounts:
     nutrient_types = ", ".join(f"{c} numeric" for c in NUTRIENTS)
     cursor.execute(
         "CREATE TEMP TABLE sr28_food (source_id text, name text, original_name text, "
-        f"food_group text, {nutrient_types}) ON COMMIT DROP"
+        f"display_name text, food_group text, {nutrient_types}) ON COMMIT DROP"
     )
-    columns = ("source_id", "name", "original_name", "food_group", *NUTRIENTS)
+    columns = ("source_id", "name", "original_name", "display_name", "food_group", *NUTRIENTS)
     _copy(
         cursor,
         "sr28_food",
         columns,
         (
-            (f.source_id, f.name, f.original_name, f.food_group, *f.nutrients.values())
+            (
+                f.source_id,
+                f.name,
+                f.original_name,
+                f.display_name,
+                f.food_group,
+                *f.nutrients.values(),
+            )
             for f in foods
         ),
     )
-    updated = ("name", "original_name", "food_group", "serving_size", "serving_unit", *NUTRIENTS)
+    updated = (
+        "name",
+        "original_name",
+        "display_name",
+        "food_group",
+        "serving_size",
+        "serving_unit",
+        *NUTRIENTS,
+    )
     # The unique index on (source, source_id) is partial (custom foods have no source_id), so
     # ON CONFLICT must repeat its predicate; Django's bulk_create cannot, hence the SQL.
     cursor.execute(
         f"""
-        INSERT INTO foods (source, source_id, name, original_name, food_group, serving_size,
-                           serving_unit, is_custom, shared_with_public, {_NUTRIENT_LIST},
-                           created_at, updated_at)
-        SELECT %s, source_id, name, original_name, food_group, 100, 'g', false, false,
-               {_NUTRIENT_LIST}, now(), now()
+        INSERT INTO foods (source, source_id, name, original_name, display_name, food_group,
+                           serving_size, serving_unit, is_custom, shared_with_public,
+                           {_NUTRIENT_LIST}, created_at, updated_at)
+        SELECT %s, source_id, name, original_name, display_name, food_group, 100, 'g', false,
+               false, {_NUTRIENT_LIST}, now(), now()
         FROM sr28_food
         ON CONFLICT (source, source_id) WHERE source_id <> '' DO UPDATE
         SET {", ".join(f"{c} = EXCLUDED.{c}" for c in updated)}, updated_at = now()

@@ -111,6 +111,9 @@ class Food(NutrientColumns):
     food_group = models.CharField(max_length=100, blank=True, default="")
     # Added: the catalog's original description ("Egg, whole, raw, fresh") for search and citing.
     original_name = models.CharField(max_length=255, blank=True, default="")
+    # Added: the short name people read ("Egg, raw"), derived from the description when the
+    # catalog loads (nutrition.names); empty for custom foods, whose own name is short already.
+    display_name = models.CharField(max_length=255, blank=True, default="")
     # Added for search: the name as sorted English word stems without catalog filler ("Bananas,
     # raw" -> "banana"), computed by Postgres (function food_search_key, migration 0003).
     search_key = models.GeneratedField(
@@ -146,6 +149,12 @@ class Food(NutrientColumns):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def readable_name(self) -> str:
+        """What the diary, replies, options and the API show; `name` stays for search and the
+        detail view."""
+        return self.display_name or self.name
 
 
 class FoodVariant(NutrientColumns):

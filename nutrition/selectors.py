@@ -39,7 +39,8 @@ def food_diary(*, user, day) -> dict[str, list[dict]]:
             {
                 "id": entry.id,
                 "food_id": entry.food_id,
-                "food_name": entry.food.name,
+                "food_name": entry.food.readable_name,
+                "food_full_name": entry.food.name,
                 "quantity": entry.quantity,
                 "unit": entry.unit,
                 "serving": entry.variant.serving_unit if entry.variant_id else None,
@@ -84,7 +85,7 @@ def frequent_foods(*, user, days: int = 14, limit: int = 10) -> list[dict]:
         out.append(
             {
                 "food_id": item["food"].id,
-                "name": item["food"].name,
+                "name": item["food"].readable_name,
                 "times": item["times"],
                 "last_logged": item["last"],
                 "usual_quantity": quantity,

@@ -52,12 +52,18 @@ class FoodSerializer(serializers.ModelSerializer):
     is_own = serializers.SerializerMethodField(help_text="One of your custom foods.")
     score = serializers.SerializerMethodField(help_text="Search similarity 0..1 (searches only).")
     variants = FoodVariantSerializer(many=True, read_only=True)
+    display_name = serializers.CharField(
+        source="readable_name",
+        read_only=True,
+        help_text="The short name people read (e.g. 'Egg, raw'); `name` is the full one.",
+    )
 
     class Meta:
         model = Food
         fields = [
             "id",
             "name",
+            "display_name",
             "serving_size",
             "serving_unit",
             *NUTRIENTS,
@@ -109,6 +115,7 @@ class FoodEntrySerializer(serializers.ModelSerializer):
     """A diary entry with the nutrients of the amount logged."""
 
     food_name = serializers.CharField(source="food.name", read_only=True)
+    food_display_name = serializers.CharField(source="food.readable_name", read_only=True)
     serving = serializers.CharField(
         source="variant.serving_unit", read_only=True, allow_null=True, default=None
     )
@@ -120,6 +127,7 @@ class FoodEntrySerializer(serializers.ModelSerializer):
             "id",
             "food",
             "food_name",
+            "food_display_name",
             "meal_type",
             "quantity",
             "unit",

@@ -496,7 +496,7 @@ def _variant_of(food: Food, variant) -> FoodVariant | None:
         return FoodVariant.objects.get(pk=_uuid(variant_id, FoodVariant), food=food)
     except FoodVariant.DoesNotExist:
         raise ValidationError(
-            f"That serving is not one of {food.name}'s servings.", code="unknown_unit"
+            f"That serving is not one of {food.readable_name}'s servings.", code="unknown_unit"
         ) from None
 
 
@@ -576,8 +576,8 @@ def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None
             in_grams = Decimal(food.calories) * grams.multiplier
             suggestion = f" Did you mean {said:f} g ({in_grams:,.0f} kcal)?"
     raise ValidationError(
-        f"{said:f} x {said_unit} of {food.name} would be {kcal:,.0f} kcal, more than anyone "
-        f"eats at once.{suggestion} If another unit or amount was meant, log it with that.",
+        f"{said:f} x {said_unit} of {food.readable_name} would be {kcal:,.0f} kcal, more than "
+        f"anyone eats at once.{suggestion} If another unit or amount was meant, log it with that.",
         code="implausible",
     )
 

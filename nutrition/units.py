@@ -465,7 +465,8 @@ def portion(
     if variant is not None:
         if variant.food_id != food.id:
             raise ValidationError(
-                f"That serving belongs to another food, not {food.name}.", code="unknown_unit"
+                f"That serving belongs to another food, not {food.readable_name}.",
+                code="unknown_unit",
             )
         if not asked.label or asked.canonical == PIECE or _matches(variant, asked):
             return _checked(food, _via_variant(base, variant, amount), amount, asked)
@@ -480,8 +481,8 @@ def portion(
     if asked.canonical == KCAL:
         if not food.calories:
             raise ValidationError(
-                f"{food.name} has no calories on record, so it can't be measured in calories; "
-                "give an amount in grams or servings.",
+                f"{food.readable_name} has no calories on record, so it can't be measured in "
+                "calories; give an amount in grams or servings.",
                 code="unknown_unit",
             )
         mult = amount / Decimal(food.calories)
@@ -529,7 +530,7 @@ def portion(
         result = _one_serving(base, amount)
     if result is None:
         raise ValidationError(
-            f"{asked.label!r} is not a unit I can convert for {food.name}; use one of: "
+            f"{asked.label!r} is not a unit I can convert for {food.readable_name}; use one of: "
             f"{', '.join(available_units(food, variants=base.variants))}.",
             code="unknown_unit",
         )
@@ -812,7 +813,7 @@ def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None
     per = base.variant_multiplier(variant)
     if per is None:
         raise ValidationError(
-            f"The serving {variant.serving_unit!r} of {base.food.name} has no weight or "
+            f"The serving {variant.serving_unit!r} of {base.food.readable_name} has no weight or "
             "nutrients to convert from; log it in another unit.",
             code="unknown_unit",
         )
@@ -985,21 +986,22 @@ def _checked(food, result: Portion, amount: Decimal, asked: Unit) -> Portion:
         what = asked.label or ("pieces" if result.variant is not None else "servings")
         hint = f" Did you mean {number} g?" if not asked.label else ""
         raise ValidationError(
-            f"{number} {what} of {food.name} is more than anyone eats at once (at most "
+            f"{number} {what} of {food.readable_name} is more than anyone eats at once (at most "
             f"{MAX_COUNT} pieces or servings).{hint} Check the amount and the unit.",
             code="invalid_quantity",
         )
     said = f"{number} {asked.label}".strip()
     if result.grams is not None and result.grams > MAX_GRAMS:
         raise ValidationError(
-            f"{said} of {food.name} is {result.grams.quantize(Decimal(1)):,} g, more than anyone "
-            f"eats at once (the limit is {MAX_GRAMS:,} g); check the amount and the unit.",
+            f"{said} of {food.readable_name} is {result.grams.quantize(Decimal(1)):,} g, more "
+            f"than anyone eats at once (the limit is {MAX_GRAMS:,} g); check the amount and the "
+            "unit.",
             code="invalid_quantity",
         )
     if asked.canonical in VOLUME_ML and amount * VOLUME_ML[asked.canonical] > MAX_ML:
         raise ValidationError(
-            f"{said} of {food.name} is more than anyone drinks at once (the limit is 10 l); "
-            "check the amount and the unit.",
+            f"{said} of {food.readable_name} is more than anyone drinks at once (the limit is "
+            "10 l); check the amount and the unit.",
             code="invalid_quantity",
         )
     return result

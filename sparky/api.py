@@ -15,13 +15,17 @@ Error shape (every status >= 400):
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.http import Http404
+from django.shortcuts import redirect
+from django.urls import reverse
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -345,3 +349,45 @@ __all__ = [
     "filter_dates",
     "query_date",
 ]
+
+
+class ApiIndexView(APIView):
+    """GET /api/: where things are. A browser is sent to the interactive docs; a client gets the
+    links as JSON. Holds no user data, so it answers without a login (the docs themselves ask)."""
+
+    permission_classes = [permissions.AllowAny]
+    links: dict[str, str] = {}  # label -> URL name, given by the URL conf
+
+    @extend_schema(
+        summary="Where the docs, the schema and each endpoint are",
+        responses={200: OpenApiTypes.OBJECT},
+        auth=[],
+        tags=["auth"],
+    )
+    def get(self, request):
+        if "text/html" in request.headers.get("Accept", ""):
+            return redirect("api-docs")
+        urls = {
+            label: request.build_absolute_uri(reverse(name)) for label, name in self.links.items()
+        }
+        return Response(
+            {
+                "detail": "Sparky API, version 1. Authenticate with a token from auth/token "
+                "(Authorization: Token <token>) or a browser session.",
+                **urls,
+            }
+        )
+
+
+def login_first_for_browsers(view):
+    """A docs page opened by a browser without a session goes to the login page and back,
+    instead of a 401 in JSON; API clients still get the 401."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        wants_page = "text/html" in request.headers.get("Accept", "")
+        if wants_page and not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapped

@@ -37,11 +37,12 @@ def encrypt_secret(plain: str) -> str:
     return _current().encrypt(plain.encode()).decode()
 
 
-def decrypt_secret(token: str) -> str:
+def decrypt_secret(token: str, *, ttl: int | None = None) -> str:
+    """The plain secret; with `ttl`, only from a token made in the last `ttl` seconds."""
     if not token:
         return ""
     try:
-        return _current().decrypt(token.encode()).decode()
+        return _current().decrypt(token.encode(), ttl=ttl).decode()
     except InvalidToken:
         raise SecretError(
             "The stored API key cannot be decrypted with the configured keys."

@@ -7,12 +7,11 @@ the matching field with `attach_service_error`.
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.core.exceptions import ValidationError
 
+from sparky import time_zones
 from sparky.models import User
 
 # Which form field a service's ValidationError code belongs to (others go on the form itself).
@@ -67,6 +66,18 @@ class DescribedErrorsMixin:
             self.fields[name].widget.attrs["aria-describedby"] = " ".join(ids)
 
 
+class TimeZoneField(forms.ChoiceField):
+    """A <select> of the zones people live in (sparky.time_zones), grouped; any real zone is
+    accepted, since the page's script may add the browser's own zone to the list."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("choices", time_zones.choices)
+        super().__init__(**kwargs)
+
+    def valid_value(self, value) -> bool:
+        return time_zones.is_zone(value)
+
+
 class EmailLoginForm(DescribedErrorsMixin, AuthenticationForm):
     """Django's login form with the email as the user name (emails are stored lower-case)."""
 
@@ -98,4 +109,4 @@ class SignupForm(DescribedErrorsMixin, BaseUserCreationForm):
 
     def clean_time_zone(self):
         value = (self.cleaned_data.get("time_zone") or "").strip()
-        return value if value in zoneinfo.available_timezones() else ""
+        return value if time_zones.is_zone(value) else ""

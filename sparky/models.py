@@ -10,9 +10,11 @@ from django.db import models
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from sparky.time_zones import is_zone
+
 
 def validate_time_zone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
+    if not is_zone(value):
         raise ValidationError(f"Unknown time zone {value!r}.", code="time_zone")
 
 

@@ -49,6 +49,9 @@ class Written:
     id: str
     summary: str
     date: str | None = None  # the diary day it belongs to (ISO), when it has one
+    # What the reply's chip shows: the row in a few words ("Egg, raw · 143 kcal"). The summary
+    # above is the full sentence the reply is made of; a chip repeating it would say it twice.
+    chip: str = ""
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)

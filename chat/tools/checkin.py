@@ -67,13 +67,20 @@ def log_checkin(ctx, args) -> ToolResult:
         length_unit=args.get("length_unit"),
         **given,
     )
-    summary = f"{_checkin_summary(row, given, preferences_for(ctx.user))} on {row.entry_date}"
+    measured = _checkin_summary(row, given, preferences_for(ctx.user))
+    summary = f"{measured} on {row.entry_date}"
     return ToolResult(
         ok=True,
         message=f"Recorded {summary}.",
         data={"date": row.entry_date},
         written=[
-            Written(kind="checkin", id=str(row.id), summary=summary, date=str(row.entry_date))
+            Written(
+                kind="checkin",
+                id=str(row.id),
+                summary=summary,
+                date=str(row.entry_date),
+                chip=measured[:1].upper() + measured[1:],
+            )
         ],
     )
 
@@ -107,7 +114,8 @@ def log_custom_measurement(ctx, args) -> ToolResult:
         entry_hour=args.get("hour"),
     )
     unit = f" {row.category.unit}" if row.category.unit else ""
-    summary = f"{row.category.name} {float(row.value):g}{unit} on {row.entry_date}"
+    measured = f"{row.category.name} {float(row.value):g}{unit}"
+    summary = f"{measured} on {row.entry_date}"
     return ToolResult(
         ok=True,
         message=f"Recorded {summary}.",
@@ -117,6 +125,7 @@ def log_custom_measurement(ctx, args) -> ToolResult:
                 id=str(row.id),
                 summary=summary,
                 date=str(row.entry_date),
+                chip=measured,
             )
         ],
     )
@@ -150,11 +159,20 @@ def log_water(ctx, args) -> ToolResult:
     total = food_services.water_add(user=ctx.user, glasses=int(glasses), entry_date=day)
     glass = "glass" if glasses == 1 else "glasses"
     summary = f"{int(glasses)} {glass} of water ({total} {_day_words(ctx, day)})"
+    when = "today" if day == today_for(ctx.user) else "that day"
     return ToolResult(
         ok=True,
         message=f"Added {summary}.",
         data={"total_glasses": total, "date": day},
-        written=[Written(kind="water", id=day.isoformat(), summary=summary, date=day.isoformat())],
+        written=[
+            Written(
+                kind="water",
+                id=day.isoformat(),
+                summary=summary,
+                date=day.isoformat(),
+                chip=f"Water +{int(glasses)} · {total} {when}",
+            )
+        ],
     )
 
 
@@ -175,7 +193,15 @@ def set_water(ctx, args) -> ToolResult:
     return ToolResult(
         ok=True,
         message=f"Set {summary}.",
-        written=[Written(kind="water", id=day.isoformat(), summary=summary, date=day.isoformat())],
+        written=[
+            Written(
+                kind="water",
+                id=day.isoformat(),
+                summary=summary,
+                date=day.isoformat(),
+                chip=f"Water: {total} glasses",
+            )
+        ],
     )
 
 

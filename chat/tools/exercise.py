@@ -36,12 +36,18 @@ def entry_line(entry: ExerciseEntry) -> str:
     )
 
 
+def entry_chip(entry: ExerciseEntry) -> str:
+    """The entry in a few words: 'Walking, 3.5 mph, brisk · 45 min'."""
+    return f"{entry.exercise.name} · {entry.duration_minutes} min"
+
+
 def written_exercise(entry) -> Written:
     return Written(
         kind="exercise_entry",
         id=str(entry.id),
         summary=entry_line(entry),
         date=entry.entry_date.isoformat() if entry.entry_date else None,
+        chip=entry_chip(entry),
     )
 
 
@@ -256,6 +262,7 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
                 id=str(entry.id),
                 summary=line,
                 date=entry.entry_date.isoformat() if entry.entry_date else None,
+                chip=f"Deleted {entry.exercise.name}",
             )
         ],
     )
@@ -287,5 +294,9 @@ def create_custom_exercise(ctx, args) -> ToolResult:
         ok=True,
         message=f"Saved {ex.name} to your exercises.",
         data={"exercise": exercise_card(ex)},
-        written=[Written(kind="exercise", id=str(ex.id), summary=ex.name)],
+        written=[
+            Written(
+                kind="exercise", id=str(ex.id), summary=ex.name, chip=f"New exercise: {ex.name}"
+            )
+        ],
     )

@@ -40,6 +40,7 @@ def food_card(food) -> dict:
     card = {
         "food_id": str(food.id),
         "name": food.name,
+        "display_name": food.readable_name,  # what to call it when talking to the user
         "serving": f"{_num(food.serving_size) or 1:g} {food.serving_unit or 'serving'}",
         "calories": _num(food.calories),
         "protein_g": _num(food.protein),
@@ -58,9 +59,15 @@ def entry_line(entry: FoodEntry) -> str:
     unit = f" {unit_text(entry.quantity, entry.unit)}" if entry.unit else ""
     kcal_text = f", {round(kcal)} kcal" if kcal is not None else ""
     return (
-        f"{float(entry.quantity):g}{unit} {entry.food.name} ({entry.meal_type}, "
+        f"{float(entry.quantity):g}{unit} {entry.food.readable_name} ({entry.meal_type}, "
         f"{entry.entry_date.isoformat()}{kcal_text})"
     )
+
+
+def entry_chip(entry: FoodEntry) -> str:
+    """The entry in a few words: 'Egg, raw · 143 kcal'."""
+    kcal = food_services.entry_nutrients(entry).get("calories")
+    return entry.food.readable_name + (f" · {round(kcal)} kcal" if kcal is not None else "")
 
 
 def written_food(entry: FoodEntry) -> Written:
@@ -69,6 +76,7 @@ def written_food(entry: FoodEntry) -> Written:
         id=str(entry.id),
         summary=entry_line(entry),
         date=entry.entry_date.isoformat(),
+        chip=entry_chip(entry),
     )
 
 
@@ -442,6 +450,7 @@ def delete_food_entry(ctx, args) -> ToolResult:
                 id=str(entry.id),
                 summary=line,
                 date=entry.entry_date.isoformat(),
+                chip=f"Deleted {entry.food.readable_name}",
             )
         ],
     )
@@ -486,7 +495,9 @@ def create_custom_food(ctx, args) -> ToolResult:
         ok=True,
         message=f"Saved {food.name} to your foods.",
         data={"food": food_card(food)},
-        written=[Written(kind="food", id=str(food.id), summary=food.name)],
+        written=[
+            Written(kind="food", id=str(food.id), summary=food.name, chip=f"New food: {food.name}")
+        ],
     )
 
 

@@ -77,7 +77,14 @@ def set_goals(ctx, args) -> ToolResult:
         ok=True,
         message=f"Goals set {scope}: {described}.",
         data={"goals": goal_dict(goal)},
-        written=[Written(kind="goal", id=str(goal.id), summary=f"goals {scope}: {described}")],
+        written=[
+            Written(
+                kind="goal",
+                id=str(goal.id),
+                summary=f"goals {scope}: {described}",
+                chip="Daily goals set" if goal_date is None else f"Goals for {goal_date}",
+            )
+        ],
     )
 
 

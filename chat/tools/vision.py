@@ -288,7 +288,9 @@ def scan_nutrition_label(ctx, args) -> ToolResult:
             serving_unit=args["serving_unit"].strip(),
             **nutrients,
         )
-        written.append(Written(kind="food", id=str(food.id), summary=food.name))
+        written.append(
+            Written(kind="food", id=str(food.id), summary=food.name, chip=f"New food: {food.name}")
+        )
         verb = "Saved"
     else:
         verb = "Already had"  # the same label scanned again: no duplicate food

@@ -258,20 +258,80 @@
     select(tabs[0]);
   }
 
+  function browserZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  // The browser's own time zone is proposed first in the preferences' time-zone list.
+  function setupZoneSelect() {
+    var select = document.querySelector("select[data-browser-zone]");
+    var zone = browserZone();
+    if (!select || !zone) return;
+    var known = Array.prototype.find.call(select.options, function (o) {
+      return o.value === zone;
+    });
+    var group = document.createElement("optgroup");
+    group.label = "Your browser's time zone";
+    var option = document.createElement("option");
+    option.value = zone;
+    option.textContent = known ? known.textContent : zone.replace(/_/g, " ");
+    group.appendChild(option);
+    select.insertBefore(group, select.firstChild);
+    if (known && known.selected) option.selected = true;
+    if (known) known.remove();
+  }
+
+  // The AI service form marks what the chosen provider needs (a model, a key, a URL).
+  function setupProviderFields() {
+    var provider = document.querySelector('select[name="service_type"]');
+    if (!provider) return;
+    var form = provider.form;
+    var keyKept = !!(form.querySelector('input[name="kept_key"]') || {}).value;
+    var keySet = !!form.querySelector('input[name="api_key"][placeholder]');
+    function mark() {
+      form.querySelectorAll("[data-required-for]").forEach(function (input) {
+        var needed = input.dataset.requiredFor.split(" ").indexOf(provider.value) >= 0;
+        if (input.name === "api_key" && (keyKept || keySet)) needed = false;
+        var star = form.querySelector('label[for="' + input.id + '"] .required');
+        if (star) star.hidden = !needed;
+        if (needed) input.setAttribute("aria-required", "true");
+        else input.removeAttribute("aria-required");
+      });
+    }
+    provider.addEventListener("change", mark);
+    mark();
+  }
+
+  // Notes can be put away; without script they stay until the next page.
+  function setupFlash() {
+    document.querySelectorAll(".flash__close").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var item = button.closest(".flash__item");
+        var box = item.parentNode;
+        item.remove();
+        if (!box.querySelector(".flash__item")) box.remove();
+      });
+    });
+  }
+
   function setupSignup() {
     var field = document.querySelector('input[type=hidden][name="time_zone"]');
     if (!field || field.value) return;
-    try {
-      field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-    } catch (e) {
-      /* the server keeps its default */
-    }
+    field.value = browserZone(); // empty when unknown: the server keeps its default
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     setupComposer();
     setupTabs();
     setupSignup();
+    setupZoneSelect();
+    setupProviderFields();
+    setupFlash();
     refreshOptions();
     scrollThread();
   });

@@ -288,6 +288,7 @@ def test_the_ai_settings_admin_never_shows_the_api_key(staff_client, alice):
         service_type="openai",
         api_key="sk-test-SECRET-123",
         model_name="gpt-4o-mini",
+        is_active=True,
     )
     service.refresh_from_db()
     pages = [
@@ -314,6 +315,7 @@ def test_saving_ai_settings_in_the_admin_keeps_the_key(staff_client, alice):
         service_type="openai",
         api_key="sk-test-SECRET-123",
         model_name="gpt-4o-mini",
+        is_active=True,
     )
     service.refresh_from_db()
     ciphertext = service.api_key
@@ -364,3 +366,14 @@ def test_staff_create_a_user_by_email(staff_client):
 
     user = type(make_user("someone@example.com")).objects.get(email="new.person@example.com")
     assert user.check_password("a long enough passphrase")
+
+
+def test_staff_can_find_and_correct_a_foods_short_name(staff_client):
+    egg = public_food("Egg, whole, raw, fresh", "01123")
+    Food.objects.filter(pk=egg.pk).update(display_name="Egg, raw")
+
+    found = staff_client.get(reverse("admin:nutrition_food_changelist"), {"q": "Egg, raw"})
+    page = staff_client.get(reverse("admin:nutrition_food_change", args=[egg.pk]))
+
+    assert listed(found) == ["Egg, whole, raw, fresh"]
+    assert 'name="display_name" value="Egg, raw"' in page.content.decode()

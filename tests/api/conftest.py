@@ -5,6 +5,9 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from sparky.api import token_issue
+from tests import fake_llm as fake_llm_module
+
+fake_llm = fake_llm_module.fake_llm
 
 
 def client_for(user) -> APIClient:

@@ -91,3 +91,36 @@ def test_the_token_endpoint_is_throttled(alice, anon_api, settings):
     assert response.status_code == 429
     assert int(response["Retry-After"]) > 0
     assert response.json()["error"] == "throttled"
+
+
+def test_the_api_root_lists_the_docs_and_endpoints_without_a_login(anon_api):
+    response = anon_api.get("/api/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["docs"] == "http://testserver/api/docs/"
+    assert body["token"] == "http://testserver/api/auth/token/"
+    assert body["food_entries"] == "http://testserver/api/food-entries/"
+
+
+def test_a_browser_opening_the_api_root_is_sent_to_the_docs(client):
+    response = client.get("/api/", HTTP_ACCEPT="text/html,application/xhtml+xml")
+
+    assert response.status_code == 302
+    assert response.url == "/api/docs/"
+
+
+def test_a_browser_without_a_session_is_asked_to_log_in_before_the_docs(client):
+    response = client.get("/api/docs/", HTTP_ACCEPT="text/html")
+
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/api/docs/"
+
+
+def test_a_logged_in_browser_sees_the_docs(client, alice):
+    client.force_login(alice)
+
+    response = client.get("/api/docs/", HTTP_ACCEPT="text/html")
+
+    assert response.status_code == 200
+    assert b"swagger" in response.content.lower()

@@ -100,3 +100,21 @@ def test_mine_lists_only_your_own_foods(alice_api, alices_bar, banana):
 
 def test_a_malformed_id_is_a_404(alice_api):
     assert alice_api.get("/api/foods/not-a-uuid/").status_code == 404
+
+
+def test_a_food_has_its_short_display_name_beside_the_full_name(alice_api, alice, alices_bar):
+    egg = Food.objects.create(
+        name="Egg, whole, raw, fresh", display_name="Egg, raw", calories=143, serving_size=100,
+        serving_unit="g", source="usda_sr28", source_id="01123",
+    )  # fmt: skip
+
+    body = alice_api.get(f"/api/foods/{egg.pk}/").json()
+    assert body["name"] == "Egg, whole, raw, fresh" and body["display_name"] == "Egg, raw"
+    # a custom food shows its own name
+    assert alice_api.get(f"/api/foods/{alices_bar.pk}/").json()["display_name"] == (
+        "Alice's protein bar"
+    )
+    entry = services.food_entry_create(user=alice, food=egg, quantity=100, unit="g")
+    logged = alice_api.get(f"/api/food-entries/{entry.pk}/").json()
+    assert logged["food_display_name"] == "Egg, raw"
+    assert logged["food_name"] == "Egg, whole, raw, fresh"

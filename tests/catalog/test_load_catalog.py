@@ -92,6 +92,31 @@ def test_a_raw_egg_has_the_sr28_values_per_100_grams(catalog):
     assert egg.vitamin_a == Decimal("160")  # µg RAE
 
 
+def test_every_food_gets_a_short_name_people_read(catalog):
+    foods = Food.objects.filter(source=SR28_SOURCE)
+
+    assert not foods.filter(display_name="").exists()
+    shown = dict(foods.values_list("source_id", "display_name"))
+    assert shown["01123"] == "Egg, raw"  # Egg, whole, raw, fresh
+    assert shown["18069"] == "White bread"  # Bread, white, commercially prepared (includes...)
+    assert Food.objects.get(name="Bread, white, commercially prepared, toasted").display_name == (
+        "White bread, toasted"
+    )
+    full = dict(foods.values_list("source_id", "name"))
+    average = sum(map(len, shown.values())) / len(shown)
+    assert average < 40 < sum(map(len, full.values())) / len(full)
+
+
+def test_a_reload_fills_a_missing_short_name(catalog):
+    Food.objects.filter(source=SR28_SOURCE, source_id="01123").update(display_name="")
+    out = StringIO()
+
+    call_command("load_catalog", foods_only=True, stdout=out, verbosity=0)
+
+    assert "0 new, 1 updated, 8788 unchanged" in out.getvalue()
+    assert Food.objects.get(source=SR28_SOURCE, source_id="01123").display_name == "Egg, raw"
+
+
 def test_a_large_egg_is_a_50_gram_serving_of_71_5_kcal(catalog):
     large = FoodVariant.objects.get(
         food__source=SR28_SOURCE, food__source_id="01123", serving_unit="large"

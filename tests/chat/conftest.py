@@ -7,6 +7,7 @@ import pytest
 from chat.services import ai_service_create
 from exercise.models import Exercise
 from nutrition.models import Food, FoodVariant
+from nutrition.names import short_food_name
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm
@@ -35,6 +36,7 @@ def catalog(db):
         food = Food.objects.create(
             name=name,
             original_name=name,
+            display_name=short_food_name(name),  # as the catalog loader derives it
             calories=kcal,
             protein=protein,
             carbs=carbs,
@@ -89,6 +91,7 @@ def openai_service(alice, fake_llm, ai_settings):
         api_key="sk-test-alice-0001",
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
 
 
@@ -101,6 +104,7 @@ def anthropic_service(alice, fake_llm, ai_settings):
         api_key="sk-ant-test-0002",
         model_name="claude-haiku-4-5",
         custom_url=fake_llm.anthropic_base,
+        is_active=True,
     )
 
 
@@ -114,4 +118,5 @@ def core_service(alice, fake_llm, ai_settings):
         model_name="gemma2:2b",
         custom_url=fake_llm.openai_base,
         tool_profile="core",
+        is_active=True,
     )

@@ -238,7 +238,7 @@ def test_what_did_i_eat_lists_the_days_food_by_meal(alice, catalog):
     advice = handle_turn(alice, "what should I eat for dinner?")
 
     assert today.action == "answered"
-    assert "breakfast: 2 large Egg, whole (143 kcal); lunch: 1 medium Bananas, raw (105 kcal)" in (
+    assert "breakfast: 2 large Egg, raw (143 kcal); lunch: 1 medium Bananas, raw (105 kcal)" in (
         today.message
     )
     assert "248 kcal eaten" in today.message

@@ -53,6 +53,7 @@ def test_connection_refused_is_explained_and_the_message_kept(alice, catalog, ai
         api_key="x",
         model_name="m",
         custom_url=f"http://127.0.0.1:{closed_port()}/v1",
+        is_active=True,
     )
     response = handle_turn(alice, "2 eggs for breakfast")
     assert response.action == "error" and response.error == "LLMUnavailable"

@@ -86,6 +86,7 @@ def service_for(user, fake, service_type="custom", *, url=None, model="fake-mode
         model_name=model,
         custom_url=url,
         **extra,
+        is_active=True,
     )
 
 
@@ -117,6 +118,7 @@ def test_each_cloud_service_type_maps_to_its_litellm_route(
         service_type=service_type,
         api_key=SECRET,
         model_name=model_name,
+        is_active=True,
     )
 
     config = config_for(service, alice)
@@ -134,6 +136,7 @@ def test_ollama_uses_the_local_default_url_when_private_targets_are_allowed(alic
         service_type="ollama",
         api_key="local-key",
         model_name="llama3.1",
+        is_active=True,
     )
 
     config = config_for(service, alice)
@@ -151,6 +154,7 @@ def test_ollama_on_loopback_is_refused_for_a_member_when_the_setting_is_off(alic
         service_type="ollama",
         api_key="local-key",
         model_name="llama3.1",
+        is_active=True,
     )
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
@@ -171,6 +175,7 @@ def test_a_staff_user_may_point_a_service_at_a_private_address(db, settings):
         api_key="local-key",
         model_name="qwen",
         custom_url="http://10.0.0.5:8000/v1",
+        is_active=True,
     )
 
     config = config_for(service, admin)
@@ -188,6 +193,7 @@ def test_a_custom_url_on_the_private_network_is_refused(alice, settings):
         api_key="local-key",
         model_name="x",
         custom_url="http://192.168.1.1/v1",
+        is_active=True,
     )
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
@@ -206,7 +212,12 @@ def test_an_anthropic_url_ending_in_v1_is_not_doubled(alice, fake_llm, private_o
 
 def test_another_users_service_cannot_be_used(alice, bob):
     service = ai_service_create(
-        user=bob, service_name="bob's", service_type="openai", api_key=SECRET, model_name="gpt"
+        user=bob,
+        service_name="bob's",
+        service_type="openai",
+        api_key=SECRET,
+        model_name="gpt",
+        is_active=True,
     )
 
     with pytest.raises(LLMConfigError, match="another user"):
@@ -454,6 +465,7 @@ def test_a_closed_port_is_unavailable(alice, private_ok, service_type):
         api_key=SECRET,
         model_name="m",
         custom_url=f"http://127.0.0.1:{port}",
+        is_active=True,
     )
 
     with pytest.raises(LLMUnavailable, match=f"could not be reached at http://127.0.0.1:{port}"):
@@ -550,17 +562,17 @@ def test_count_tokens_grows_with_the_prompt_and_the_tools(alice, fake_llm, priva
 def test_test_connection_reports_success(alice, fake_llm, private_ok):
     fake_llm.reply_text("ok")
 
-    ok, message = test_connection(config_on_fake(alice, fake_llm, "anthropic"))
+    result = test_connection(config_on_fake(alice, fake_llm, "anthropic"))
 
-    assert ok is True
-    assert message == "Connected: Anthropic (fake-model) answered."
+    assert result.ok is True
+    assert result.message.startswith("Connected: Anthropic (fake-model) answered in ")
 
 
 def test_test_connection_reports_a_bad_key_plainly(alice, fake_llm, private_ok):
     fake_llm.reply_error(401)
 
-    ok, message = test_connection(config_on_fake(alice, fake_llm))
+    result = test_connection(config_on_fake(alice, fake_llm))
 
-    assert ok is False
-    assert "refused the API key (401)" in message
-    assert SECRET not in message
+    assert result.ok is False and result.cause == "key_rejected"
+    assert "rejected the API key (401)" in result.message
+    assert SECRET not in result.message

@@ -78,6 +78,7 @@ def test_without_a_pinned_profile_the_users_active_service_decides(alice):
         api_key="sk-test-alice-0001",
         model_name="gpt-4o-mini",
         tool_profile="core",
+        is_active=True,
     )
     server = build_server(user=alice)
     assert len(listed(server)) == 19
@@ -90,9 +91,10 @@ def test_without_a_pinned_profile_the_users_active_service_decides(alice):
         api_key="sk-test-alice-0002",
         model_name="gpt-4o",
         tool_profile="full",
+        is_active=True,
     )
     assert len(listed(server)) == 35
-    ai_service_activate(user=alice, service_id=core.id)
+    ai_service_activate(user=alice, service_id=core.id, insist=True)
     assert len(listed(server)) == 19
 
 

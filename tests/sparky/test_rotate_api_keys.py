@@ -12,7 +12,12 @@ def new_key() -> str:
 
 def service(user, api_key: str, name: str = "OpenAI"):
     return ai_service_create(
-        user=user, service_name=name, service_type="openai", api_key=api_key, model_name="gpt-x"
+        user=user,
+        service_name=name,
+        service_type="openai",
+        api_key=api_key,
+        model_name="gpt-x",
+        is_active=True,
     )
 
 
@@ -28,7 +33,12 @@ def test_it_re_encrypts_every_key_under_the_newest_key(alice, bob, settings, cap
     service(alice, "sk-alice-1")
     service(bob, "sk-bob-2")
     ai_service_create(  # a local server without a key is not counted
-        user=bob, service_name="Ollama", service_type="ollama", api_key="", model_name="gemma3"
+        user=bob,
+        service_name="Ollama",
+        service_type="ollama",
+        api_key="",
+        model_name="gemma3",
+        is_active=True,
     )
 
     settings.SPARKY_ENCRYPTION_KEYS = [new, old]

@@ -5,8 +5,10 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from chat.llm import test_service
 from chat.models import AIServiceSettings
 from chat.services import (
+    ServiceTestFailed,
     active_ai_service,
     ai_service_activate,
     ai_service_api_key,
@@ -29,6 +31,7 @@ def openai(user, **extra):
         "service_type": "openai",
         "api_key": PLAIN_KEY,
         "model_name": "gpt-4.1-mini",
+        "is_active": True,
         **extra,
     }
     return ai_service_create(**fields)
@@ -172,7 +175,12 @@ def test_cloud_services_need_a_key_and_local_ones_do_not(alice, settings):
     with pytest.raises(ValidationError) as caught:
         openai(alice, api_key="")
     ollama = ai_service_create(
-        user=alice, service_name="Laptop", service_type="ollama", api_key="", model_name="gemma3:1b"
+        user=alice,
+        service_name="Laptop",
+        service_type="ollama",
+        api_key="",
+        model_name="gemma3:1b",
+        is_active=True,
     )
 
     assert caught.value.code == "api_key_required"
@@ -218,7 +226,12 @@ def test_a_url_with_credentials_is_refused_without_echoing_them(alice):
 def test_a_custom_service_needs_its_url(alice):
     with pytest.raises(ValidationError) as caught:
         ai_service_create(
-            user=alice, service_name="vLLM", service_type="custom", api_key="", model_name="qwen"
+            user=alice,
+            service_name="vLLM",
+            service_type="custom",
+            api_key="",
+            model_name="qwen",
+            is_active=True,
         )
     service = ai_service_create(
         user=alice,
@@ -227,6 +240,7 @@ def test_a_custom_service_needs_its_url(alice):
         api_key="",
         model_name="qwen",
         custom_url="https://llm.example.com/v1/",
+        is_active=True,
     )
 
     assert caught.value.code == "url_required"
@@ -235,7 +249,7 @@ def test_a_custom_service_needs_its_url(alice):
 
 def test_a_provider_with_a_current_model_alias_needs_no_model_name(alice):
     service = ai_service_create(
-        user=alice, service_name="Mistral", service_type="mistral", api_key="mk-1"
+        user=alice, service_name="Mistral", service_type="mistral", api_key="mk-1", is_active=True
     )
 
     assert service.model_name == "mistral-small-latest"
@@ -267,7 +281,7 @@ def test_activating_a_service_deactivates_the_others(alice):
     second = openai(alice, service_name="Second")
     inactive = openai(alice, service_name="Third", is_active=False)
 
-    ai_service_activate(user=alice, service_id=first.id)
+    ai_service_activate(user=alice, service_id=first.id, insist=True)
 
     assert active_ai_service(alice) == first
     assert AIServiceSettings.objects.for_user(alice).active().count() == 1
@@ -301,6 +315,8 @@ def test_bob_cannot_touch_alices_services(alice, bob):
     with pytest.raises(AIServiceSettings.DoesNotExist):
         ai_service_update(user=bob, service_id=service.id, api_key="sk-bob")
     with pytest.raises(AIServiceSettings.DoesNotExist):
+        ai_service_activate(user=bob, service_id=service.id, insist=True)
+    with pytest.raises(AIServiceSettings.DoesNotExist):
         ai_service_activate(user=bob, service_id=service.id)
     with pytest.raises(AIServiceSettings.DoesNotExist):
         ai_service_delete(user=bob, service_id=service.id)
@@ -322,7 +338,7 @@ def test_concurrent_activations_leave_exactly_one_active():
     def activate(service):
         try:
             barrier.wait()
-            ai_service_activate(user=user, service_id=service.id)
+            ai_service_activate(user=user, service_id=service.id, insist=True)
         except Exception as exc:  # collected and asserted on below
             errors.append(exc)
         finally:
@@ -354,7 +370,12 @@ def test_a_private_url_is_refused_when_saved_by_a_member(alice, settings):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
     with pytest.raises(ValidationError) as caught:
         ai_service_create(
-            user=alice, service_name="Laptop", service_type="ollama", api_key="", model_name="g"
+            user=alice,
+            service_name="Laptop",
+            service_type="ollama",
+            api_key="",
+            model_name="g",
+            is_active=True,
         )
     assert caught.value.code == "blocked_url"
     assert "127.0.0.1 is a loopback address" in caught.value.message
@@ -370,6 +391,7 @@ def test_a_name_that_does_not_resolve_now_is_saved_and_checked_at_turn_time(alic
         api_key="k",
         model_name="m",
         custom_url="https://llm.invalid/v1",
+        is_active=True,
     )
     assert service.custom_url == "https://llm.invalid/v1"
 
@@ -381,3 +403,58 @@ def test_the_first_account_of_an_instance_is_its_owner(db):
     assert owner.is_staff and owner.is_superuser
     assert not member.is_staff and not member.is_superuser
     assert owner.check_password("a long enough pass 1")
+
+
+def test_a_new_service_is_saved_inactive(alice):
+    service = ai_service_create(
+        user=alice, service_name="New", service_type="openai", api_key=PLAIN_KEY, model_name="m"
+    )
+
+    assert not service.is_active and active_ai_service(alice) is None
+
+
+def test_activating_tests_first_and_a_failed_test_changes_nothing(alice, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    in_use = openai(alice, service_name="In use")
+    down = ai_service_create(
+        user=alice, service_name="Down", service_type="custom", api_key="", model_name="m",
+        custom_url="http://sparky-test.invalid/v1",
+    )  # fmt: skip
+
+    with pytest.raises(ServiceTestFailed) as failed:
+        ai_service_activate(user=alice, service_id=down.id, tested=test_service(down, alice))
+    with pytest.raises(ServiceTestFailed) as untested:
+        ai_service_activate(user=alice, service_id=down.id)
+
+    assert failed.value.code == "test_failed"
+    assert failed.value.result.cause == "name_not_resolved"
+    assert untested.value.messages == ["Test the connection first."]
+    assert active_ai_service(alice) == in_use
+
+
+def test_a_user_who_insists_gets_the_service_without_a_test(alice, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    down = ai_service_create(
+        user=alice, service_name="Down", service_type="custom", api_key="", model_name="m",
+        custom_url="http://sparky-test.invalid/v1",
+    )  # fmt: skip
+
+    ai_service_activate(user=alice, service_id=down.id, insist=True)
+
+    assert active_ai_service(alice) == down
+
+
+def test_messages_name_the_provider_in_plain_words(alice):
+    with pytest.raises(ValidationError) as no_model:
+        ai_service_create(user=alice, service_name="A", service_type="anthropic", api_key="k")
+    with pytest.raises(ValidationError) as no_key:
+        ai_service_create(
+            user=alice, service_name="G", service_type="groq", api_key="", model_name="m"
+        )
+
+    assert no_model.value.messages == [
+        "Anthropic needs a model name: the model id it lists, e.g. claude-haiku-4-5."
+    ]
+    assert no_key.value.messages == [
+        "Groq needs an API key: create one in your Groq account and paste it here."
+    ]

@@ -238,6 +238,7 @@ def alice_world(alice, catalog, settings) -> World:
         api_key=PLANTED_KEY,
         model_name="gpt-4o-mini",
         system_prompt=SERVICE_PROMPT,
+        is_active=True,
     )
     return World(
         alice=alice,

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 METHODS = ("get", "post", "put", "patch", "delete")
 # Routes that hold no user data at all: the schema, its docs and their static assets.
-NO_USER_DATA = {"api-schema", "api-docs", "api-redoc", "api-docs-assets"}
+NO_USER_DATA = {"api-root", "api-schema", "api-docs", "api-redoc", "api-docs-assets"}
 
 
 def _walk(patterns, prefix=""):
@@ -114,6 +114,7 @@ def _matrix(w, egg_id) -> dict:
         ],
         ("api-chat-history", "GET"): [("/api/chat/history/", None, 200, None)],
         ("api-chat-history", "DELETE"): [("/api/chat/history/", None, 200, None)],
+        ("api-root", "GET"): [("/api/", None, 200, None)],
         ("api-schema", "GET"): [("/api/schema/", None, 200, None)],
         ("api-docs", "GET"): [("/api/docs/", None, 200, None)],
         ("api-redoc", "GET"): [("/api/redoc/", None, 200, None)],

@@ -35,6 +35,7 @@ def bob_service(bob, fake_llm, private_ai):
         api_key=BOB_KEY,
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
 
 

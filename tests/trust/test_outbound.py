@@ -41,6 +41,7 @@ def _save_over_the_api(user, url):
             "api_key": "sk-user-0001",
             "model_name": "m",
             "custom_url": url,
+            "is_active": True,  # used at once, untested: the requests below are the test
         },
         format="json",
     )

@@ -200,7 +200,7 @@ def test_the_chat_surfaces_show_a_failed_turn_without_the_key(alice_world, fake_
     ):
         assert response.status_code == 200
         assert secret_in(_body(response)) == []
-    assert "refused the API key" in _body(test)
+    assert "rejected the API key" in _body(test)
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -313,6 +313,7 @@ def test_after_rotation_the_coach_still_reaches_the_provider_with_only_the_new_k
         api_key=PLANTED_KEY,
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
     settings.SPARKY_ENCRYPTION_KEYS = [new, old]
     out = io.StringIO()

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from exercise.models import Exercise
 from nutrition.models import Food, FoodVariant
+from nutrition.names import short_food_name
 
 FOODS = [
     # name, kcal, protein, carbs, fat per 100 g, (household unit, grams)
@@ -35,6 +36,7 @@ def make_catalog() -> dict[str, Food]:
         food = Food.objects.create(
             name=name,
             original_name=name,
+            display_name=short_food_name(name),
             calories=kcal,
             protein=Decimal(protein),
             carbs=Decimal(carbs),

@@ -130,3 +130,28 @@ def test_pages_need_a_login(client):
         response = client.get(reverse(name))
         assert response.status_code == 302, name
         assert response.url.startswith(reverse("login")), name
+
+
+def test_a_fresh_instance_opens_on_creating_the_owner_account(client):
+    response = client.get("/", follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("signup")
+    html = response.content.decode()
+    assert "<h1>Create the owner account</h1>" in html
+    assert "Log in</a>" not in html
+
+
+def test_the_first_account_is_the_owner_and_later_visitors_get_log_in(client):
+    client.post(
+        reverse("signup"),
+        {"email": "owner@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    owner = User.objects.get(email="owner@example.com")
+    assert owner.is_staff and owner.is_superuser
+
+    visitor = Client()
+    response = visitor.get("/", follow=True)
+    assert response.redirect_chain[-1][0].startswith(reverse("login"))
+    assert "<h1>Log in</h1>" in response.content.decode()
+    signup = visitor.get(reverse("signup")).content.decode()
+    assert "<h1>Create your account</h1>" in signup and "owner" not in signup.lower()

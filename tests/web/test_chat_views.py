@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -9,6 +10,7 @@ from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.services import ai_service_create
 from chat.summaries import create_progress_summary
+from chat.views import chip_for
 from diary.services import preferences_update
 from nutrition.models import FoodEntry
 from sparky.dates import today_for
@@ -54,10 +56,32 @@ def test_a_logging_message_returns_the_reply_fragment_and_the_diary_event(
     assert "2 eggs for breakfast" in html  # the user's message
     assert 'class="msg msg--reply' in html
     assert 'class="chip chip--food_entry"' in html  # the entry it wrote
-    assert "Egg, whole, raw, fresh" in html
+    assert "Egg, raw" in html and "Egg, whole, raw, fresh" not in html  # the short name
     assert diary_event(response) == {"dates": [today_for(alice).isoformat()]}
     entry = FoodEntry.objects.for_user(alice).get()
     assert entry.meal_type == "breakfast"
+
+
+def test_a_chip_says_what_was_saved_in_a_few_words_not_the_reply_again(alice_client, catalog):
+    response = send(alice_client, "2 eggs and a banana for breakfast")
+
+    html = response.content.decode()
+    reply = ChatMessage.objects.filter(message_type="assistant").latest("created_at")
+    chips = re.findall(r'<li class="chip chip--food_entry"[^>]*>([^<]*)</li>', html)
+    assert chips == ["Egg, raw · 143 kcal", "Bananas, raw · 105 kcal"]
+    for chip in chips:
+        assert chip not in reply.content  # the reply has its own words
+    assert 'title="2 large Egg, raw (breakfast, ' in html  # the full line on hover
+
+
+def test_a_chip_of_an_older_reply_without_its_own_words_is_cut_short():
+    old = {"kind": "food_entry", "summary": "2 large Egg, raw (breakfast, 2026-12-01, 143 kcal)"}
+
+    assert chip_for(old) == {
+        "kind": "food_entry",
+        "text": "2 large Egg, raw",
+        "title": "2 large Egg, raw (breakfast, 2026-12-01, 143 kcal)",
+    }
 
 
 def test_a_message_that_logs_nothing_sends_no_diary_event(alice_client):
@@ -222,6 +246,7 @@ def test_a_provider_failure_comes_back_as_a_reply_in_the_thread(
         api_key="sk-web-test-0001",
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
     fake_llm.respond_with(lambda request: Reply.error(503, "upstream overloaded"))
 

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -35,15 +37,18 @@ def alices_service(alice):
         service_type="openai",
         api_key=KEY,
         model_name="gpt-4o-mini",
+        is_active=True,
     )
 
 
 def test_adding_a_service_stores_the_key_encrypted_and_never_shows_it(alice, alice_client):
-    response = alice_client.post(reverse("settings_ai_add"), service_form(), follow=True)
+    response = alice_client.post(
+        reverse("settings_ai_add"), service_form(is_active=None), follow=True
+    )
 
     assert response.status_code == 200
     service = AIServiceSettings.objects.for_user(alice).get()
-    assert service.service_name == "My OpenAI" and service.is_active
+    assert service.service_name == "My OpenAI" and not service.is_active
     assert ai_service_api_key(service) == KEY
     assert KEY not in service.api_key
     html = response.content.decode()
@@ -112,14 +117,125 @@ def test_the_list_shows_key_set_but_never_the_key(alice, alice_client, alices_se
 def test_activating_a_service_deactivates_the_others(alice, alice_client, alices_service, settings):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the local Ollama lives on loopback
     other = ai_service_create(
-        user=alice, service_name="Local", service_type="ollama", api_key="", model_name="llama3.2"
+        user=alice,
+        service_name="Local",
+        service_type="ollama",
+        api_key="",
+        model_name="llama3.2",
+        is_active=True,
     )
     assert not AIServiceSettings.objects.get(pk=alices_service.pk).is_active
 
-    alice_client.post(reverse("settings_ai_activate", args=[alices_service.id]))
+    alice_client.post(reverse("settings_ai_activate", args=[alices_service.id]), {"insist": "1"})
 
     assert AIServiceSettings.objects.get(pk=alices_service.pk).is_active
     assert not AIServiceSettings.objects.get(pk=other.pk).is_active
+
+
+def test_a_new_service_that_fails_its_test_is_kept_aside_with_the_cause(
+    alice, alice_client, settings
+):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    form = service_form(
+        service_type="custom", custom_url="http://sparky-test.invalid:8080/v1", model_name="m"
+    )
+
+    response = alice_client.post(reverse("settings_ai_add"), form, follow=True)
+
+    service = AIServiceSettings.objects.for_user(alice).get()
+    assert not service.is_active
+    html = response.content.decode()
+    assert (
+        "did not pass the connection test, so Sparky keeps using the built-in offline parser"
+        in (html)
+    )
+    assert "sparky-test.invalid could not be found (DNS lookup failed)" in html
+    assert "Use it anyway" in html and KEY not in html
+    # the cause stays beside the service until it is tested again
+    again = alice_client.get(reverse("settings_ai")).content.decode()
+    assert "could not be found" in again and "Not in use" in again
+
+
+def test_a_new_service_that_passes_its_test_is_used_at_once(
+    alice, alice_client, fake_llm, private_ai
+):
+    fake_llm.reply_text("ok")
+    form = service_form(service_type="custom", custom_url=fake_llm.openai_base, model_name="m")
+
+    response = alice_client.post(reverse("settings_ai_add"), form, follow=True)
+
+    assert AIServiceSettings.objects.for_user(alice).get().is_active
+    assert "passed the connection test: Sparky now uses it" in response.content.decode()
+
+
+def test_use_it_anyway_makes_a_failed_service_active_untested(alice, alice_client, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    form = service_form(service_type="custom", custom_url="http://sparky-test.invalid/v1")
+    alice_client.post(reverse("settings_ai_add"), form)
+    service = AIServiceSettings.objects.for_user(alice).get()
+
+    response = alice_client.post(
+        reverse("settings_ai_activate", args=[service.id]), {"insist": "1"}, follow=True
+    )
+
+    service.refresh_from_db()
+    assert service.is_active
+    assert "Sparky now uses My OpenAI (untested)" in response.content.decode()
+
+
+def test_make_active_tests_first_and_refuses_a_failing_service(alice, alice_client, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    service = ai_service_create(
+        user=alice, service_name="Down", service_type="custom", api_key="",
+        model_name="m", custom_url="http://sparky-test.invalid/v1",
+    )  # fmt: skip
+
+    response = alice_client.post(reverse("settings_ai_activate", args=[service.id]), follow=True)
+
+    service.refresh_from_db()
+    assert not service.is_active
+    assert "Down did not pass the connection test" in response.content.decode()
+
+
+def test_a_refused_form_keeps_what_was_typed_and_the_key_without_showing_it(alice, alice_client):
+    response = alice_client.post(reverse("settings_ai_add"), service_form(model_name=""))
+
+    html = response.content.decode()
+    assert "OpenAI needs a model name: the model id it lists, e.g. gpt-4o-mini." in html
+    assert 'value="My OpenAI"' in html  # the name typed is still there
+    assert KEY not in html and "The key you typed is kept" in html
+    kept = re.search(r'name="kept_key" value="([^"]+)"', html).group(1)
+
+    alice_client.post(
+        reverse("settings_ai_add"),
+        service_form(model_name="gpt-4o-mini", api_key="", kept_key=kept, is_active=None),
+    )
+
+    service = AIServiceSettings.objects.for_user(alice).get()
+    assert ai_service_api_key(service) == KEY
+
+
+def test_a_kept_key_is_no_use_to_another_user(alice, alice_client, bob_client, bob):
+    html = alice_client.post(reverse("settings_ai_add"), service_form(model_name="")).content
+    kept = re.search(r'name="kept_key" value="([^"]+)"', html.decode()).group(1)
+
+    response = bob_client.post(
+        reverse("settings_ai_add"), service_form(api_key="", kept_key=kept, is_active=None)
+    )
+
+    assert b"OpenAI needs an API key" in response.content
+    assert not AIServiceSettings.objects.for_user(bob).exists()
+
+
+def test_the_form_marks_what_the_provider_needs(alice_client):
+    html = alice_client.get(reverse("settings_ai_add")).content.decode()
+
+    assert re.search(r'<label for="id_model_name">Model <span class="required"[^>]*>\*', html)
+    assert re.search(r'<label for="id_api_key">API key <span class="required"[^>]*>\*', html)
+    assert re.search(
+        r'<label for="id_custom_url">Server URL <span class="required"[^>]* hidden', html
+    )
+    assert 'data-required-for="openai anthropic ollama openrouter groq custom"' in html
 
 
 def test_the_offline_button_deactivates_every_service(alice, alice_client, alices_service):
@@ -153,6 +269,7 @@ def test_test_connection_reports_success_from_the_model(alice, alice_client, fak
         api_key="sk-loopback-0003",
         model_name="fake-model",
         custom_url=fake_llm.openai_base,
+        is_active=True,
     )
     fake_llm.reply_text("ok")
 
@@ -176,6 +293,7 @@ def test_test_connection_reports_a_refused_url(alice, alice_client, settings):
         api_key="sk-sneaky-0004",
         model_name="m",
         custom_url="http://10.0.0.7/v1",
+        is_active=True,
     )
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = False
 
@@ -248,9 +366,45 @@ def test_an_unknown_time_zone_is_refused_next_to_the_field(alice, alice_client):
 def test_the_preferences_page_lists_time_zones_and_labels_every_input(alice_client):
     html = alice_client.get(reverse("settings_preferences")).content.decode()
 
-    assert '<option value="Europe/Berlin">' in html
+    assert '<option value="Europe/Berlin">Europe/Berlin (UTC' in html
+    assert 'value="Factory"' not in html and 'value="localtime"' not in html
+    assert html.index('label="Common time zones"') < html.index('label="Other time zones"')
     for name in ("date_format", "time_zone", "default_weight_unit", "dietary_notes"):
         assert f'<label for="id_{name}">' in html
+
+
+def test_the_factory_placeholder_is_refused_as_a_time_zone(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "yyyy-MM-dd",
+            "default_weight_unit": "kg",
+            "default_measurement_unit": "cm",
+            "time_zone": "Factory",
+            "auto_clear_history": "never",
+        },
+    )
+
+    assert b'id="id_time_zone_errors"' in response.content
+    alice.refresh_from_db()
+    assert alice.time_zone == "UTC"
+
+
+def test_a_zone_the_browser_reports_is_accepted_even_if_not_listed(alice, alice_client):
+    response = alice_client.post(
+        reverse("settings_preferences"),
+        {
+            "date_format": "yyyy-MM-dd",
+            "default_weight_unit": "kg",
+            "default_measurement_unit": "cm",
+            "time_zone": "Asia/Calcutta",
+            "auto_clear_history": "never",
+        },
+    )
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.time_zone == "Asia/Calcutta"
 
 
 def test_clearing_the_chat_history_deletes_the_messages(alice, alice_client):

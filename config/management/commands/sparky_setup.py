@@ -1,10 +1,19 @@
-"""Everything a fresh clone needs before the server starts: database, migrations, catalog."""
+"""Everything a fresh clone needs before the server starts: database, migrations, catalog.
+
+Quiet when there is nothing to do, so `make run` prints only what a person needs: a line when the
+database is created, one while the catalog loads on the first run, and nothing on later runs.
+"""
+
+import io
 
 import psycopg
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from psycopg import sql
+
+from exercise import catalog as exercise_catalog
+from nutrition import catalog as food_catalog
 
 
 def ensure_database() -> bool:
@@ -28,16 +37,31 @@ def ensure_database() -> bool:
         return True
 
 
+CREATED = "Created the database {name}."
+LOADING = "Loading the food and exercise catalog (first run only, a few seconds)…"
+
+
+def catalog_is_loaded() -> bool:
+    return food_catalog.sr28_is_loaded() and exercise_catalog.exercises_are_loaded()
+
+
 class Command(BaseCommand):
     help = "Create the database if missing, migrate, and load the public food and exercise catalog."
 
     def add_arguments(self, parser):
         parser.add_argument("--skip-catalog", action="store_true", help="do not load the catalog")
 
-    def handle(self, *args, skip_catalog=False, **options):
+    def handle(self, *args, skip_catalog=False, verbosity=1, **options):
         if ensure_database():
-            self.stdout.write(f"Created database {settings.DATABASES['default']['NAME']}")
+            self.stdout.write(CREATED.format(name=settings.DATABASES["default"]["NAME"]))
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write("Database is migrated.")
-        if not skip_catalog:
-            call_command("load_catalog", if_needed=True)
+        if verbosity > 1:
+            self.stdout.write("The database is migrated.")
+        if skip_catalog or catalog_is_loaded():
+            return
+        self.stdout.write(LOADING)
+        self.stdout.flush()
+        report = io.StringIO()
+        call_command("load_catalog", if_needed=True, verbosity=0, stdout=report)
+        if verbosity > 1:
+            self.stdout.write(report.getvalue().rstrip())
