@@ -117,6 +117,13 @@ _COACHING = re.compile(
     r"ideas?|healthy|healthier|good for|bad for|is it ok|better)\b",
     re.I,
 )
+
+
+def wants_advice(text: str) -> bool:
+    """Whether a message asks for advice, which needs a model, rather than the user's numbers."""
+    return bool(_COACHING.search(text or ""))
+
+
 NO_COACHING = (
     "Advice needs an AI service (Settings, AI services: a cloud model or a local Ollama); the "
     "built-in offline parser only logs and reads back your numbers."

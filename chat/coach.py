@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chat import circuit, llm
+from chat.answers import wants_advice
 from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
@@ -304,7 +305,10 @@ def _respond(turn: Turn) -> CoachResponse:
                 response = intent_json.run(turn, config, classification, profile, service)
         except llm.LLMError as exc:
             opened = circuit.record_failure(turn.user)
-            response = _provider_failure(turn, config, exc, opened)
+            if turn.written:
+                response = _provider_failure(turn, config, exc, opened)
+            else:
+                response = _offline_instead(turn, config, exc, classification)
         else:
             circuit.record_success(turn.user)
             if response.error == agent.CLAIMED_WITHOUT_SAVING:
@@ -345,6 +349,33 @@ def _claimed_without_saving(turn: Turn, config, classification) -> CoachResponse
             "e.g. '2 eggs and toast for breakfast'."
         )
     return fallback
+
+
+def _offline_instead(turn: Turn, config, exc, classification) -> CoachResponse:
+    """The AI service failed before anything was saved: Sparky's offline parser handles the
+    message at once (a meal is logged all the same), with a note saying why; what needs a model
+    says what is wrong with the service and where to fix it."""
+    problem = str(exc).rstrip(".")
+    where = "Check it in Settings, AI services (Test connection names the cause)."
+    fallback = None if wants_advice(turn.text) else offline.run(turn, classification)
+    if fallback is not None and (
+        fallback.action in ("logged", "answered", "options", "confirm") or turn.written
+    ):
+        fallback.engine = "offline"
+        fallback.message = (
+            f"{fallback.message}\n\n{problem}, so Sparky's offline parser handled this message. "
+            f"{where}"
+        ).strip()
+        return fallback
+    return CoachResponse(
+        action="error",
+        engine="tools" if config.supports_tools else "intent-json",
+        error=type(exc).__name__,
+        message=(
+            f"This needs your AI service, but I couldn't get an answer from it: {problem}. "
+            f"{where} Your message is saved; send it again once the service works."
+        ),
+    )
 
 
 def _provider_failure(turn, config, exc, opened: bool) -> CoachResponse:

@@ -250,12 +250,12 @@ def test_a_provider_failure_comes_back_as_a_reply_in_the_thread(
     )
     fake_llm.respond_with(lambda request: Reply.error(503, "upstream overloaded"))
 
-    response = send(alice_client, "how am I doing this week?")
+    response = send(alice_client, "any tips for my sleep?")
 
     assert response.status_code == 200
     html = response.content.decode()
     assert "couldn&#x27;t get an answer" in html or "couldn't get an answer" in html
-    assert "send it again" in html
+    assert "Settings" in html and "server error" in html
     assert "sk-web-test-0001" not in html
 
 
