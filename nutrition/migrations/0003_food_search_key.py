@@ -22,7 +22,7 @@ import django.contrib.postgres.indexes
 from django.db import migrations, models
 
 # Stems of words that say nothing about what a food is; a query containing them still ranks
-# better the names that contain them (nutrition/search.py looks at the plain words too).
+# better the names that contain them (nutrition/search/ looks at the plain words too).
 NEUTRAL_STEMS = (
     *("raw", "fresh", "whole", "plain", "regular", "cook", "prepar", "without", "ad", "includ"),
     # SR28 wording: "broilers or fryers", "commercial varieties", "NS as to", "not fortified".
