@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
+from chat.classify import keyword_categories
 from chat.offline.exercise import exercise_at
 from chat.offline.reading import parse_message
 from chat.offline.tokens import tokenise
-from chat.offline.vocabulary import CATEGORY_WORDS, INTENT_CATEGORIES
+from chat.offline.vocabulary import INTENT_CATEGORIES
 
 logger = logging.getLogger(__name__)
 
@@ -16,7 +17,8 @@ CATEGORIES = ("food", "exercise", "checkin", "goals", "coaching", "reports")
 
 
 def guess_categories(text: str) -> list[str]:
-    """Tool categories a message needs, by keyword and by what it would log; [] when unsure."""
+    """Tool categories a message needs, by the keyword rules (chat.classify) and by what it
+    would log; [] when unsure."""
     if not isinstance(text, str) or not text.strip():
         return []
     try:
@@ -27,9 +29,7 @@ def guess_categories(text: str) -> list[str]:
             for intent in ([] if parsed.bare_food else parsed.intents)  # a bare name: unsure
             if intent.name in INTENT_CATEGORIES
         }
-        for category, words in CATEGORY_WORDS.items():
-            if any(token in words for token in tokens):
-                found.add(category)
+        found.update(keyword_categories(text))  # the same keyword rules as with a model
         if any(exercise_at(tokens, i) for i in range(len(tokens))):
             found.add("exercise")
     except Exception:  # classification is a hint; never fail the turn over it

@@ -113,7 +113,4 @@ PEOPLE_VERBS = _words(_people, "verbs")
 OWN_SUBJECTS = _words(_people, "own_subjects")
 
 _categories = _load("categories")
-CATEGORY_WORDS: dict[str, frozenset[str]] = {
-    category: frozenset(words) for category, words in _categories["category_words"].items()
-}
 INTENT_CATEGORIES: dict[str, str] = _categories["intent_categories"]
