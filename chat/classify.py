@@ -13,6 +13,7 @@ import logging
 import re
 
 from chat.categories import CATEGORIES, PROFILE_DEFAULTS
+from exercise import vocabulary as activities
 
 logger = logging.getLogger(__name__)
 
@@ -50,19 +51,12 @@ RULES: dict[str, list[re.Pattern]] = {
         re.compile(r"\b\d+(\.\d+)?\s*(g|grams?|oz|ounces?|cups?|tbsp|tsp|slices?|pieces?)\b", re.I),
     ],
     "exercise": [
-        _rx(r"walk(ed|ing|s)?|ran|run(ning|s)?|jog(ged|ging|s)?|sprint(ed|s)?|hik(e|ed|ing)"),
-        _rx(r"swim(ming|s)?|swam|cycl(ed|ing|e)|bik(e|ed|ing)|rode|rowing|rowed|spin class"),
+        # every word of every activity (exercise/words/activities.toml), longest first
+        _rx(*(re.escape(w) for w in sorted(activities.WORDS, key=len, reverse=True))),
         _rx(
-            r"yoga|pilates|stretch(ed|ing)|dance(d)?|dancing|tennis|football|soccer|basketball|golf"
+            r"sprint(ed|s)?|rode|gym|work(ed)? ?out|workouts?|exercis(e|ed|es|ing)|training|"
+            r"trained|cardio|treadmill|sets? of|reps|golf|football|spin class"
         ),
-        _rx(
-            r"lift(ed|ing)|weights|gym|work(ed)? ?out|workouts?|exercis(e|ed|es|ing)|"
-            r"training|trained"
-        ),
-        _rx(
-            r"squats?|push-?ups?|pull-?ups?|sit-?ups?|bench press|deadlifts?|lunges|planks?|burpees"
-        ),
-        _rx(r"cardio|hiit|treadmill|elliptical|sets? of|reps"),
         _rx(r"calories burned|burn(ed|t)? \d+"),
     ],
     "checkin": [

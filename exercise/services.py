@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Case, DecimalField, IntegerField, Q, Value, When
 from django.db.models.functions import Cast, Greatest, Length, Lower, Round
 
-from exercise import catalog
+from exercise import catalog, vocabulary
 from exercise.models import Exercise, ExerciseEntry
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
@@ -34,33 +34,10 @@ MAX_NOTES_CHARS = 1000
 # A search hit at or above this word similarity is confident enough to log without asking.
 CONFIDENT_SCORE = 0.6
 
-# How people say it -> how catalogs name it. Trigrams cope with typos and plurals but not with
-# irregular verbs ("ran") or synonyms ("bike"), so those few are mapped by hand.
-_ACTIVITY_WORDS = {
-    "aerobic": ("aerobics", "zumba"),
-    "bicycling": (
-        "bike", "biked", "bikes", "biking", "bicycle", "bicycled", "cycle", "cycled", "cycles",
-        "cycling",
-    ),
-    "circuit training": ("circuit", "circuits", "hiit", "crossfit"),
-    "dancing": ("dance", "danced", "dances"),
-    "general exercise": ("workout", "exercise", "exercised", "exercising", "trained"),
-    "health club exercise": ("gym",),
-    "hiking": ("hike", "hiked", "hikes"),
-    "jogging": ("jog", "jogged", "jogs"),
-    "rowing": ("row", "rowed", "rows"),
-    "running": ("run", "ran", "runs", "running"),
-    "skating": ("skate", "skated", "skates"),
-    "skiing": ("ski", "skied", "skis"),
-    "spin bike": ("spin", "spinning"),
-    "stretching": ("stretch", "stretched", "stretches"),
-    "swimming": ("swim", "swam", "swum", "swims", "swimming"),
-    "walking": ("walk", "walked", "walks", "walking", "stroll", "strolled"),
-    "weight lifting": ("lift", "lifted", "lifting", "weights", "weightlifting"),
-    "weight training": ("strength",),
-}  # fmt: skip
-_CANONICAL = {word: canon for canon, words in _ACTIVITY_WORDS.items() for word in words}
-_VOCABULARY = sorted({*_CANONICAL, *_ACTIVITY_WORDS, "yoga", "pilates", "elliptical"})
+# How people say it -> how catalogs name it (exercise/words/activities.toml). Trigrams cope with
+# typos and plurals but not with irregular verbs ("ran") or synonyms ("bike").
+_CANONICAL = vocabulary.SEARCH_TERMS
+_VOCABULARY = sorted({*_CANONICAL, *_CANONICAL.values(), "yoga", "pilates", "elliptical"})
 # Among equally similar catalog names, the everyday variant of an activity ("running, 6 mph"
 # rather than "running, marathon"): how Compendium descriptions of it begin.
 _TYPICAL = {

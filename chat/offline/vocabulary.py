@@ -10,6 +10,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from exercise import vocabulary as activities
+
 WORDS_DIR = Path(__file__).resolve().parent / "words"
 
 
@@ -64,14 +66,12 @@ CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
 CUSTOM_UNITS: dict[str, str] = _measurements["custom_units"]
 
 _exercise = _load("exercise")
-EXERCISE_WORDS: dict[str, tuple[str, ...]] = {
-    name: tuple(words) for name, words in _exercise["exercises"].items()
-}
+EXERCISE_WORDS = activities.ACTIVITIES  # the exercise domain's list
 EXERCISE_LOOKUP = {word: name for name, words in EXERCISE_WORDS.items() for word in words}
 GENERIC_EXERCISE = _words(_exercise, "generic_exercise")
 NOT_EXERCISE_AFTER = _words(_exercise, "not_exercise_after")
 NOT_EXERCISE_BEFORE = _words(_exercise, "not_exercise_before")
-COUNTED_EXERCISES = _words(_exercise, "counted_exercises")
+COUNTED_EXERCISES = activities.COUNTED
 ACTIVITY_FILLER = _words(_exercise, "activity_filler")
 PLAYED = _words(_exercise, "played")
 NOT_ACTIVITY = _words(_exercise, "not_activity")
