@@ -16,6 +16,7 @@ services resolve them (and refuse the future) in the user's time zone.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import math
@@ -165,6 +166,9 @@ class Intent:
     name: str
     data: dict
     response: str | None = None
+    # A bare name the offline parser took for food on a hunch (a line of a list, "and a coffee"
+    # after the water): logged when the catalog knows its words, else left out.
+    tentative: bool = False
 
 
 @dataclass
@@ -373,7 +377,8 @@ def validate_intent(obj) -> Intent:
     an Intent, so validating a validated intent returns it unchanged.
     """
     if isinstance(obj, Intent):
-        obj = {"intent": obj.name, "data": obj.data, "response": obj.response}
+        again = validate_intent({"intent": obj.name, "data": obj.data, "response": obj.response})
+        return dataclasses.replace(again, tentative=obj.tentative)
     if not isinstance(obj, dict):
         raise IntentError(f"An intent must be a JSON object, e.g. {_example('log_food')}")
     fields = _clean_keys(obj)

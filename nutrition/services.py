@@ -260,6 +260,10 @@ def food_entry_create(
             several=several,
         )
     except ValidationError as exc:
+        if exc.code == "invalid_quantity":  # "-3 eggs", "0 g of pasta": name what was refused
+            raise ValidationError(
+                f"{food.readable_name}: {' '.join(exc.messages)}", code="invalid_quantity"
+            ) from None
         # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
         quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
         portion = units.portion(food=food, quantity=quantity, unit=unit)

@@ -159,7 +159,13 @@ def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: b
                     alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
                     _note(turn, lines, name, run_tool(ctx, name, alone))
                 continue
-            if bare_food and not result.ok and not result.confirm and not _names_food(args):
+            hunch = bare_food or intent.tentative
+            if hunch and not result.ok and not result.confirm and not _names_food(args):
+                if intent.tentative and not bare_food:  # a part of the message, not all of it
+                    lines.append(
+                        f"I couldn't tell what {args.get('food_name')!r} was, so I left it out."
+                    )
+                    continue
                 held.append((name, result, args))  # food only if another name of it was
                 continue
             _note(turn, lines, name, result, args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 
@@ -93,6 +94,8 @@ def _parse(text: str) -> ParseResult:
             continue
         _read_statement(tokens, when, reading)
     bare = _read_bare_food(reading, when)
+    if not bare and (reading.entries or "\n" in text.strip()):
+        _read_listed_food(reading)
     result = _result(text, reading)
     result.bare_food = bare
     return result
@@ -104,6 +107,34 @@ _BARE_FOOD_WORDS = 7
 _BARE_FOOD_ITEMS = 3  # "yogurt with berries and honey"
 
 
+def _read_listed_food(reading: Reading) -> None:
+    """Short names beside things understood ("4 glasses of water and a coffee") or on lines of
+    a list ("2 eggs / toast / an apple") are food on a hunch: logged when the catalog knows
+    their words, else left out as before."""
+    kept = []
+    for clause in reading.left_out:
+        item = _bare_item(clause)
+        if item is None:
+            kept.append(clause)
+            continue
+        when = reading.left_when.get(id(clause)) or When()
+        item.data["date"] = when.date
+        _fill_meals([item], when.meal)
+        reading.tentative.append(item.data)
+        reading.entries.append(("log_food", item.data))
+    reading.left_out[:] = kept
+
+
+def _bare_item(clause: list[str]) -> FoodItem | None:
+    """A clause that is only a short name of something eaten ("toast", "a coffee"), as food."""
+    if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
+        return None
+    if any(token in NOT_DONE or token in CHANGE_WORDS for token in clause):
+        return None
+    item = food_item(clause)
+    return item if isinstance(item, FoodItem) else None
+
+
 def _read_bare_food(reading: Reading, when: When) -> bool:
     """A message that is only a short name ("a banana", "rice", "coffee with milk") is taken
     as something eaten, since saying what you had is what the chat is for."""
@@ -113,12 +144,8 @@ def _read_bare_food(reading: Reading, when: When) -> bool:
         return False
     items = []
     for clause in reading.left_out:
-        if not 1 <= len(clause) <= _BARE_FOOD_WORDS or _has_new_subject(clause):
-            return False
-        if any(token in NOT_DONE or token in CHANGE_WORDS for token in clause):
-            return False
-        item = food_item(clause)
-        if not isinstance(item, FoodItem):
+        item = _bare_item(clause)
+        if item is None:
             return False
         item.data["date"] = when.date
         items.append(item)
@@ -176,13 +203,13 @@ def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
                 if meal and all(token in MEAL_ONLY for token in rest):
                     sentence_meal = meal  # "went out for lunch (with my wife) and had a burger"
                 else:
-                    reading.left_out.append(clause)
+                    _leave_out(reading, clause, when)
             else:
                 item.data["date"] = when.date
                 foods.append(item)
                 reading.entries.append(("log_food", item.data))
         else:
-            reading.left_out.append(clause)
+            _leave_out(reading, clause, when)
     if sentence_meal and not foods and not reading.entries:
         # "I had breakfast", "log lunch": the meal, but not what was in it
         reading.errors.append(
@@ -211,6 +238,11 @@ def _the_users_own(clauses: list[list[str]], reading: Reading) -> list[list[str]
             f"I left out what {person} had or did: I log only your own food and activity."
         )
     return own
+
+
+def _leave_out(reading: Reading, clause: list[str], when: When) -> None:
+    reading.left_out.append(clause)
+    reading.left_when[id(clause)] = when
 
 
 def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
@@ -279,9 +311,13 @@ def _result(text: str, reading: Reading) -> ParseResult:
             result.intents.append(Intent(name, data, None))
             continue
         try:
-            result.intents.append(validate_intent({"intent": name, "data": data}))
+            intent = validate_intent({"intent": name, "data": data})
         except IntentError as error:
             result.errors.append(str(error))
+            continue
+        if any(data is hunch for hunch in reading.tentative):
+            intent = dataclasses.replace(intent, tentative=True)
+        result.intents.append(intent)
     if reading.asked:
         result.intents.append(Intent("ask_question", {}, None))
     if not result.intents and reading.social:

@@ -21,5 +21,7 @@ class Reading:
     errors: list  # things understood but refused ("100 calories of almonds")
     left_out: list  # parts not understood at all
     notes: list = field(default_factory=list)  # what was left out on purpose (someone else's)
+    left_when: dict = field(default_factory=dict)  # id of a left-out clause -> its When
+    tentative: list = field(default_factory=list)  # data of food read on a hunch
     asked: bool = False
     social: str | None = None

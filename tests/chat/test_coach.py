@@ -172,28 +172,29 @@ def test_a_classifier_failure_falls_back_to_the_core_default(
         pytest.param(lambda f: f.reply_error(401, "bad key"), id="rejected key"),
     ],
 )
-def test_a_provider_fault_keeps_the_message_and_writes_nothing(
+def test_a_provider_fault_keeps_the_message_and_logs_it_offline(
     alice, catalog, openai_service, fake_llm, script
 ):
     script(fake_llm)
     response = handle_turn(alice, "2 eggs for breakfast")
-    assert response.action == "error"
-    assert "Your message is saved" in response.message
-    assert not FoodEntry.objects.for_user(alice).exists()
+    assert response.engine == "offline" and response.action == "logged"
+    assert "offline parser handled this message" in response.message
+    assert FoodEntry.objects.for_user(alice).get().quantity == 2
     stored = ChatMessage.objects.for_user(alice).filter(message_type="user").get()
     assert stored.content == "2 eggs for breakfast"
-    # and the next turn works
+    # and the next turn goes to the model again
     fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
     fake_llm.reply_text("Logged.")
-    assert handle_turn(alice, "2 eggs for breakfast").action == "logged"
+    assert handle_turn(alice, "2 eggs for breakfast").engine == "tools"
 
 
 def test_a_timeout_is_reported_plainly(alice, catalog, openai_service, fake_llm, settings):
     settings.SPARKY_LLM_TIMEOUT = 1
     fake_llm.reply_delay(3)
-    response = handle_turn(alice, "2 eggs for breakfast")
+    response = handle_turn(alice, "any tips for breakfast?")
     assert response.action == "error"
     assert response.error == "LLMTimeout"
+    assert "did not answer within 1 seconds" in response.message
     assert not FoodEntry.objects.for_user(alice).exists()
 
 
