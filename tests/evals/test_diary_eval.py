@@ -30,7 +30,7 @@ from tests.evals.scoring import (
 # with the domain rules of issue 11 (474 of 517, 91.7%, 2026-12-03), rounded down. The floor may
 # only ever rise: raise it when a change scores higher, never lower it to let a change in (a case
 # that is wrong is fixed in diary_cases.jsonl, with its reason in the commit).
-FLOOR = 0.91
+FLOOR = 0.99
 
 TAGS = {
     "container",
