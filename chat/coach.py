@@ -363,8 +363,8 @@ def _offline_instead(turn: Turn, config, exc, classification) -> CoachResponse:
     ):
         fallback.engine = "offline"
         fallback.message = (
-            f"{fallback.message}\n\n{problem}, so Sparky's offline parser handled this message. "
-            f"{where}"
+            f"{fallback.message}\n\nSparky's offline parser handled this message, because the "
+            f"AI service failed: {problem}. {where}"
         ).strip()
         return fallback
     return CoachResponse(

@@ -168,7 +168,7 @@ def test_a_redirect_to_an_internal_address_is_not_followed(alice, catalog, fake_
     _save_over_the_api(alice, fake_llm.openai_base)
     fake_llm.reply_redirect("http://169.254.169.254/latest/meta-data/iam/")
 
-    response = handle_turn(alice, "2 eggs for breakfast", categories=["food"])
+    response = handle_turn(alice, "any tips for breakfast?", categories=["food"])
 
     assert response.action == "error"
     assert "redirect" in response.message and "does not follow redirects" in response.message

@@ -150,7 +150,8 @@ def test_a_provider_echoing_the_key_leaks_it_nowhere(
         fake_llm.reply_error(status, body)  # a 5xx is retried once
     handler, caplog = root_logs
 
-    response = handle_turn(w.alice, "2 eggs for breakfast", categories=["food"])
+    # advice needs the model: the reply carries the provider's error, as the user sees it
+    response = handle_turn(w.alice, "any tips for breakfast?", categories=["food"])
 
     assert response.action == "error" and response.error, response.message
     assert fake_llm.last.api_key == PLANTED_KEY  # the key did go where it belongs
