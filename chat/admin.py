@@ -65,6 +65,7 @@ class AIServiceSettingsAdmin(admin.ModelAdmin):
         "model_name",
         "tool_profile",
         "supports_tools",
+        "sparky_reads_first",
         "is_active",
         "key_set",
         "updated_at",

@@ -110,6 +110,11 @@ class AIServiceSerializer(serializers.Serializer):
         choices=AIServiceSettings.ToolProfile.values, required=False
     )
     supports_tools = serializers.BooleanField(required=False)
+    sparky_reads_first = serializers.BooleanField(
+        required=False,
+        help_text="Sparky's parser logs what it reads with certainty before the model is asked. "
+        "Defaults to true for the core profile, false for full.",
+    )
     is_active = serializers.BooleanField(required=False)
     api_key = serializers.CharField(
         write_only=True,

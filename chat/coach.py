@@ -247,6 +247,8 @@ def _store_reply(turn: Turn, user_message: ChatMessage, response: CoachResponse)
         meta["options"] = turn.option_requests[0]
     if response.action == "confirm" and turn.pending_confirmation:
         meta["confirm"] = turn.pending_confirmation
+    if turn.saved_calls:
+        meta["saved_calls"] = turn.saved_calls
     return ChatMessage.objects.create(
         user=turn.user,
         session_id=user_message.session_id,
@@ -285,17 +287,30 @@ def _respond(turn: Turn) -> CoachResponse:
         )
 
     profile = service.tool_profile if service is not None else "core"
-    classification = classify(
-        text=turn.text,
-        has_image=turn.image is not None,
-        profile=profile,
-        manual=turn.manual,
-        previous_reply=turn.previous.content if turn.previous else None,
-        llm_classify=_llm_classifier(turn, config) if config else _offline_classifier,
-    )
-    turn.add_usage(classification.usage, prefix="classifier_")
 
-    if config is None:
+    def classified(llm_classify):
+        return classify(
+            text=turn.text,
+            has_image=turn.image is not None,
+            profile=profile,
+            manual=turn.manual,
+            previous_reply=turn.previous.content if turn.previous else None,
+            llm_classify=llm_classify,
+        )
+
+    sure = None
+    if config is not None and service.sparky_reads_first:
+        classification = classified(_offline_classifier)
+        sure = offline.run_if_sure(turn, classification)
+    if sure is None:
+        classification = classified(
+            _llm_classifier(turn, config) if config else _offline_classifier
+        )
+        turn.add_usage(classification.usage, prefix="classifier_")
+
+    if sure is not None:
+        response = sure
+    elif config is None:
         response = offline.run(turn, classification)
     else:
         try:

@@ -68,6 +68,16 @@ class AIServiceForm(DescribedErrorsMixin, forms.Form):
         initial=True,
         help_text="Turn off for models without tool calling; Sparky then asks for one JSON reply.",
     )
+    sparky_reads_first = forms.BooleanField(
+        label="Sparky logs what it understands for sure, without asking the model",
+        required=False,
+        initial=True,
+        help_text=(
+            "Everyday logging ('2 eggs and toast for breakfast') is saved at once by Sparky's own "
+            "parser; the model answers everything else. Faster, and much steadier with small "
+            "local models."
+        ),
+    )
     system_prompt = forms.CharField(
         label="Extra instructions for this service",
         required=False,

@@ -96,6 +96,9 @@ class AIServiceSettings(models.Model):
         max_length=10, choices=ToolProfile.choices, default=ToolProfile.FULL
     )
     supports_tools = models.BooleanField(default=True)
+    # Sparky's own parser logs what it reads with certainty ("2 eggs for breakfast") before the
+    # model is asked; the model gets the rest. The default for the core profile (small models).
+    sparky_reads_first = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now, db_default=Now())
     updated_at = models.DateTimeField(auto_now=True, db_default=Now())
 

@@ -182,6 +182,7 @@ _SERVICE_FIELDS = {
     "system_prompt",
     "tool_profile",
     "supports_tools",
+    "sparky_reads_first",
     "is_active",
 }
 
@@ -308,7 +309,9 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
         field="tool_profile",
         expected="full or core",
     )
-    for flag in ("supports_tools", "is_active"):
+    if values.get("sparky_reads_first") is None:  # small models do better with it (bench/RESULTS)
+        values["sparky_reads_first"] = tool_profile == "core"
+    for flag in ("supports_tools", "sparky_reads_first", "is_active"):
         if not isinstance(values.get(flag), bool):
             raise ValidationError(f"{flag} must be true or false.", code="invalid")
 
@@ -330,6 +333,7 @@ def _apply(service: AIServiceSettings, values: dict, *, new_key: str) -> None:
     )
     service.tool_profile = tool_profile
     service.supports_tools = values["supports_tools"]
+    service.sparky_reads_first = values["sparky_reads_first"]
     service.is_active = values["is_active"]
     # api_key is ciphertext validated above, and "" for keyless local servers (the column is
     # NOT NULL, so "" rather than NULL means "no key").
@@ -348,6 +352,7 @@ def ai_service_create(
     system_prompt: str | None = None,
     tool_profile: str = "full",
     supports_tools: bool = True,
+    sparky_reads_first: bool | None = None,
     is_active: bool = False,
 ) -> AIServiceSettings:
     """A new AI service for the user, saved inactive: `ai_service_activate` tests it and makes it
@@ -364,6 +369,7 @@ def ai_service_create(
             "system_prompt": system_prompt,
             "tool_profile": tool_profile,
             "supports_tools": supports_tools,
+            "sparky_reads_first": sparky_reads_first,
             "is_active": is_active,
         },
         new_key=_clean_key(api_key),

@@ -4,11 +4,12 @@ answer it produces (`CoachResponse`) and the refusal of a turn that cannot start
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from chat.images import StoredImage
 from chat.models import ChatMessage
 from chat.tools import ToolResult
-from chat.tools.base import Written
+from chat.tools.base import Written, jsonable
 
 OFFLINE_HELP = (
     "I'm running on Sparky's built-in offline parser, which understands everyday logging such as "
@@ -70,6 +71,40 @@ class Turn:
     confirm_requests: list[str] = dataclasses.field(default_factory=list)
     # What the reply asks the user to confirm, stored in its metadata like options.
     pending_confirmation: dict | None = None
+    # Why each refused call was refused (not options, not a confirmation): what was not saved.
+    refusals: list[str] = dataclasses.field(default_factory=list)
+    # Each call that saved something, as {"name", "arguments", "result"}: stored with the reply
+    # so a small model's history shows the calls, not only the words that followed them.
+    saved_calls: list[dict] = dataclasses.field(default_factory=list)
+
+    def trial(self) -> Turn:
+        """The same request with nothing done yet, to try an engine on and keep or discard."""
+        return dataclasses.replace(
+            self,
+            written=[],
+            tools_called=[],
+            option_requests=[],
+            escalations=[],
+            usage={},
+            notes=[],
+            calls=[],
+            confirm_requests=[],
+            pending_confirmation=None,
+            refusals=[],
+            saved_calls=[],
+        )
+
+    def adopt(self, trial: Turn) -> None:
+        """Keep what a trial did as this turn's own."""
+        for field in dataclasses.fields(self):
+            setattr(self, field.name, getattr(trial, field.name))
+
+    def absorb(self, trial: Turn) -> None:
+        """Add the saves of a trial run after this turn's own."""
+        self.written += trial.written
+        self.tools_called += trial.tools_called
+        self.calls += trial.calls
+        self.saved_calls += trial.saved_calls
 
     def add_usage(self, values: dict | None, prefix: str = "") -> None:
         for key, value in (values or {}).items():
@@ -83,8 +118,21 @@ class Turn:
             self.option_requests.append(result.options)
         if result.confirm:
             self.confirm_requests.append(result.confirm)
+        elif not result.ok and not result.options and not result.data.get("refused"):
+            # the user's input refused by a service; a model's malformed or ungrounded call
+            # (data "refused") is the model's to mend, not news for the user
+            self.refusals.append(result.message)
         if arguments is not None and (result.written or result.confirm):
             self.calls.append([name, arguments])
+        if result.written:
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except ValueError:
+                    arguments = None
+            self.saved_calls.append(
+                {"name": name, "arguments": jsonable(arguments or {}), "result": result.message}
+            )
 
 
 def listing(written: list[Written]) -> str:

@@ -43,8 +43,13 @@ MEAL_SYNONYMS = {
     **dict.fromkeys(["breakfast", "brekkie", "brekky", "morning", "breakfst"], MealType.BREAKFAST),
     # Brunch is eaten late morning in place of lunch; it counts towards lunch.
     **dict.fromkeys(["lunch", "brunch", "luncheon", "midday", "noon"], MealType.LUNCH),
-    **dict.fromkeys(["dinner", "supper", "evening", "evening meal", "dinnertime"], MealType.DINNER),
-    **dict.fromkeys(["snack", "snacks", "dessert", "treat", "other", "anytime"], MealType.SNACK),
+    **dict.fromkeys(
+        ["dinner", "supper", "evening", "evening meal", "dinnertime", "tonight"], MealType.DINNER
+    ),
+    **dict.fromkeys(
+        ["snack", "snacks", "snacked", "snacking", "dessert", "treat", "other", "anytime"],
+        MealType.SNACK,
+    ),
 }
 # UserGoal calls one nutrient differently from the food columns; both names are accepted.
 _GOAL_ALIASES = {"monounsaturated_unsaturated": "monounsaturated_fat"}

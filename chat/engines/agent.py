@@ -25,10 +25,13 @@ import time
 import uuid
 
 from django.conf import settings
+from django.db import transaction
 
 from chat import llm
 from chat.choices import held_for_confirmation
 from chat.classify import Classification
+from chat.engines.dispatch import dispatch_intents
+from chat.engines.items import NamedItems
 from chat.engines.messages import current_message, custom_prompts, history_messages
 from chat.prompts import compose_system_prompt
 from chat.tools import (
@@ -49,6 +52,10 @@ STEP_TOKENS = {"full": 1024, "core": 400}
 # Steps in a row with nothing but repeated calls before the loop gives up on the model.
 MAX_REPEAT_STEPS = 2
 CLAIMED_WITHOUT_SAVING = "claimed_without_saving"
+_NEXT = (
+    "This item is saved. If the user named another item, call a tool for it; if not, tell the "
+    "user what was saved, in one sentence."
+)
 
 _CLAIM = re.compile(
     r"\b(logged|saved|recorded|added|tracked|noted|entered|updated|i've set|i have set)\b", re.I
@@ -95,7 +102,10 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     )
     messages = [
         {"role": "system", "content": system},
-        *history_messages(turn, profile),
+        # a small local model repeats what its history shows: its earlier calls, not only words
+        *history_messages(
+            turn, profile, calls=profile == "core" and not config.supports_cache_control
+        ),
         current_message(turn),
     ]
     deadline = time.monotonic() + settings.SPARKY_TURN_TIME_LIMIT
@@ -103,6 +113,8 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     final_text = None
     done: dict[str, ToolResult] = {}  # each write call made this turn -> what it did
     repeat_steps = 0
+    # A small model makes one call a reply: it is told what the message named and is not saved.
+    named = NamedItems(turn.text) if profile == "core" and turn.text else None
     for _step in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
@@ -113,7 +125,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             messages=messages,
             tools=tools_payload,
             timeout=min(config.timeout, remaining),
-            temperature=0.2 if profile == "core" else None,
+            temperature=0 if profile == "core" else None,
             max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
         )
@@ -127,7 +139,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             break
         messages.append(_assistant_message(text, calls))
         before = dict(done)
-        step = _Step(turn, ctx, active, hint, categories, done)
+        step = _Step(turn, ctx, active, hint, categories, done, named)
         question = held_for_confirmation(turn, functools.partial(step.run, calls))
         if question:  # nothing of this step was written: the model tells the user to confirm
             done.clear()
@@ -140,17 +152,66 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         repeat_steps = repeat_steps + 1 if step.repeats == len(calls) else 0
         if repeat_steps >= MAX_REPEAT_STEPS:
             break  # the model keeps asking for what is done: answer for it
+        if named and not named.left and not named.partial and turn.written and not question:
+            break  # every item the message named is dealt with: Sparky lists what was saved
         if enabled and surface is not None:
             categories += enabled
             turn.escalations.append(enabled)
             active = surface.narrowed(active_tool_names(profile, categories))
     classification.categories = categories
+    botched = bool(final_text) and _names_a_tool(final_text, active)  # "log_food: chicken, ..."
+    if botched:
+        final_text = None  # a call the server could not read is never shown
+    # the items the model never made a call for, logged as Sparky's parser read them; its
+    # answer does not know of them, so Sparky lists the turn instead
+    engaged = named and (named.calls or botched) and not turn.pending_confirmation
+    if engaged and _complete(turn, named.unlogged()):
+        final_text = None
+    if botched and not turn.written and not turn.option_requests:
+        final_text = "(a tool call the model wrote as text)"
+        return _answer(turn, final_text, max_steps=max_steps, out_of_time=False, claimed=True)
     return _answer(
         turn, final_text, max_steps=max_steps, out_of_time=time.monotonic() >= deadline - 1
     )
 
 
-def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: bool):
+class _Discard(Exception):
+    """Raised to undo a completion that could not simply be saved."""
+
+
+def _complete(turn: Turn, intents) -> bool:
+    """Log each intent the way the offline parser would, keeping only plain saves: an item the
+    catalog does not know, or one to confirm, is left out rather than asked about, since the
+    model had its turn at it. Whether anything was saved."""
+    saved = False
+    for intent in intents:
+        trial = turn.trial()
+        try:
+            with transaction.atomic():
+                dispatch_intents(trial, [intent], engine="tools")
+                if not trial.written or trial.option_requests or trial.confirm_requests:
+                    raise _Discard
+                if trial.pending_confirmation is not None:
+                    raise _Discard
+        except _Discard:
+            continue
+        turn.absorb(trial)
+        saved = True
+    return saved
+
+
+def _names_a_tool(text: str, active) -> bool:
+    return any(re.search(rf"\b{re.escape(name)}\b", text) for name in active.names)
+
+
+def _answer(
+    turn: Turn,
+    final_text: str | None,
+    *,
+    max_steps: int,
+    out_of_time: bool,
+    claimed: bool = False,
+):
     response = CoachResponse(action="answered", message="", engine="tools")
     if turn.written:
         response.action = "logged"
@@ -161,6 +222,8 @@ def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: 
             response.message = f"{saved}\n\n{final_text}"
         else:
             response.message = saved
+        if final_text is None and turn.refusals:  # Sparky answers for the model: all of it
+            response.message += "".join(f"\nNot saved: {why}" for why in turn.refusals)
         return response
     if final_text is None:
         stopped = (
@@ -172,7 +235,7 @@ def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: 
         response.error = "unfinished"
         return response
     waiting = turn.option_requests or turn.pending_confirmation
-    if final_text and claims_a_save(final_text) and not waiting:
+    if final_text and (claimed or claims_a_save(final_text)) and not waiting:
         response.message = final_text
         response.error = CLAIMED_WITHOUT_SAVING
         return response
@@ -207,9 +270,9 @@ def _covers(text: str, turn: Turn) -> bool:
 class _Step:
     """One step's tool calls: each write once a turn, the replies to the model in `replies`."""
 
-    def __init__(self, turn, ctx, active, hint, categories, done):
+    def __init__(self, turn, ctx, active, hint, categories, done, named=None):
         self.turn, self.ctx, self.active, self.hint = turn, ctx, active, hint
-        self.categories, self.done = categories, done
+        self.categories, self.done, self.named = categories, done, named
         # Calls repeated from an earlier step are the small-model loop; the same call twice in
         # one reply is a model's way of saying two of them.
         self.earlier = dict(done)
@@ -219,6 +282,8 @@ class _Step:
 
     def run(self, calls) -> None:
         for call in calls:
+            if self.named is not None:
+                self.named.mark(call.name, call.arguments)
             key = _write_key(self.active, call)
             if key is not None and key in self.earlier:
                 self.repeats += 1
@@ -234,7 +299,13 @@ class _Step:
                 self.enabled += [
                     c for c in outcome.data.get("enabled", []) if c not in self.categories
                 ]
-            content = json.dumps(outcome.for_model())
+            reply = outcome.for_model()
+            if outcome.written and self.ctx.profile == "core":
+                # A small model reads a short result best, and repeats the call unless told
+                # what comes next.
+                hint = self.named.hint() if self.named is not None else None
+                reply = {"ok": True, "message": outcome.message, "next": hint or _NEXT}
+            content = json.dumps(reply)
             self.replies.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
 

@@ -1,8 +1,17 @@
 """The offline engine: Sparky's own English parser (chat.offline) when no AI service is configured
 or the provider's circuit is open. What it understands becomes tool calls through the same
-dispatch as intent-JSON mode."""
+dispatch as intent-JSON mode.
+
+`run_if_sure` is the same parser in front of a model (a service with "Sparky reads first"): a
+message it reads with certainty, every item of it saved (or refused by the diary's rules) with
+nothing to choose from or to confirm, is answered without the model, and so are greetings,
+thanks and what other people ate; anything less is undone and left to the model whole, so the
+model never sees half a message.
+"""
 
 from __future__ import annotations
+
+from django.db import transaction
 
 from chat.classify import Classification
 from chat.engines.dispatch import dispatch_intents
@@ -33,6 +42,69 @@ def run(turn: Turn, classification: Classification) -> CoachResponse:
             response = CoachResponse(
                 action="none", engine="offline", message=f"{why} {OFFLINE_HELP}"
             )
+    response.categories = classification.categories
+    response.mode = classification.mode
+    response.phase = classification.phase
+    return response
+
+
+# What the parser may log on its own in front of a model, and the tool category each is in;
+# questions and chat are the model's.
+_LOGGING = {
+    "log_food": "food",
+    "log_external": "food",
+    "log_exercise": "exercise",
+    "log_measurement": "checkin",
+    "log_water": "checkin",
+    "set_goals": "goals",
+}
+
+
+class _NotSure(Exception):
+    """Raised to undo a trial the model should answer instead."""
+
+
+def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | None:
+    """The parser's answer when it read the whole message with certainty, else None (and
+    nothing written)."""
+    if turn.image is not None or not turn.text:
+        return None
+    parsed = parse_message(turn.text)
+    if parsed.errors or not parsed.intents:
+        return None
+    if [i.name for i in parsed.intents] == ["chat"] and parsed.intents[0].response:
+        # "thanks!", "hi sparky", "my wife had a salad": nothing to log, and Sparky says so
+        response = CoachResponse(
+            action="answered", engine="sparky", message=parsed.intents[0].response.strip()
+        )
+        response.categories, response.mode = classification.categories, classification.mode
+        response.phase = classification.phase
+        return response
+    if any(intent.name not in _LOGGING for intent in parsed.intents):
+        return None
+    if turn.manual is not None and any(
+        _LOGGING[intent.name] not in turn.manual for intent in parsed.intents
+    ):
+        return None  # the user switched that category off: the model says so
+    trial = turn.trial()
+    try:
+        with transaction.atomic():
+            response = dispatch_intents(
+                trial, parsed.intents, engine="sparky", bare_food=parsed.bare_food
+            )
+            # A refusal ("-3 is not an amount") is the diary's own answer, as sure as a save;
+            # a food to choose or an amount to confirm is a question the model may read better.
+            sure = (
+                (trial.written or trial.refusals)
+                and not trial.option_requests
+                and not trial.confirm_requests
+                and trial.pending_confirmation is None
+            )
+            if not sure:
+                raise _NotSure
+    except _NotSure:
+        return None
+    turn.adopt(trial)
     response.categories = classification.categories
     response.mode = classification.mode
     response.phase = classification.phase

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from chat.offline.tokens import token_at
 from chat.offline.vocabulary import (
+    NOT_NAMES,
     OWN_SUBJECTS,
     PEOPLE_VERBS,
     PRONOUNS,
@@ -26,7 +27,7 @@ def someone_else(clause: list[str]) -> str | None:
         return f"{_YOUR.get(first, first)} {second}"
     if first in RELATION_DETERMINERS and token_at(clause, 2) in RELATIONS:  # "my best friend"
         return f"{_YOUR.get(first, first)} {second} {token_at(clause, 2)}"
-    if first.isalpha() and first not in OWN_SUBJECTS and second in PEOPLE_VERBS:
+    if first.isalpha() and first not in OWN_SUBJECTS | NOT_NAMES and second in PEOPLE_VERBS:
         return first.title()  # a name: "John had a coffee"
     return None
 

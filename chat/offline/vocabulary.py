@@ -111,6 +111,7 @@ RELATION_DETERMINERS = _words(_people, "determiners")
 RELATIONS = _words(_people, "relations")
 PEOPLE_VERBS = _words(_people, "verbs")
 OWN_SUBJECTS = _words(_people, "own_subjects")
+NOT_NAMES = _words(_people, "not_names")
 
 _categories = _load("categories")
 INTENT_CATEGORIES: dict[str, str] = _categories["intent_categories"]

@@ -279,7 +279,7 @@ def _corrective(t: Tool, problem: str) -> ToolResult:
     text = f"{t.name} was not called correctly: {problem}."
     if example:
         text += f" Call it again with arguments like {example}."
-    return ToolResult(ok=False, message=text)
+    return ToolResult(ok=False, message=text, data={"refused": "arguments"})
 
 
 def _validation_text(error: ValidationError) -> str:
@@ -303,15 +303,22 @@ def run_tool(
         if name in registry() or name == ENABLE_TOOL_NAME:
             hint = dormant_hint or "It is not available right now."
             return ToolResult(
-                ok=False, message=f"The tool {name} was not offered on this step. {hint}"
+                ok=False,
+                message=f"The tool {name} was not offered on this step. {hint}",
+                data={"refused": "not_offered"},
             )
         choices = ", ".join(allowed.names if allowed is not None else registry())
-        return ToolResult(ok=False, message=f"There is no tool named {name!r}. Tools: {choices}.")
+        return ToolResult(
+            ok=False,
+            message=f"There is no tool named {name!r}. Tools: {choices}.",
+            data={"refused": "unknown_tool"},
+        )
     try:
         args = prepare_arguments(t, raw_arguments)
     except ValueError as exc:
         return _corrective(t, str(exc))
     if t.writes and ctx.said is not None:
+        args = grounding.grounded_arguments(t.name, args, ctx.said)
         reason = grounding.ungrounded(t.name, args, ctx.said)
         if reason:
             return ToolResult(

@@ -16,7 +16,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from django.core.exceptions import ValidationError
+
 from chat.classify import keyword_categories
+from nutrition.services import meal_for_word
+from nutrition.units import normalize_unit
 from sparky.words import same_word
 
 _WORD = re.compile(r"[a-z][a-z'&-]*")
@@ -60,11 +64,13 @@ class Said:
     categories: frozenset[str]
     repeat: bool = False
     image: bool = False
+    own_words: tuple[str, ...] = ()  # the newest message's alone, without what came before
 
     @classmethod
     def of(cls, message: str, *, before: tuple[str, ...] = (), image: bool = False) -> Said:
         """`before`: the previous user message and reply, read along with a short follow-up."""
         text = " ".join((message or "").lower().split())
+        own_words = tuple(_WORD.findall(text))
         if before and (len(text.split()) <= 4 or _FOLLOW_UP.search(text)):
             text = " ".join([*(b.lower() for b in before if b), text])
         numbers = []
@@ -80,6 +86,7 @@ class Said:
             categories=frozenset(keyword_categories(text)),
             repeat=bool(_REPEAT.search(text)),
             image=image,
+            own_words=own_words,
         )
 
     def names(self, name: str) -> bool:
@@ -105,6 +112,46 @@ class Said:
             for n in self.numbers
             for factor in _CONVERSIONS
         )
+
+
+def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
+    """The arguments without the details a model made up: a unit or a meal the message never
+    says ("ate an apple" sent as 1 kg for breakfast). Sparky's own defaults (a household
+    measure, the meal of the hour) stand in for them, as when a model leaves them out; a meal
+    the model left out is the one the message names, when it names one."""
+    if tool not in ("log_food", "log_external_food") or said.image or said.repeat:
+        return args
+    args = dict(args)
+    unit = args.get("unit")
+    if unit and not _said_unit(unit, said):
+        args.pop("unit")
+    words = said.own_words  # "2 eggs for lunch" after a snack: lunch
+    named_meals = {meal_for_word(w) for w in (*words, *_pairs(words))} - {None}
+    if args.get("meal_type") and not named_meals:
+        args.pop("meal_type")
+    elif not args.get("meal_type") and len(named_meals) == 1:
+        args["meal_type"] = named_meals.pop()  # "... for dinner": the meal the message names
+    return args
+
+
+def _pairs(words):
+    return [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+
+
+def _said_unit(unit, said: Said) -> bool:
+    try:
+        wanted = normalize_unit(unit)
+    except ValidationError:
+        wanted = None
+    if wanted is not None:
+        for word in said.words:
+            try:
+                if normalize_unit(word) == wanted:
+                    return True
+            except ValidationError:
+                continue
+    parts = _WORD.findall(str(unit).lower())
+    return bool(parts) and all(any(same_word(p, w) for w in said.words) for p in parts)
 
 
 def ungrounded(tool: str, args: dict, said: Said) -> str | None:

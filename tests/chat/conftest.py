@@ -118,5 +118,21 @@ def core_service(alice, fake_llm, ai_settings):
         model_name="gemma2:2b",
         custom_url=fake_llm.openai_base,
         tool_profile="core",
+        sparky_reads_first=False,  # these tests are about what the model does with a message
+        is_active=True,
+    )
+
+
+@pytest.fixture
+def reads_first_service(alice, fake_llm, ai_settings):
+    """A core service as created by default: Sparky's parser reads each message first."""
+    return ai_service_create(
+        user=alice,
+        service_name="Gemma",
+        service_type="custom",
+        api_key="x",
+        model_name="gemma2:2b",
+        custom_url=fake_llm.openai_base,
+        tool_profile="core",
         is_active=True,
     )

@@ -3,10 +3,12 @@ calls, writes nobody asked for, claims of a save that never happened, tool calls
 one call per reply, reasoning, runaway replies. Each asserts what lands in the diary and what the
 user reads."""
 
+import datetime as dt
 import json
 from decimal import Decimal
 
 import pytest
+import time_machine
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
@@ -21,7 +23,7 @@ def tool_results(request) -> list[dict]:
 
 
 def test_the_same_write_is_made_once_and_the_turn_still_ends_with_what_was_saved(
-    alice, catalog, core_service, fake_llm
+    alice, catalog, openai_service, fake_llm
 ):
     for _ in range(6):  # the 1.5B model asked for the same banana six times
         fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
@@ -37,7 +39,7 @@ def test_the_same_write_is_made_once_and_the_turn_still_ends_with_what_was_saved
     assert len(fake_llm.completion_requests) == 3  # then two steps of repeats end the loop
 
 
-def test_a_repeat_with_a_meal_added_is_the_same_food(alice, catalog, core_service, fake_llm):
+def test_a_repeat_with_a_meal_added_is_the_same_food(alice, catalog, openai_service, fake_llm):
     fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
     fake_llm.reply_tool_call("log_food", {"food_name": "banana", "meal_type": "snack"})
     fake_llm.reply_text("Logged a banana.")
@@ -62,7 +64,7 @@ def test_small_talk_writes_nothing_when_the_model_reaches_for_a_tool(
 
 
 def test_a_food_the_message_never_names_is_refused_and_the_named_one_logged(
-    alice, catalog, core_service, fake_llm
+    alice, catalog, openai_service, fake_llm
 ):
     fake_llm.reply_tool_calls(
         [("log_food", {"food_name": "egg", "quantity": 2}), ("log_food", {"food_name": "bacon"})]
@@ -189,3 +191,69 @@ def test_a_weight_the_user_did_not_give_is_not_recorded(alice, catalog, core_ser
 
     assert not CheckInMeasurement.objects.for_user(alice).exists()
     assert response.message == "What is your weight today?"
+
+
+def test_after_each_save_the_model_is_told_what_the_message_named_and_is_left(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_text("never asked for: the loop ends once both are saved")
+
+    response = handle_turn(alice, "2 eggs and a banana")
+
+    assert FoodEntry.objects.for_user(alice).count() == 2
+    assert len(fake_llm.completion_requests) == 2
+    told = tool_results(fake_llm.completion_requests[1])[0]
+    assert "Still to save" in told["next"] and "banana" in told["next"]
+    assert "never asked for" not in response.message
+    assert "Egg" in response.message and "Bananas" in response.message
+
+
+def test_an_item_the_model_never_calls_for_is_logged_as_sparky_read_it(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "eggs", "quantity": 2})
+    fake_llm.reply_text("Logged your eggs!")  # and forgot the banana
+
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    foods = FoodEntry.objects.for_user(alice).select_related("food")
+    assert sorted(e.food.name.split(",")[0] for e in foods) == ["Bananas", "Egg"]
+    assert {e.meal_type for e in foods} == {"breakfast"}
+    assert "Bananas" in response.message and "Egg" in response.message
+
+
+def test_a_unit_or_meal_the_message_never_says_is_not_taken_from_the_model(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call(
+        "log_food", {"food_name": "banana", "quantity": 1, "unit": "kg", "meal_type": "dinner"}
+    )
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
+
+    with time_machine.travel(dt.datetime(2026, 12, 2, 9, 0, tzinfo=dt.UTC), tick=False):
+        handle_turn(alice, "ate a banana")  # the one item is saved: the loop ends there
+        handle_turn(alice, "2 eggs for lunch")
+
+    banana, eggs = FoodEntry.objects.for_user(alice).order_by("created_at")
+    assert banana.unit != "kg" and banana.quantity == 1  # one banana, not a kilo
+    assert banana.meal_type == "breakfast"  # the meal of the hour, not the model's "dinner"
+    assert eggs.meal_type == "lunch"  # the meal the message names, which the model left out
+
+
+def test_a_small_model_sees_its_earlier_saves_as_calls_not_only_words(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_text("Logged a banana.")
+    handle_turn(alice, "a banana")
+    fake_llm.reply_text("A banana so far.")
+
+    handle_turn(alice, "what did I eat so far today?")
+
+    history = fake_llm.last.messages
+    calls = [m for m in history if m.get("role") == "assistant" and m.get("tool_calls")]
+    assert calls and calls[0]["tool_calls"][0]["function"]["name"] == "log_food"
+    results = [m for m in history if m.get("role") == "tool"]
+    assert "Bananas" in results[0]["content"]
