@@ -4,7 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE ?= config.settings
 
-.PHONY: install run dev worker beat test test-fast test-browser lint format bench clean
+.PHONY: install run dev worker beat test test-fast test-browser test-model lint format bench \
+	model-server model-install model-eval clean
 
 install: $(VENV)/.installed
 
@@ -36,11 +37,16 @@ beat: install
 	$(VENV)/bin/celery -A config beat --loglevel=INFO
 
 test: install
-	$(VENV)/bin/pytest -m "not browser" -q
+	$(VENV)/bin/pytest -m "not browser and not model" -q
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
 
 test-fast: install
-	$(VENV)/bin/pytest -m "not browser and not worker" -q -x
+	$(VENV)/bin/pytest -m "not browser and not worker and not model" -q -x
+
+# The coach against a real small model (Qwen2.5-Coder 1.5B on llama.cpp): the first run on a
+# machine builds the server and fetches the weights (about 20 minutes), later runs reuse them.
+test-model: install
+	$(VENV)/bin/pytest -m model -q
 
 test-browser: install
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
@@ -60,6 +66,20 @@ bench: install
 	$(PY) bench/turn_payload.py
 	$(PY) bench/turn_overhead.py
 	$(PY) bench/load.py
+
+# A real small local model for trying Sparky with, OpenAI-compatible on 127.0.0.1:$(MODEL_PORT)/v1
+# (development tooling, not something Sparky needs): installed once into ~/.cache/sparky-model.
+MODEL ?= 1.5b
+MODEL_PORT ?= 8765
+export MODEL MODEL_PORT
+model-server:
+	@bash bench/model_server.sh serve
+
+model-install:
+	@bash bench/model_server.sh install
+
+model-eval: install
+	$(PY) bench/model_eval.py --models 1.5b,0.5b
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -44,7 +44,7 @@ from chat.tools import (
     prepare_arguments,
     run_tool,
 )
-from chat.tools.grounding import Said
+from chat.tools.grounding import Said, unneeded_tools
 from chat.turns import CoachResponse, Turn, listing
 
 # Tokens a step may write: a few tool calls, or the answer. Small models run away without one.
@@ -86,13 +86,15 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     ctx = ToolContext.for_user(
         user, image=turn.image, source=turn.source, profile=profile, said=said
     )
+    # A small model reads every tool it is offered: not the ones this message cannot use.
+    unneeded = unneeded_tools(said) if profile == "core" else set()
     if mode == "manual":
-        active = build_chatbot_tools(user, profile, categories)
+        active = build_chatbot_tools(user, profile, categories).without(unneeded)
         surface = None
         hint = "The user switched that category off; tell them to enable it in the tool selector."
     else:
         surface = build_chat_tool_surface(user, user.tz)
-        active = surface.narrowed(active_tool_names(profile, categories))
+        active = surface.narrowed(active_tool_names(profile, categories)).without(unneeded)
         hint = f"Call {ENABLE_TOOL_NAME} with its category first."
     system = compose_system_prompt(
         profile=profile,
@@ -157,7 +159,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         if enabled and surface is not None:
             categories += enabled
             turn.escalations.append(enabled)
-            active = surface.narrowed(active_tool_names(profile, categories))
+            active = surface.narrowed(active_tool_names(profile, categories)).without(unneeded)
     classification.categories = categories
     botched = bool(final_text) and _names_a_tool(final_text, active)  # "log_food: chicken, ..."
     if botched:

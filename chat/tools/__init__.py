@@ -151,6 +151,12 @@ class ToolSet:
             specs.append(spec)
         return specs
 
+    def without(self, names) -> ToolSet:
+        """These tools left out; the last one left carries the breakpoint if it went."""
+        chosen = tuple(t for t in self.tools if t.name not in names)
+        mark = self.breakpoint if self.breakpoint not in names else None
+        return ToolSet(tools=chosen, breakpoint=mark or (chosen[-1].name if chosen else None))
+
     def narrowed(self, active: list[str]) -> ToolSet:
         """The active subset, in surface order; the breakpoint tool stays last if active."""
         keep = set(active)

@@ -154,6 +154,22 @@ def _said_unit(unit, said: Said) -> bool:
     return bool(parts) and all(any(same_word(p, w) for w in said.words) for p in parts)
 
 
+_ESTIMATE = re.compile(r"\b(estimat\w*|guess\w*|roughly|about|around|approx\w*)\b")
+
+
+def unneeded_tools(said: Said) -> set[str]:
+    """Tools every call of which this message would see refused, or has no use for: a small
+    model is not shown them (each costs it a few hundred tokens of reading, and an invitation
+    to misuse). Editing and deleting need the user to ask; a food's own nutrition needs the
+    user's numbers or a request to estimate."""
+    unneeded = set()
+    if not _CHANGE.search(said.text):
+        unneeded |= CHANGE_TOOLS
+    if not said.numbers and not _ESTIMATE.search(said.text):
+        unneeded.add("log_external_food")
+    return unneeded
+
+
 def ungrounded(tool: str, args: dict, said: Said) -> str | None:
     """Why this write is not grounded in what the user said, or None when it is."""
     if tool in FOOD_TOOLS:

@@ -257,3 +257,18 @@ def test_a_small_model_sees_its_earlier_saves_as_calls_not_only_words(
     assert calls and calls[0]["tool_calls"][0]["function"]["name"] == "log_food"
     results = [m for m in history if m.get("role") == "tool"]
     assert "Bananas" in results[0]["content"]
+
+
+def test_a_small_model_is_not_shown_tools_the_message_has_no_use_for(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_text("Bananas are a good snack.")
+    fake_llm.reply_text("Which banana entry should I delete?")
+
+    handle_turn(alice, "are bananas a good snack?")
+    handle_turn(alice, "please delete the banana I logged")
+
+    asked, deleting = (fake_llm.tool_names(r) for r in fake_llm.completion_requests)
+    assert "log_food" in asked and "search_foods" in asked
+    assert not {"edit_food_entry", "delete_food_entry", "log_external_food"} & set(asked)
+    assert "delete_food_entry" in deleting
