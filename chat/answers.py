@@ -212,3 +212,27 @@ def answer_question(*, user, text: str) -> str:
             }
             parts.append(_nutrient_line(summary, topic, names[topic]))
     return f"{label} ({day.isoformat()}): " + "; ".join(parts) + "."
+
+
+# "how many calories so far", "did I drink enough water", "what's my weight": the diary's numbers.
+_ABOUT_MY_DATA = re.compile(
+    r"\b(how (much|many)|did i|have i|what('s| is| was) my|my total|in total|so far|today|"
+    r"yesterday)\b",
+    re.I,
+)
+
+
+def data_answer(*, user, text: str) -> str | None:
+    """The answer when the question is one the diary or the catalog answers exactly (a food's
+    calories, the day's or the week's numbers, what was eaten), else None: advice, opinions and
+    anything else are a model's to answer."""
+    if (about_food := _food_answer(user, text)) is not None:
+        return about_food
+    if _FOOD_QUESTION.search(text.strip()) or wants_advice(text):
+        return None
+    eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
+    numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)
+    week = _WEEK.search(text) and re.search(r"\b(my|i|i'm|i've)\b", text, re.I)
+    if eaten or numbers or week:
+        return answer_question(user=user, text=text)
+    return None

@@ -161,9 +161,10 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             turn.escalations.append(enabled)
             active = surface.narrowed(active_tool_names(profile, categories)).without(unneeded)
     classification.categories = categories
-    botched = bool(final_text) and _names_a_tool(final_text, active)  # "log_food: chicken, ..."
+    # "log_food: chicken, rice", '{"weight": 0.5}': a call the server could not read
+    botched = bool(final_text) and (_names_a_tool(final_text, active) or _is_json(final_text))
     if botched:
-        final_text = None  # a call the server could not read is never shown
+        final_text = None  # never shown
     # the items the model never made a call for, logged as Sparky's parser read them; its
     # answer does not know of them, so Sparky lists the turn instead
     engaged = named and (named.calls or botched) and not turn.pending_confirmation
@@ -200,6 +201,17 @@ def _complete(turn: Turn, intents) -> bool:
         turn.absorb(trial)
         saved = True
     return saved
+
+
+def _is_json(text: str) -> bool:
+    text = text.strip()
+    if not text.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _names_a_tool(text: str, active) -> bool:
@@ -275,9 +287,10 @@ class _Step:
     def __init__(self, turn, ctx, active, hint, categories, done, named=None):
         self.turn, self.ctx, self.active, self.hint = turn, ctx, active, hint
         self.categories, self.done, self.named = categories, done, named
-        # Calls repeated from an earlier step are the small-model loop; the same call twice in
-        # one reply is a model's way of saying two of them.
-        self.earlier = dict(done)
+        # Calls repeated from an earlier step are the small-model loop. The same call twice in
+        # one reply is a capable model's way of saying two of them, and a small model's
+        # stutter ("some broccoli" logged twice): with the core profile it runs once.
+        self.earlier = done if ctx.profile == "core" else dict(done)
         self.replies: list[dict] = []
         self.enabled: list[str] = []
         self.repeats = 0

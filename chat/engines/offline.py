@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from chat.answers import data_answer
 from chat.classify import Classification
 from chat.engines.dispatch import dispatch_intents
 from chat.offline import parse_message
@@ -77,6 +78,15 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
         response = CoachResponse(
             action="answered", engine="sparky", message=parsed.intents[0].response.strip()
         )
+        response.categories, response.mode = classification.categories, classification.mode
+        response.phase = classification.phase
+        return response
+    if [i.name for i in parsed.intents] == ["ask_question"]:
+        # "calories in an avocado?", "how much protein today?": the numbers, exactly
+        answer = data_answer(user=turn.user, text=turn.text)
+        if answer is None:
+            return None
+        response = CoachResponse(action="answered", engine="sparky", message=answer)
         response.categories, response.mode = classification.categories, classification.mode
         response.phase = classification.phase
         return response

@@ -14,11 +14,13 @@ diary names.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from django.core.exceptions import ValidationError
 
 from chat.classify import keyword_categories
+from chat.offline import CHANGE_HINT, parse_message
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
 from sparky.words import same_word
@@ -43,6 +45,7 @@ _CHANGE = re.compile(
     r"\b(edit|change|changed|delete|remove|undo|fix|correct|update|wrong|actually|instead|"
     r"should be|make (?:it|that)|meant|cancel|scratch|didn'?t|did not|not|mistake|erase|move)\b"
 )
+_REQUEST = re.compile(r"\b(log|add|track|record|save|enter|put|note)\b")
 _WATER = re.compile(r"\b(water|waters|hydrat\w*|h2o)\b")
 # A value within this share of one of the message's numbers is that number.
 _CLOSE = 0.015
@@ -65,6 +68,30 @@ class Said:
     repeat: bool = False
     image: bool = False
     own_words: tuple[str, ...] = ()  # the newest message's alone, without what came before
+    message: str = ""  # the newest message as typed
+
+    @functools.cached_property
+    def reading(self):
+        """Sparky's own reading of the newest message (chat.offline)."""
+        return parse_message(self.message) if self.message.strip() else None
+
+    @property
+    def only_asks(self) -> bool:
+        """A question and nothing else ("calories in an avocado?"), no request to log
+        ("can you log 2 eggs?" is one)."""
+        reading = self.reading
+        return bool(
+            reading
+            and reading.intents
+            and all(i.name == "ask_question" for i in reading.intents)
+            and not _REQUEST.search(self.message.lower())
+        )
+
+    @property
+    def corrects(self) -> bool:
+        """A correction of something logged before ("oops, it was 3 eggs actually")."""
+        reading = self.reading
+        return bool(reading and CHANGE_HINT in reading.errors)
 
     @classmethod
     def of(cls, message: str, *, before: tuple[str, ...] = (), image: bool = False) -> Said:
@@ -87,6 +114,7 @@ class Said:
             repeat=bool(_REPEAT.search(text)),
             image=image,
             own_words=own_words,
+            message=message or "",
         )
 
     def names(self, name: str) -> bool:
@@ -116,9 +144,12 @@ class Said:
 
 def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
     """The arguments without the details a model made up: a unit or a meal the message never
-    says ("ate an apple" sent as 1 kg for breakfast). Sparky's own defaults (a household
-    measure, the meal of the hour) stand in for them, as when a model leaves them out; a meal
-    the model left out is the one the message names, when it names one."""
+    says ("ate an apple" sent as 1 kg for breakfast), a goal it does not set. Sparky's own
+    defaults (a household measure, the meal of the hour) stand in for them, as when a model
+    leaves them out; a meal the model left out is the one the message names, if it names one."""
+    if tool == "set_goals":
+        # "protein target 140 g" sent with calories 500 and carbs 0: only the goals said
+        return {k: v for k, v in args.items() if k == "date" or v is None or said.has_number(v)}
     if tool not in ("log_food", "log_external_food") or said.image or said.repeat:
         return args
     args = dict(args)
@@ -170,8 +201,26 @@ def unneeded_tools(said: Said) -> set[str]:
     return unneeded
 
 
+_LOGGING_TOOLS = (
+    FOOD_TOOLS
+    | EXERCISE_TOOLS
+    | {
+        "log_water",
+        "log_checkin",
+        "log_custom_measurement",
+    }
+)
+
+
 def ungrounded(tool: str, args: dict, said: Said) -> str | None:
     """Why this write is not grounded in what the user said, or None when it is."""
+    if tool in _LOGGING_TOOLS and said.only_asks:
+        return "the user asked a question: answer it in words, without logging anything."
+    if tool in _LOGGING_TOOLS and said.corrects:
+        return (
+            "the user is correcting an entry logged before, not adding one: change it with the "
+            "edit tool if you have it, or tell the user to edit it in the diary."
+        )
     if tool in FOOD_TOOLS:
         name = args.get("food_name") or args.get("product_name") or ""
         if said.image or said.repeat or said.names(name):

@@ -13,7 +13,7 @@ import time_machine
 from chat.coach import handle_turn
 from chat.models import ChatMessage
 from measurements.models import CheckInMeasurement
-from nutrition.models import FoodEntry, WaterIntake
+from nutrition.models import FoodEntry, UserGoal, WaterIntake
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,17 @@ def test_small_talk_writes_nothing_when_the_model_reaches_for_a_tool(
     assert not WaterIntake.objects.for_user(alice).exists()
     assert response.message == "I'm well, thanks! What did you eat today?"
     refused = tool_results(fake_llm.last)[0]
-    assert refused["ok"] is False and "does not mention water" in refused["message"]
+    assert refused["ok"] is False and "asked a question" in refused["message"]
+
+
+def test_a_greeting_is_no_glass_of_water(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("log_water", {"glasses": 1})
+    fake_llm.reply_text("Good morning!")
+
+    handle_turn(alice, "good morning sparky", categories=["checkin"])
+
+    assert not WaterIntake.objects.for_user(alice).exists()
+    assert "does not mention water" in tool_results(fake_llm.last)[0]["message"]
 
 
 def test_a_food_the_message_never_names_is_refused_and_the_named_one_logged(
@@ -272,3 +282,58 @@ def test_a_small_model_is_not_shown_tools_the_message_has_no_use_for(
     assert "log_food" in asked and "search_foods" in asked
     assert not {"edit_food_entry", "delete_food_entry", "log_external_food"} & set(asked)
     assert "delete_food_entry" in deleting
+
+
+def test_a_question_logs_nothing_even_when_the_model_reaches_for_log_food(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 2})
+    fake_llm.reply_text("A medium banana has about 105 kcal.")
+
+    response = handle_turn(alice, "how many calories in a banana?")
+
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert "asked a question" in tool_results(fake_llm.last)[0]["message"]
+    assert response.message == "A medium banana has about 105 kcal."
+
+
+def test_a_correction_is_not_logged_as_a_new_entry(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 3})
+    fake_llm.reply_text("Please change the eggs in your diary to 3.")
+
+    handle_turn(alice, "oops, it was 3 eggs actually")
+
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert "correcting" in tool_results(fake_llm.last)[0]["message"]
+
+
+def test_only_the_goals_the_message_sets_are_set(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("set_goals", {"protein": 140, "calories": 500, "carbs": 0})
+    fake_llm.reply_text("Your protein goal is 140 g.")
+
+    handle_turn(alice, "change my protein target to 140g")
+
+    goal = UserGoal.objects.for_user(alice).get(goal_date__isnull=True)
+    assert goal.protein == 140 and goal.calories is None and goal.carbs is None
+
+
+def test_a_small_model_saying_one_thing_twice_in_one_reply_logs_it_once(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_calls(
+        [("log_food", {"food_name": "banana"}), ("log_food", {"food_name": "banana"})]
+    )
+    fake_llm.reply_text("Logged a banana.")
+
+    handle_turn(alice, "had a banana earlier, cheers")
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_a_reply_that_is_only_json_is_never_shown(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_text('{"weight": 80.5, "weight_unit": "kg"}')  # a call it could not make
+
+    response = handle_turn(alice, "weight 80.5 kg")
+
+    assert "{" not in response.message
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("80.5")

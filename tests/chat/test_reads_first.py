@@ -78,3 +78,22 @@ def test_the_core_profile_reads_first_by_default_and_the_full_one_does_not(alice
     assert service("core").sparky_reads_first is True
     assert service("full").sparky_reads_first is False
     assert service("core", sparky_reads_first=False).sparky_reads_first is False
+
+
+def test_a_question_the_diary_answers_is_answered_from_it(
+    alice, catalog, reads_first_service, fake_llm
+):
+    handle_turn(alice, "2 eggs for breakfast")
+
+    response = handle_turn(alice, "how many calories have I had today?")
+
+    assert response.engine == "sparky" and "143" in response.message
+    assert fake_llm.completion_requests == []
+
+
+def test_advice_is_the_models_to_give(alice, catalog, reads_first_service, fake_llm):
+    fake_llm.reply_text("Try grilled fish with vegetables.")
+
+    response = handle_turn(alice, "what should I eat for dinner?")
+
+    assert response.message == "Try grilled fish with vegetables."
