@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat.options import generate_options
+from chat.options import generate_options, numeric_reply
 from nutrition.models import Food
 from nutrition.names import short_food_name
 
@@ -50,3 +50,22 @@ def test_options_that_would_look_alike_show_their_full_names(alice):
         choice + "cooked, broiled",
         select + "cooked, broiled",
     ]
+
+
+@pytest.mark.parametrize(
+    ("reply", "number"),
+    [
+        ("2", 2),
+        ("#3", 3),
+        ("option 2", 2),
+        ("the first one", 1),
+        ("first one please", 1),
+        ("yes, the 2nd", 2),
+        ("number three", 3),
+        ("two eggs", None),  # a new request, not a pick
+        ("the first one was great actually", None),
+        ("one", None),  # one what?
+    ],
+)
+def test_a_pick_can_be_said_in_words(reply, number):
+    assert numeric_reply(reply) == number
