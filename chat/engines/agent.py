@@ -171,8 +171,10 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     if engaged and _complete(turn, named.unlogged()):
         final_text = None
     if botched and not turn.written and not turn.option_requests:
-        final_text = "(a tool call the model wrote as text)"
-        return _answer(turn, final_text, max_steps=max_steps, out_of_time=False, claimed=True)
+        # nothing came of it: the coach hands the message to the offline parser, as for a claim
+        return CoachResponse(
+            action="answered", message="", engine="tools", error=CLAIMED_WITHOUT_SAVING
+        )
     return _answer(
         turn, final_text, max_steps=max_steps, out_of_time=time.monotonic() >= deadline - 1
     )
@@ -218,14 +220,7 @@ def _names_a_tool(text: str, active) -> bool:
     return any(re.search(rf"\b{re.escape(name)}\b", text) for name in active.names)
 
 
-def _answer(
-    turn: Turn,
-    final_text: str | None,
-    *,
-    max_steps: int,
-    out_of_time: bool,
-    claimed: bool = False,
-):
+def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: bool):
     response = CoachResponse(action="answered", message="", engine="tools")
     if turn.written:
         response.action = "logged"
@@ -249,7 +244,7 @@ def _answer(
         response.error = "unfinished"
         return response
     waiting = turn.option_requests or turn.pending_confirmation
-    if final_text and (claimed or claims_a_save(final_text)) and not waiting:
+    if final_text and claims_a_save(final_text) and not waiting:
         response.message = final_text
         response.error = CLAIMED_WITHOUT_SAVING
         return response
