@@ -16,9 +16,10 @@ running the coach) and every model it prints:
 - p50/p95: turn latency in seconds, as the cases came (the server's prompt cache holds whatever the
   previous turn left).
 
-Then, for the first row, a latency pass on logging messages: each sent cold (the server's prompt
-cache flushed first) and then again as the user's second turn (warm: the system prompt and tools
-are already in the cache), with p50/p95 of both and their ratio.
+Then a latency pass on logging messages through the model (--latency-row, core-auto by default):
+each sent cold (the server's prompt cache flushed first) and then again as the user's second turn
+(warm: the system prompt and tools are already in the cache), with p50/p95 of both and their
+ratio.
 
 Rows (--rows, comma-separated):
   core-auto    core profile, tools chosen by the classifier (Sparky's default for small models)
@@ -331,6 +332,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N cases")
     parser.add_argument("--id", dest="id_part", help="only the cases whose id contains this")
     parser.add_argument("--latency", type=int, default=20, help="logging cases timed cold/warm")
+    parser.add_argument(
+        "--latency-row", default="core-auto", help="the row timed cold/warm (the model's own)"
+    )
     parser.add_argument("--failures", action="store_true", help="print every failing case")
     parser.add_argument("--json", dest="json_path", help="write every result to this file")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
@@ -362,7 +366,9 @@ def main() -> None:
                         run_row(name, model, server, cases, failures=args.failures, out=out)
                     )
                 if args.latency:
-                    latency[model] = latency_pass(rows[0], model, server, cases, args.latency)
+                    latency[model] = latency_pass(
+                        args.latency_row, model, server, cases, args.latency
+                    )
     finally:
         if not args.keep:
             drop_scratch()
@@ -385,7 +391,7 @@ def main() -> None:
     for model, (cold, warm) in latency.items():
         c50, w50 = pct(cold, 0.5), pct(warm, 0.5)
         print(
-            f"\n{model} {rows[0]}, {len(cold)} logging turns: cold p50 {c50:.1f} s, p95 "
+            f"\n{model} {args.latency_row}, {len(cold)} logging turns: cold p50 {c50:.1f} s, p95 "
             f"{pct(cold, 0.95):.1f} s; second turn, warm prefix: p50 {w50:.1f} s, p95 "
             f"{pct(warm, 0.95):.1f} s; warm/cold p50 {w50 / c50:.2f}"
         )
