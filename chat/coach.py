@@ -326,8 +326,10 @@ def _respond(turn: Turn) -> CoachResponse:
                 response = _offline_instead(turn, config, exc, classification)
         else:
             circuit.record_success(turn.user)
-            if response.error == agent.CLAIMED_WITHOUT_SAVING:
-                response = _claimed_without_saving(turn, config, classification)
+            if response.error in (agent.CLAIMED_WITHOUT_SAVING, agent.LOGGED_NOTHING):
+                response = _claimed_without_saving(
+                    turn, config, classification, claimed=response.error != agent.LOGGED_NOTHING
+                )
         response.categories = classification.categories
         response.mode = classification.mode
         response.phase = classification.phase
@@ -344,24 +346,31 @@ def _respond(turn: Turn) -> CoachResponse:
     return response
 
 
-def _claimed_without_saving(turn: Turn, config, classification) -> CoachResponse:
-    """The model said it logged something but called no tool: its words never reach the user as
-    they are. Sparky's offline parser reads the message instead; what it cannot log is said
-    plainly not to be saved."""
+def _claimed_without_saving(
+    turn: Turn, config, classification, *, claimed: bool = True
+) -> CoachResponse:
+    """The model said it logged something but called no tool (or, `claimed` False, answered a
+    message Sparky reads as logging with words alone): its words never reach the user as they
+    are. Sparky's offline parser reads the message instead; what it cannot log is said plainly
+    not to be saved."""
     fallback = offline.run(turn, classification)
     fallback.engine = "offline"
     model = config.description
+    did = "answered as if it had logged this but saved nothing" if claimed else "saved nothing"
     if turn.written:
         fallback.message = (
-            f"{model} answered as if it had logged this but saved nothing, so Sparky's offline "
-            f"parser logged it instead:\n{fallback.message}"
+            f"{model} {did}, so Sparky's offline parser logged it instead:\n{fallback.message}"
         )
+    elif turn.option_requests or turn.pending_confirmation:
+        fallback.message = f"{model} {did}, so Sparky's offline parser read it: {fallback.message}"
     else:
         fallback.action = "none"
+        what = (
+            "answered as if it had logged this, but made no entry" if claimed else "saved nothing"
+        )
         fallback.message = (
-            f"Nothing was saved: {model} answered as if it had logged this, but made no entry, "
-            "and Sparky's offline parser could not read it either. Say it again in a few words, "
-            "e.g. '2 eggs and toast for breakfast'."
+            f"Nothing was saved: {model} {what}, and Sparky's offline parser could not read it "
+            "either. Say it again in a few words, e.g. '2 eggs and toast for breakfast'."
         )
     return fallback
 

@@ -48,10 +48,12 @@ from chat.tools.grounding import Said, unneeded_tools
 from chat.turns import CoachResponse, Turn, listing
 
 # Tokens a step may write: a few tool calls, or the answer. Small models run away without one.
-STEP_TOKENS = {"full": 1024, "core": 400}
+STEP_TOKENS = {"full": 1024, "core": 256}
 # Steps in a row with nothing but repeated calls before the loop gives up on the model.
 MAX_REPEAT_STEPS = 2
 CLAIMED_WITHOUT_SAVING = "claimed_without_saving"
+# The model made no call for a message Sparky reads as logging and nothing else.
+LOGGED_NOTHING = "logged_nothing"
 _NEXT = (
     "This item is saved. If the user named another item, call a tool for it; if not, tell the "
     "user what was saved, in one sentence."
@@ -175,6 +177,12 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         return CoachResponse(
             action="answered", message="", engine="tools", error=CLAIMED_WITHOUT_SAVING
         )
+    # "had 2 slices of pepperoni pizza for dinner" answered with words and no call: Sparky read
+    # it whole as something to log, so its parser answers it (options, if need be)
+    untouched = named and not named.partial and not named.calls and not turn.written
+    allowed = mode != "manual" or named and named.categories() <= set(categories)
+    if untouched and allowed and not turn.option_requests and not turn.pending_confirmation:
+        return CoachResponse(action="answered", message="", engine="tools", error=LOGGED_NOTHING)
     return _answer(
         turn, final_text, max_steps=max_steps, out_of_time=time.monotonic() >= deadline - 1
     )

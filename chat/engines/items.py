@@ -13,6 +13,13 @@ from chat.offline import parse_message
 from chat.tools.grounding import EXERCISE_TOOLS, FOOD_TOOLS, Said
 
 _CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+_CATEGORY = {
+    "food": "food",
+    "exercise": "exercise",
+    "water": "checkin",
+    "checkin": "checkin",
+    "custom": "checkin",
+}
 _KINDS = {
     **dict.fromkeys(FOOD_TOOLS, "food"),
     **dict.fromkeys(EXERCISE_TOOLS, "exercise"),
@@ -61,6 +68,10 @@ class NamedItems:
 
     def __bool__(self) -> bool:
         return bool(self.items)
+
+    def categories(self) -> set[str]:
+        """The tool categories the items belong to."""
+        return {_CATEGORY[item.kind] for item in self.items}
 
     @property
     def left(self) -> list[Item]:

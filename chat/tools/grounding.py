@@ -45,6 +45,15 @@ _CHANGE = re.compile(
     r"\b(edit|change|changed|delete|remove|undo|fix|correct|update|wrong|actually|instead|"
     r"should be|make (?:it|that)|meant|cancel|scratch|didn'?t|did not|not|mistake|erase|move)\b"
 )
+# What will be, not what was: a write for it is not grounded (the domain refuses a future date).
+_PLAN = re.compile(
+    r"\b(i'll|i will|ill|i'm going to|im going to|going to|gonna|plan(?:ning)? to|about to|"
+    r"want to|wanna|would like to|thinking (?:about|of)|might|tomorrow|next (?:week|time))\b"
+)
+_DONE = re.compile(
+    r"\b(had|ate|eaten|drank|drunk|ran|walked|swam|cycled|did|done|finished|grabbed|just|"
+    r"log|add|track|record|save)\b"
+)
 _REQUEST = re.compile(r"\b(log|add|track|record|save|enter|put|note)\b")
 _WATER = re.compile(r"\b(water|waters|hydrat\w*|h2o)\b")
 # A value within this share of one of the message's numbers is that number.
@@ -86,6 +95,12 @@ class Said:
             and all(i.name == "ask_question" for i in reading.intents)
             and not _REQUEST.search(self.message.lower())
         )
+
+    @property
+    def plans(self) -> bool:
+        """A plan or a wish, with nothing said done ("I'll probably have eggs tomorrow")."""
+        text = self.message.lower().replace("\u2019", "'")
+        return bool(_PLAN.search(text)) and not _DONE.search(text)
 
     @property
     def corrects(self) -> bool:
@@ -216,6 +231,8 @@ def ungrounded(tool: str, args: dict, said: Said) -> str | None:
     """Why this write is not grounded in what the user said, or None when it is."""
     if tool in _LOGGING_TOOLS and said.only_asks:
         return "the user asked a question: answer it in words, without logging anything."
+    if tool in _LOGGING_TOOLS and said.plans:
+        return "the user is talking about a plan or a wish, not something done: nothing to log."
     if tool in _LOGGING_TOOLS and said.corrects:
         return (
             "the user is correcting an entry logged before, not adding one: change it with the "

@@ -337,3 +337,27 @@ def test_a_reply_that_is_only_json_is_never_shown(alice, catalog, core_service, 
 
     assert "{" not in response.message
     assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("80.5")
+
+
+def test_a_plan_logs_nothing_even_when_the_model_logs_it_for_today(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
+    fake_llm.reply_text("Enjoy your eggs tomorrow!")
+
+    response = handle_turn(alice, "I'll probably have eggs for breakfast tomorrow")
+
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert "plan" in tool_results(fake_llm.last)[0]["message"]
+    assert response.message == "Enjoy your eggs tomorrow!"
+
+
+def test_a_logging_message_the_model_answers_with_words_alone_is_read_by_sparky(
+    alice, catalog, core_service, fake_llm
+):
+    fake_llm.reply_text("2 eggs for breakfast, 2 pieces, kg")  # no call, no claim
+
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    assert FoodEntry.objects.for_user(alice).count() == 2
+    assert response.engine == "offline" and "kg" not in response.message
