@@ -171,6 +171,8 @@ def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
     unit = args.get("unit")
     if unit and not _said_unit(unit, said):
         args.pop("unit")
+        if not _said_quantity(args.get("quantity"), said):
+            args.pop("quantity", None)  # "8" of a unit nobody said is no 8 pieces either
     words = said.own_words  # "2 eggs for lunch" after a snack: lunch
     named_meals = {meal_for_word(w) for w in (*words, *_pairs(words))} - {None}
     if args.get("meal_type") and not named_meals:
@@ -182,6 +184,14 @@ def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
 
 def _pairs(words):
     return [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+
+
+def _said_quantity(quantity, said: Said) -> bool:
+    if quantity is None or said.has_number(quantity):
+        return True
+    reading = said.reading  # "two eggs": the parser reads number words
+    amounts = [i.data.get("quantity") for i in (reading.intents if reading else [])]
+    return any(a is not None and abs(float(a) - float(quantity)) < 1e-9 for a in amounts)
 
 
 def _said_unit(unit, said: Said) -> bool:

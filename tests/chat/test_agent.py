@@ -361,3 +361,24 @@ def test_a_logging_message_the_model_answers_with_words_alone_is_read_by_sparky(
 
     assert FoodEntry.objects.for_user(alice).count() == 2
     assert response.engine == "offline" and "kg" not in response.message
+
+
+def test_an_amount_in_words_stays_when_a_made_up_unit_goes(alice, catalog, core_service, fake_llm):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2, "unit": "piece"})
+
+    handle_turn(alice, "two eggs please")
+
+    entry = FoodEntry.objects.for_user(alice).get()
+    assert entry.quantity == 2
+
+
+def test_a_capable_models_estimate_of_an_amount_is_kept(alice, catalog, openai_service, fake_llm):
+    fake_llm.reply_tool_call(
+        "log_food", {"food_name": "chicken breast", "quantity": 150, "unit": "g"}
+    )
+    fake_llm.reply_text("Logged about 150 g of chicken.")
+
+    handle_turn(alice, "had some roast chicken breast")
+
+    entry = FoodEntry.objects.for_user(alice).get()
+    assert (entry.quantity, entry.unit) == (150, "g")
