@@ -19,6 +19,7 @@ from chat import llm, services
 from chat import serializers as s
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
+from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
 
 
@@ -95,6 +96,36 @@ class ChatHistoryView(generics.ListAPIView):
     def delete(self, request):
         deleted = services.history_clear(user=request.user)
         return Response({"deleted": deleted})
+
+
+class ChatUndoView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(
+        summary="Undo a reply",
+        description="Takes back, in one transaction, exactly what one of your replies saved: "
+        "rows it created are removed, values it changed (water, check-ins, goals, edited "
+        "entries) are put back, entries it deleted come back. A row edited or deleted since "
+        "is left as it is and listed under kept. A reply is undone once: a second call "
+        "answers 409 already_undone; a reply that saved nothing answers 409 nothing_to_undo; "
+        "someone else's reply is 404.",
+        request=None,
+        responses={
+            200: s.UndoneSerializer,
+            404: ERRORS["404"],
+            409: OpenApiResponse(description="already_undone or nothing_to_undo"),
+        },
+        tags=["chat"],
+    )
+    def post(self, request, message_id):
+        try:
+            done = reply_undo(request.user, message_id)
+        except UndoRefused as exc:
+            missing = exc.code == "not_found"
+            code = status.HTTP_404_NOT_FOUND if missing else status.HTTP_409_CONFLICT
+            return Response({"error": exc.code, "detail": str(exc)}, status=code)
+        return Response(done.as_dict())
 
 
 class AIServiceSerializer(serializers.Serializer):

@@ -13,6 +13,7 @@ from chat.categories import CATEGORIES
 from chat.coach import SUMMARY_KIND
 from chat.images import ImageRejected, decode_data_url
 from chat.models import ChatMessage
+from chat.undo import can_undo
 
 # --- a turn ----------------------------------------------------------------------------------
 
@@ -151,6 +152,12 @@ class ChatMessageSerializer(serializers.ModelSerializer):
     entries = serializers.SerializerMethodField()
     options = serializers.SerializerMethodField()
     image = serializers.SerializerMethodField()
+    can_undo = serializers.SerializerMethodField(
+        help_text="Whether POST .../undo/ would take back what this reply saved."
+    )
+    undone = serializers.SerializerMethodField(
+        help_text="Once undone: what was taken back and what was left as it is."
+    )
 
     class Meta:
         model = ChatMessage
@@ -167,6 +174,8 @@ class ChatMessageSerializer(serializers.ModelSerializer):
             "entries",
             "options",
             "image",
+            "can_undo",
+            "undone",
         ]
         read_only_fields = fields
 
@@ -211,6 +220,24 @@ class ChatMessageSerializer(serializers.ModelSerializer):
             "height": image.get("height"),
             "size": image.get("size"),
         }
+
+    def get_can_undo(self, message) -> bool:
+        return can_undo(message)
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_undone(self, message):
+        return self._meta(message).get("undone")
+
+
+class UndoneSerializer(serializers.Serializer):
+    taken_back = serializers.ListField(
+        child=serializers.CharField(), help_text="What was removed or put back as it was."
+    )
+    kept = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What was changed or deleted since the reply and is left as it is now.",
+    )
+    message = serializers.CharField(help_text="The same in a sentence.")
 
 
 class HistoryClearedSerializer(serializers.Serializer):

@@ -10,5 +10,6 @@ urlpatterns = [
     path("chat/send/", views.send, name="send"),
     path("chat/tools/", views.tool_selector, name="tools"),
     path("chat/summary/<uuid:reply_id>/", views.summary, name="summary"),
+    path("chat/undo/<uuid:reply_id>/", views.undo, name="undo"),
     path("chat/images/<uuid:user_id>/<str:filename>", views.image, name="image"),
 ]

@@ -28,6 +28,7 @@ from chat.categories import CATEGORIES
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
 from chat.services import CHAT_SESSION_KEY, history_start_session
+from chat.undo import UndoRefused, can_undo, reply_undo, undo_entries
 from diary.views import diary_context, diary_day
 from sparky import services
 
@@ -118,6 +119,8 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         "engine": response.get("engine") or "",
         "options": choices,
         "confirm": asks_confirmation,
+        "can_undo": can_undo(message),
+        "undone": meta.get("undone"),
     }
 
 
@@ -286,6 +289,31 @@ def send(request):
     if response.entries:
         dates = sorted({e.get("date") for e in response.entries if e.get("date")})
         trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
+    return rendered
+
+
+@login_required
+@require_POST
+def undo(request, reply_id: uuid.UUID):
+    """Undo one reply: what it saved is taken back and the reply is drawn again, saying so."""
+    reply = get_object_or_404(
+        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
+    )
+    dates = sorted({e.get("date") for e in undo_entries(reply) if e.get("date")})
+    try:
+        reply_undo(request.user, reply.id)
+    except UndoRefused as exc:
+        if not request.htmx:
+            messages.error(request, str(exc))
+            return redirect("chat:page")
+        reply.refresh_from_db()
+        rendered = render(request, "chat/page.html#message", {"m": message_view(reply)})
+        return rendered
+    if not request.htmx:
+        return redirect("chat:page")
+    reply.refresh_from_db()
+    rendered = render(request, "chat/page.html#message", {"m": message_view(reply)})
+    trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
     return rendered
 
 

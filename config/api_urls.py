@@ -12,7 +12,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from chat.api import AIServiceViewSet, ChatHistoryView, ChatTurnView
+from chat.api import AIServiceViewSet, ChatHistoryView, ChatTurnView, ChatUndoView
 from diary.api import PreferencesView, SummaryView
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
@@ -63,6 +63,7 @@ urlpatterns = [
     path("preferences/", PreferencesView.as_view(), name="api-preferences"),
     path("chat/", ChatTurnView.as_view(), name="api-chat"),
     path("chat/history/", ChatHistoryView.as_view(), name="api-chat-history"),
+    path("chat/messages/<uuid:message_id>/undo/", ChatUndoView.as_view(), name="api-chat-undo"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "docs/",

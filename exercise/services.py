@@ -19,6 +19,7 @@ from exercise import catalog, vocabulary
 from exercise.models import Exercise, ExerciseEntry
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
+from sparky import rows
 from sparky.dates import parse_day
 from sparky.services import preferences_for, storable_text
 
@@ -737,3 +738,25 @@ def exercise_entry_update(
 def exercise_entry_delete(*, user, entry_id) -> None:
     """Delete the user's own entry (others' ids raise ExerciseEntry.DoesNotExist)."""
     _own_entry(user, entry_id).delete()
+
+
+def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
+    """Take back one write of the exercise tables: sparky.rows' DONE, CHANGED or GONE."""
+    op = undo.get("op")
+    if kind == "exercise_entry" and op == "delete":
+        return rows.take_back(ExerciseEntry.objects.for_user(user), row_id, undo.get("after"))
+    if kind == "exercise_entry" and op == "restore":
+        return rows.put_back(
+            ExerciseEntry.objects.for_user(user), row_id, undo["before"], undo.get("after")
+        )
+    if kind == "exercise_entry_deleted" and op == "recreate":
+        return rows.recreate(ExerciseEntry, user, row_id, undo["row"])
+    if kind == "exercise" and op == "delete":
+        exercise = Exercise.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
+        if exercise is None:
+            return rows.GONE
+        if ExerciseEntry.objects.filter(exercise=exercise).exists():
+            return rows.CHANGED
+        exercise.delete()
+        return rows.DONE
+    raise ValueError(f"no undo {op!r} for {kind!r}")

@@ -25,6 +25,7 @@ from measurements.units import (
     two_places,
     weight_to_kg,
 )
+from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
 from sparky.services import preferences_for, storable_text
 
@@ -567,3 +568,27 @@ def custom_measurement_update(
     measurement.full_clean(validate_constraints=False)
     measurement.save()
     return measurement
+
+
+_CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+
+
+def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
+    """Take back one write of the measurement tables: sparky.rows' DONE, CHANGED or GONE.
+
+    A check-in the reply created is removed once none of its values is left.
+    """
+    op = undo.get("op")
+    if kind == "checkin" and op == "restore":
+        mine = CheckInMeasurement.objects.for_user(user)
+        done = rows.put_back(mine, row_id, undo["before"], undo.get("after"))
+        if done == rows.DONE:
+            mine.filter(pk=row_id, **{f"{name}__isnull": True for name in _CHECKIN_FIELDS}).delete()
+        return done
+    if kind == "custom_measurement" and op == "delete":
+        return rows.take_back(CustomMeasurement.objects.for_user(user), row_id, undo.get("after"))
+    if kind == "custom_measurement" and op == "restore":
+        return rows.put_back(
+            CustomMeasurement.objects.for_user(user), row_id, undo["before"], undo.get("after")
+        )
+    raise ValueError(f"no undo {op!r} for {kind!r}")

@@ -17,7 +17,16 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
 from nutrition import search, units
-from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
+from nutrition.models import (
+    NUTRIENTS,
+    Food,
+    FoodEntry,
+    FoodVariant,
+    MealType,
+    UserGoal,
+    WaterIntake,
+)
+from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
 from sparky.services import storable_text
 
@@ -859,3 +868,56 @@ def _uuid(value, model):
 
 def _is_date(value) -> bool:
     return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
+
+
+# --- undo of one chat reply's writes (chat.undo) -----------------------------------------------
+
+
+def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
+    """Take back one write of the nutrition tables: sparky.rows' DONE, CHANGED or GONE.
+
+    The caller holds the transaction; everything is scoped to the user, so an id from someone
+    else's reply finds nothing.
+    """
+    op = undo.get("op")
+    if kind == "food_entry" and op == "delete":
+        return rows.take_back(FoodEntry.objects.for_user(user), row_id, undo.get("after"))
+    if kind == "food_entry" and op == "restore":
+        return rows.put_back(
+            FoodEntry.objects.for_user(user), row_id, undo["before"], undo.get("after")
+        )
+    if kind == "food_entry_deleted" and op == "recreate":
+        return rows.recreate(FoodEntry, user, row_id, undo["row"])
+    if kind == "food" and op == "delete":
+        food = Food.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
+        if food is None:
+            return rows.GONE
+        if FoodEntry.objects.filter(food=food).exists():
+            return rows.CHANGED  # logged since (by the user or someone it is shared with)
+        food.delete()
+        return rows.DONE
+    if kind == "goal" and op == "delete":
+        return rows.take_back(UserGoal.objects.for_user(user), row_id, undo.get("after"))
+    if kind == "goal" and op == "restore":
+        return rows.put_back(
+            UserGoal.objects.for_user(user), row_id, undo["before"], undo.get("after")
+        )
+    if kind == "water":
+        day = parse_day(user, row_id)
+        row = WaterIntake.objects.for_user(user).select_for_update().filter(entry_date=day).first()
+        if row is None:
+            return rows.GONE
+        if op == "water":  # glasses added: take off exactly those, whatever was added since
+            added = int(undo.get("added") or 0)
+            if row.glasses_consumed < added:
+                return rows.CHANGED
+            row.glasses_consumed -= added
+        elif op == "restore":
+            if row.glasses_consumed != undo["after"]["glasses"]:
+                return rows.CHANGED
+            row.glasses_consumed = int(undo["before"]["glasses"])
+        else:
+            raise ValueError(f"no undo {op!r} for water")
+        row.save(update_fields=["glasses_consumed", "updated_at"])
+        return rows.DONE
+    raise ValueError(f"no undo {op!r} for {kind!r}")

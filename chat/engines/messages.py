@@ -31,7 +31,10 @@ def history_messages(turn: Turn, profile: str, *, calls: bool = False) -> list[d
         meta = message.metadata or {}
         if message.message_type == "assistant" and meta.get("options"):
             content += "\n[This reply offered numbered options.]"
-        replayed = _replayed_calls(message.id, meta.get("saved_calls")) if calls else []
+        if meta.get("undone"):  # what it saved is gone: never replay it as saved
+            content += "\n[The user undid this reply: what it saved was removed.]"
+        replay = calls and not meta.get("undone")
+        replayed = _replayed_calls(message.id, meta.get("saved_calls")) if replay else []
         cost = (len(content) + sum(len(json.dumps(m)) for m in replayed)) // 4 + 4
         if used + cost > budget:  # a cheap, conservative token estimate
             break

@@ -9,11 +9,24 @@ from django.core.exceptions import ValidationError
 
 from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
+from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import services as food_services
+from nutrition.models import WaterIntake
 from sparky.dates import parse_day, today_for
+from sparky.rows import row_state
 from sparky.services import preferences_for
 
-from .base import CORE, DATE_ARG, ToolResult, Written, integer, number, obj, string, tool
+from .base import (
+    CORE,
+    DATE_ARG,
+    ToolResult,
+    Written,
+    integer,
+    number,
+    obj,
+    string,
+    tool,
+)
 
 _STANDARD = ("weight", "neck", "waist", "hips", "steps")
 
@@ -60,6 +73,9 @@ def log_checkin(ctx, args) -> ToolResult:
         raise ValidationError(
             "Give at least one of weight, neck, waist, hips or steps.", code="nothing_to_log"
         )
+    day = parse_day(ctx.user, args.get("date"))
+    earlier = CheckInMeasurement.objects.for_user(ctx.user).filter(entry_date=day).first()
+    before = row_state(earlier, given) if earlier else dict.fromkeys(given)
     row = measurement_services.checkin_upsert(
         user=ctx.user,
         entry_date=args.get("date"),
@@ -80,6 +96,7 @@ def log_checkin(ctx, args) -> ToolResult:
                 summary=summary,
                 date=str(row.entry_date),
                 chip=measured[:1].upper() + measured[1:],
+                undo={"op": "restore", "before": before, "after": row_state(row, given)},
             )
         ],
     )
@@ -105,6 +122,12 @@ def log_checkin(ctx, args) -> ToolResult:
     example={"name": "Resting heart rate", "value": 58, "unit": "bpm"},
 )
 def log_custom_measurement(ctx, args) -> ToolResult:
+    day = parse_day(ctx.user, args.get("date"))
+    earlier = dict(
+        CustomMeasurement.objects.for_user(ctx.user)
+        .filter(entry_date=day)
+        .values_list("id", "value")
+    )
     row = measurement_services.custom_measurement_log(
         user=ctx.user,
         name=args["name"].strip(),
@@ -126,6 +149,13 @@ def log_custom_measurement(ctx, args) -> ToolResult:
                 summary=summary,
                 date=str(row.entry_date),
                 chip=measured,
+                undo={"op": "delete", "after": row_state(row, ["value"])}
+                if row.id not in earlier
+                else {
+                    "op": "restore",
+                    "before": {"value": float(round(earlier[row.id], 2))},
+                    "after": row_state(row, ["value"]),
+                },
             )
         ],
     )
@@ -157,6 +187,7 @@ def log_water(ctx, args) -> ToolResult:
         raise ValidationError(f"Water is counted in whole glasses; {glasses:g} is not one.")
     day = parse_day(ctx.user, args.get("date"))
     total = food_services.water_add(user=ctx.user, glasses=int(glasses), entry_date=day)
+    added = int(glasses)
     glass = "glass" if glasses == 1 else "glasses"
     summary = f"{int(glasses)} {glass} of water ({total} {_day_words(ctx, day)})"
     when = "today" if day == today_for(ctx.user) else "that day"
@@ -171,6 +202,7 @@ def log_water(ctx, args) -> ToolResult:
                 summary=summary,
                 date=day.isoformat(),
                 chip=f"Water +{int(glasses)} · {total} {when}",
+                undo={"op": "water", "added": added},
             )
         ],
     )
@@ -188,6 +220,8 @@ def log_water(ctx, args) -> ToolResult:
 )
 def set_water(ctx, args) -> ToolResult:
     day = parse_day(ctx.user, args.get("date"))
+    earlier = WaterIntake.objects.for_user(ctx.user).filter(entry_date=day).first()
+    before = earlier.glasses_consumed if earlier else 0
     total = food_services.water_set(user=ctx.user, glasses=args["glasses"], entry_date=day)
     summary = f"water total {total} glasses on {day}"
     return ToolResult(
@@ -200,6 +234,7 @@ def set_water(ctx, args) -> ToolResult:
                 summary=summary,
                 date=day.isoformat(),
                 chip=f"Water: {total} glasses",
+                undo={"op": "restore", "before": {"glasses": before}, "after": {"glasses": total}},
             )
         ],
     )

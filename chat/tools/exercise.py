@@ -8,9 +8,31 @@ from exercise import selectors as exercise_selectors
 from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
 from sparky.dates import parse_day
+from sparky.rows import row_state
 
-from .base import CORE, DATE_ARG, ToolResult, Written, integer, number, obj, string, tool
+from .base import (
+    CORE,
+    DATE_ARG,
+    ToolResult,
+    Written,
+    integer,
+    number,
+    obj,
+    string,
+    tool,
+)
 from .lookup import Ambiguous, find_own_row
+
+# What undo compares and restores of an exercise entry.
+ENTRY_FIELDS = (
+    "exercise_id",
+    "duration_minutes",
+    "calories_burned",
+    "distance",
+    "distance_unit",
+    "entry_date",
+    "notes",
+)
 
 GENERAL_EXERCISE = "General Exercise"
 
@@ -41,13 +63,18 @@ def entry_chip(entry: ExerciseEntry) -> str:
     return f"{entry.exercise.name} · {entry.duration_minutes} min"
 
 
-def written_exercise(entry) -> Written:
+def written_exercise(entry, *, before: dict | None = None) -> Written:
+    """An exercise entry the call created, or (`before` its earlier state) changed."""
+    after = row_state(entry, ENTRY_FIELDS)
     return Written(
         kind="exercise_entry",
         id=str(entry.id),
         summary=entry_line(entry),
         date=entry.entry_date.isoformat() if entry.entry_date else None,
         chip=entry_chip(entry),
+        undo={"op": "delete", "after": after}
+        if before is None
+        else {"op": "restore", "before": before, "after": after},
     )
 
 
@@ -224,9 +251,9 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
         raise ValidationError(
             "Say what to change: duration_minutes, distance, calories or new_date."
         )
-    before = entry_line(entry)
+    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
     entry = exercise_services.exercise_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_exercise(entry)
+    written = written_exercise(entry, before=state)
     return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
 
 
@@ -251,7 +278,7 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
         entry = _find(ctx, args)
     except Ambiguous as many:
         return _ambiguous(many.candidates)
-    line = entry_line(entry)
+    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
     exercise_services.exercise_entry_delete(user=ctx.user, entry_id=entry.id)
     return ToolResult(
         ok=True,
@@ -263,6 +290,7 @@ def delete_exercise_entry(ctx, args) -> ToolResult:
                 summary=line,
                 date=entry.entry_date.isoformat() if entry.entry_date else None,
                 chip=f"Deleted {entry.exercise.name}",
+                undo={"op": "recreate", "row": state},
             )
         ],
     )
@@ -296,7 +324,11 @@ def create_custom_exercise(ctx, args) -> ToolResult:
         data={"exercise": exercise_card(ex)},
         written=[
             Written(
-                kind="exercise", id=str(ex.id), summary=ex.name, chip=f"New exercise: {ex.name}"
+                kind="exercise",
+                id=str(ex.id),
+                summary=ex.name,
+                chip=f"New exercise: {ex.name}",
+                undo={"op": "delete"},
             )
         ],
     )

@@ -15,6 +15,7 @@ from nutrition.services import default_meal
 from nutrition.units import unit_text
 from sparky import words
 from sparky.dates import parse_day
+from sparky.rows import row_state
 
 from .base import (
     CORE,
@@ -29,6 +30,9 @@ from .base import (
     tool,
 )
 from .lookup import Ambiguous, find_own_row
+
+# What undo compares and restores of a food entry.
+ENTRY_FIELDS = ("food_id", "variant_id", "quantity", "unit", "meal_type", "entry_date")
 
 
 def _num(value) -> float | None:
@@ -70,13 +74,18 @@ def entry_chip(entry: FoodEntry) -> str:
     return entry.food.readable_name + (f" · {round(kcal)} kcal" if kcal is not None else "")
 
 
-def written_food(entry: FoodEntry) -> Written:
+def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
+    """A food entry the call created, or (`before` its earlier state) changed."""
+    after = row_state(entry, ENTRY_FIELDS)
     return Written(
         kind="food_entry",
         id=str(entry.id),
         summary=entry_line(entry),
         date=entry.entry_date.isoformat(),
         chip=entry_chip(entry),
+        undo={"op": "delete", "after": after}
+        if before is None
+        else {"op": "restore", "before": before, "after": after},
     )
 
 
@@ -413,9 +422,9 @@ def edit_food_entry(ctx, args) -> ToolResult:
         return ToolResult(
             ok=False, message="Say what to change: quantity, unit, meal_type or new_date."
         )
-    before = entry_line(entry)
+    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
     entry = food_services.food_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_food(entry)
+    written = written_food(entry, before=state)
     return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
 
 
@@ -439,7 +448,7 @@ def delete_food_entry(ctx, args) -> ToolResult:
     entry = _find(ctx, args)
     if isinstance(entry, ToolResult):
         return entry
-    line = entry_line(entry)
+    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
     food_services.food_entry_delete(user=ctx.user, entry_id=entry.id)
     return ToolResult(
         ok=True,
@@ -451,6 +460,7 @@ def delete_food_entry(ctx, args) -> ToolResult:
                 summary=line,
                 date=entry.entry_date.isoformat(),
                 chip=f"Deleted {entry.food.readable_name}",
+                undo={"op": "recreate", "row": state},
             )
         ],
     )
@@ -496,7 +506,13 @@ def create_custom_food(ctx, args) -> ToolResult:
         message=f"Saved {food.name} to your foods.",
         data={"food": food_card(food)},
         written=[
-            Written(kind="food", id=str(food.id), summary=food.name, chip=f"New food: {food.name}")
+            Written(
+                kind="food",
+                id=str(food.id),
+                summary=food.name,
+                chip=f"New food: {food.name}",
+                undo={"op": "delete"},
+            )
         ],
     )
 

@@ -8,7 +8,9 @@ from django.core.exceptions import ValidationError
 
 from diary import selectors as summary_selectors
 from nutrition import services as food_services
+from nutrition.models import UserGoal
 from sparky.dates import parse_day
+from sparky.rows import row_state
 
 from .base import CORE, DATE_ARG, ToolResult, Written, boolean, integer, number, obj, tool
 
@@ -70,7 +72,15 @@ def set_goals(ctx, args) -> ToolResult:
     if not values:
         raise ValidationError("Give at least one goal value, e.g. calories.", code="nothing_to_set")
     goal_date = parse_day(ctx.user, args.get("date")) if args.get("only_for_date") else None
+    fields = [*food_services.GOAL_FIELDS, "water_goal"]
+    earlier = UserGoal.objects.for_user(ctx.user).filter(goal_date=goal_date).first()
     goal = food_services.goal_set(user=ctx.user, goal_date=goal_date, **values)
+    after = row_state(goal, fields)
+    undo = (
+        {"op": "restore", "before": row_state(earlier, fields), "after": after}
+        if earlier
+        else {"op": "delete", "after": after}
+    )
     described = ", ".join(f"{k} {v:g}" for k, v in values.items())
     scope = f"on {goal_date}" if goal_date else "for every day"
     return ToolResult(
@@ -83,6 +93,7 @@ def set_goals(ctx, args) -> ToolResult:
                 id=str(goal.id),
                 summary=f"goals {scope}: {described}",
                 chip="Daily goals set" if goal_date is None else f"Goals for {goal_date}",
+                undo=undo,
             )
         ],
     )

@@ -289,7 +289,13 @@ def scan_nutrition_label(ctx, args) -> ToolResult:
             **nutrients,
         )
         written.append(
-            Written(kind="food", id=str(food.id), summary=food.name, chip=f"New food: {food.name}")
+            Written(
+                kind="food",
+                id=str(food.id),
+                summary=food.name,
+                chip=f"New food: {food.name}",
+                undo={"op": "delete"},
+            )
         )
         verb = "Saved"
     else:
