@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chat.models import ChatMessage
+from chat.summaries import KIND as SUMMARY_KIND
 from exercise import services as exercise_services
 from measurements import services as measurement_services
 from nutrition import services as food_services
@@ -44,6 +45,8 @@ class UndoRefused(Exception):
 class Undone:
     taken_back: list[str]
     kept: list[str]
+    # The progress notes that followed the reply: their numbers counted what is now gone.
+    summaries_removed: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def message(self) -> str:
@@ -95,7 +98,7 @@ def reply_undo(user, message_id) -> Undone:
             raise UndoRefused("That reply saved nothing to undo.", "nothing_to_undo")
         done = Undone(taken_back=[], kept=[])
         for entry in reversed(entries):
-            what = entry.get("summary") or entry["kind"]
+            what = str(entry.get("summary") or entry["kind"]).split(" (", 1)[0]
             try:
                 with transaction.atomic():
                     outcome = _DOMAINS[entry["kind"]].undo_write(
@@ -111,6 +114,11 @@ def reply_undo(user, message_id) -> Undone:
                 done.kept.append(f"{what} (deleted since)")
         done.taken_back.reverse()
         done.kept.reverse()
+        notes = ChatMessage.objects.for_user(user).filter(
+            metadata__kind=SUMMARY_KIND, metadata__summary_for=str(message.id)
+        )
+        done.summaries_removed = [str(pk) for pk in notes.values_list("id", flat=True)]
+        notes.delete()
         meta = dict(message.metadata or {})
         meta["undone"] = {"at": timezone.now().isoformat(), **done.as_dict()}
         message.metadata = meta

@@ -301,7 +301,7 @@ def undo(request, reply_id: uuid.UUID):
     )
     dates = sorted({e.get("date") for e in undo_entries(reply) if e.get("date")})
     try:
-        reply_undo(request.user, reply.id)
+        done = reply_undo(request.user, reply.id)
     except UndoRefused as exc:
         if not request.htmx:
             messages.error(request, str(exc))
@@ -312,7 +312,11 @@ def undo(request, reply_id: uuid.UUID):
     if not request.htmx:
         return redirect("chat:page")
     reply.refresh_from_db()
-    rendered = render(request, "chat/page.html#message", {"m": message_view(reply)})
+    rendered = render(
+        request,
+        "chat/page.html#undone",
+        {"m": message_view(reply), "summaries_removed": done.summaries_removed},
+    )
     trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
     return rendered
 

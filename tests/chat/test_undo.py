@@ -68,7 +68,7 @@ def test_an_entry_edited_since_the_reply_is_kept_as_edited(alice, catalog):
 
     left = FoodEntry.objects.for_user(alice).get()
     assert left.id == egg.id and left.quantity == 3
-    assert done.kept == [f"{response.entries[0]['summary']} (changed since)"]
+    assert done.kept == ["2 large Egg, raw (changed since)"]
     assert "changed since" in done.message
 
 
