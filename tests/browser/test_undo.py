@@ -35,6 +35,4 @@ def test_undo_takes_back_a_reply_and_the_diary_follows(page: Page, live_server, 
     shoot(page, "undo.png")
 
     page.reload()  # the thread drawn from the stored history says the same
-    expect(page.locator("#thread .msg--reply").last.get_by_role("status")).to_contain_text(
-        "Undone"
-    )
+    expect(page.locator("#thread .msg--reply").last.get_by_role("status")).to_contain_text("Undone")
