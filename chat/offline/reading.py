@@ -34,6 +34,8 @@ from chat.offline.vocabulary import (
     CHANGE_WORDS,
     CUSTOM_WORDS,
     GOAL_WORDS,
+    LOG_VERBS,
+    LOGGING_REQUESTS,
     MEAL_ONLY,
     NOT_DONE,
     REMOVE_WORDS,
@@ -56,10 +58,33 @@ def parse_message(text: str) -> ParseResult:
     if not isinstance(text, str) or not text.strip():
         return ParseResult(errors=["The message was empty. " + EXAMPLES_TEXT])
     try:
+        asked = _asked_to_log(text)
+        if asked is not None:
+            return asked
         return _parse(text)
     except Exception:  # a parser bug must not take the user's turn down with it
         logger.exception("offline parser failed on %r", text[:200])
         return ParseResult(errors=[_not_understood(text)])
+
+
+_LOGGING_REQUEST = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|sparky)\W+)*(?:"
+    + "|".join(re.escape(r) for r in sorted(LOGGING_REQUESTS, key=len, reverse=True))
+    + r")\s+(?:please\s+|pls\s+|just\s+)?(?P<rest>(?:"
+    + "|".join(sorted(LOG_VERBS))
+    + r")\b(?!\s+up\b).*?)[\s?.!]*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _asked_to_log(text: str) -> ParseResult | None:
+    """'can you log 2 eggs?' is read as 'log 2 eggs' when that logs something; else None."""
+    found = _LOGGING_REQUEST.match(text.replace("\u2019", "'"))
+    if found is None:
+        return None
+    result = _parse(found.group("rest"))
+    logs = [i for i in result.intents if i.name.startswith(("log_", "set_"))]
+    return result if logs and not result.errors else None
 
 
 def _parse(text: str) -> ParseResult:

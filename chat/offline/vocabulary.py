@@ -36,6 +36,7 @@ QUESTION_WORDS = _words(_talk, "question_words")
 QUESTION_AUXILIARIES = _words(_talk, "question_auxiliaries")
 SUBJECTS = _words(_talk, "subjects")
 REQUESTS = _words(_talk, "requests")
+LOGGING_REQUESTS = _words(_talk, "logging_requests")
 
 _time = _load("time")
 TIME_PHRASES: tuple[tuple[tuple[str, ...], str, str | None], ...] = tuple(

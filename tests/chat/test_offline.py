@@ -465,6 +465,27 @@ def test_small_talk_gets_a_reply_and_questions_are_left_to_the_coach():
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("can you log 2 eggs?", [food("egg", 2)]),
+        ("could you please add a banana for breakfast", [food("banana", meal="breakfast")]),
+        ("can I log my weight 80 kg?", [measured(standard("weight", 80, "kg"))]),
+        ("would you record a 30 min walk", [exercise("Walking", 30)]),
+    ],
+)
+def test_asked_to_log_something_it_is_logged_not_answered(message, expected):
+    assert parse_message(message).intents == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["can you add up my calories?", "can you log it?", "can I eat 2 eggs?", "can you help me?"],
+)
+def test_a_request_that_names_nothing_to_log_stays_a_question(message):
+    assert [i.name for i in parse_message(message).intents] == ["ask_question"]
+
+
+@pytest.mark.parametrize(
     "message",
     [
         pytest.param("I ran out of milk", id="running out of milk is not a run"),
