@@ -330,8 +330,11 @@ def _sized_container(raw: str) -> tuple[str, str] | None:
     return None
 
 
-# Household words that name an amount of a food when they come before "of" ("slice of pizza").
-HOUSEHOLD_WORDS = frozenset({"slice", "scoop", "wedge", "stick", "bar", "square", "strip"})
+# Serving words that are not units above but name an amount of a food, as its household
+# servings do ("2 slices of pizza", "2 strips of bacon", "a wedge of brie", "a stick of butter").
+HOUSEHOLD_WORDS = frozenset(
+    {"slice", "scoop", "wedge", "stick", "bar", "square", "strip", "rasher"}
+)
 _SIZE_WORDS = {"big": "large", "little": "small", "huge": "extra large", "giant": "extra large"}
 
 
@@ -384,8 +387,6 @@ def sizes_in(text: str) -> list[str]:
 FOOD_PLURALS = frozenset(
     {"asparagus", "chips", "couscous", "fries", "grits", "hummus", "molasses", "oats"}
 )
-# Serving words that are not units above, but that a food's household servings use.
-HOUSEHOLD_WORDS = frozenset({"slice", "scoop"})
 
 
 def _singular(word: str) -> str:

@@ -33,6 +33,8 @@ from chat.offline.tokens import take_quantity, token_at, tokenise
 from chat.offline.vocabulary import (
     CHANGE_WORDS,
     CUSTOM_WORDS,
+    EATING,
+    FOOD_FILLER,
     GOAL_WORDS,
     LOG_VERBS,
     LOGGING_REQUESTS,
@@ -41,8 +43,10 @@ from chat.offline.vocabulary import (
     REMOVE_WORDS,
     SOCIAL_REPLIES,
     STANDARD_WORDS,
+    TIME_UNITS,
 )
 from chat.offline.when import take_time
+from exercise.services import distance_unit_of
 
 logger = logging.getLogger(__name__)
 
@@ -67,11 +71,12 @@ def parse_message(text: str) -> ParseResult:
         return ParseResult(errors=[_not_understood(text)])
 
 
+GOAL_VERBS = frozenset({"change", "set", "update"})  # "can you set my calorie goal to 1900?"
 _LOGGING_REQUEST = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|sparky)\W+)*(?:"
     + "|".join(re.escape(r) for r in sorted(LOGGING_REQUESTS, key=len, reverse=True))
     + r")\s+(?:please\s+|pls\s+|just\s+)?(?P<rest>(?:"
-    + "|".join(sorted(LOG_VERBS))
+    + "|".join(sorted(LOG_VERBS | GOAL_VERBS))
     + r")\b(?!\s+up\b).*?)[\s?.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -111,11 +116,11 @@ def _parse(text: str) -> ParseResult:
         tokens = strip_late_logging(tokens)
         if not tokens:
             continue
+        if any(token in GOAL_WORDS for token in tokens):  # "change my protein target to 140g"
+            read_goals(tokens, when, reading)
+            continue
         if tokens[0] in CHANGE_WORDS:
             _read_change(tokens, when, reading)
-            continue
-        if any(token in GOAL_WORDS for token in tokens):
-            read_goals(tokens, when, reading)
             continue
         _read_statement(tokens, when, reading)
     bare = _read_bare_food(reading, when)
@@ -241,7 +246,12 @@ def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
             f"What did you have for {sentence_meal}? Tell me the foods, e.g. '2 eggs and toast "
             f"for {sentence_meal}'."
         )
+    if sentence_meal is None and any(token in SNACKING for token in tokens):
+        sentence_meal = "snack"  # "snacked on an orange"
     _fill_meals(foods, sentence_meal or when.meal)
+
+
+SNACKING = frozenset({"snacked", "snacking"})
 
 
 def _the_users_own(clauses: list[list[str]], reading: Reading) -> list[list[str]]:
@@ -274,9 +284,27 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
     """'slept badly, 5 hours', 'ran, 5 km': a measurement or a workout whose number a comma cut
     off gets it back."""
     out: list[list[str]] = []
+    time_unit = None
     for clause in clauses:
+        if time_unit and len(clause) >= 2 and clause[-2] == "for" and clause[-1].isdigit():
+            clause = [*clause, time_unit]  # "ran for 25 minutes then stretched for 15"
+        time_unit = next((t for t in clause if t in TIME_UNITS), time_unit)
         previous = out[-1] if out else None
-        bare_number = len(clause) <= 3 and take_quantity(clause, 0, articles=False)[0] is not None
+        counted = _counted_back(clause)
+        if counted is not None and previous is not None and _domain(previous) in ("food", None):
+            # "pancakes for breakfast, 3 of them": the count is the earlier item's
+            lead = 0  # past "I had", "ate some": the count goes before the food
+            while lead < len(previous) and (
+                previous[lead] in EATING or previous[lead] in FOOD_FILLER
+            ):
+                lead += 1
+            had, start = take_quantity(previous, lead)
+            rest = previous[start:] if had is not None else previous[lead:]
+            out[-1] = [*previous[:lead], counted, *rest]
+            continue
+        bare_number = take_quantity(clause, 0, articles=False)[0] is not None and (
+            len(clause) <= 3 or all(_measure_word(t) for t in clause)  # "5 km in 28 min"
+        )
         unmeasured = previous is not None and (
             any(t in STANDARD_WORDS or t in CUSTOM_WORDS for t in previous)
             and not measurement_items(previous, When())
@@ -292,6 +320,24 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
         else:
             out.append(clause)
     return out
+
+
+def _counted_back(clause: list[str]) -> str | None:
+    """'3 of them', 'two of those': a count of the item before, else None."""
+    if len(clause) == 3 and clause[1:] in (["of", "them"], ["of", "those"], ["of", "these"]):
+        amount, _ = take_quantity(clause, 0, articles=False)
+        return clause[0] if amount is not None and amount > 0 else None
+    return None
+
+
+def _measure_word(token: str) -> bool:
+    """A number, a time or distance unit or the words between them ('5 km in 28 min')."""
+    return (
+        take_quantity([token], 0, articles=False)[0] is not None
+        or token in TIME_UNITS
+        or distance_unit_of(token) is not None
+        or token in ("in", "for", "of", "at")
+    )
 
 
 def _domain(clause: list[str]) -> str | None:

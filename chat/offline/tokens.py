@@ -8,7 +8,7 @@ import re
 from django.conf import settings
 from text_to_num import text2num
 
-from chat.offline.vocabulary import PHRASES
+from chat.offline.vocabulary import CIRCUMSTANCES, INTERJECTIONS, PHRASES
 
 _TOKEN = re.compile(
     r"""
@@ -22,6 +22,11 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 
+
+_EMOTICON = re.compile(r"(?<![\w:])[:;=]-?[()\[\]dp/|\\]+(?=\s|$)")
+_CIRCUMSTANCE = re.compile(
+    r"\b(?:" + "|".join(re.escape(c) for c in sorted(CIRCUMSTANCES, key=len, reverse=True)) + r")\b"
+)
 
 PHRASE_TOKENS = sorted((tuple(p.split()) for p in PHRASES), key=len, reverse=True)
 
@@ -41,7 +46,9 @@ def tokenise(text: str) -> list[str]:
     text = re.sub(r"(?<![a-z])w/(?=\s|[a-z])", " with ", text)  # "oatmeal w/ banana"
     text = re.sub(r"\s[-\u2013\u2014]+\s", " : ", text)  # "dinner - salmon": a dash sets off
     text = re.sub(r"\ba lot of\b", "lots of", text)
-    return _join_phrases(_TOKEN.findall(text))
+    text = _CIRCUMSTANCE.sub(" ", _EMOTICON.sub(" ", text))
+    words = [token for token in _TOKEN.findall(text) if token not in INTERJECTIONS]
+    return _join_phrases(words)
 
 
 def _join_phrases(tokens: list[str]) -> list[str]:

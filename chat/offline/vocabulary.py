@@ -26,6 +26,8 @@ def _words(data: dict, key: str) -> frozenset[str]:
 
 _tokens = _load("tokens")
 PHRASES: tuple[str, ...] = tuple(_tokens["phrases"])
+INTERJECTIONS = _words(_tokens, "interjections")
+CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
 
 _talk = _load("talk")
 SOCIAL: dict[str, frozenset[str]] = {kind: frozenset(p) for kind, p in _talk["social"].items()}

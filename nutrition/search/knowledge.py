@@ -61,6 +61,8 @@ PHRASES = {
     r"skimmed milk": "milk nonfat",
     r"doritos?": "tortilla chips nacho cheese",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
+    # a lager, an ale, a pilsner: the catalog's beer (regular, light by its own word)
+    r"(lagers?|pilsners?|pale ales?|ales)": "beer",
 }
 
 

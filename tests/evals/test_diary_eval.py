@@ -55,6 +55,7 @@ TAGS = {
     "amount",
     "multi",
     "reply",
+    "request",
 }
 
 
