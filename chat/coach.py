@@ -299,7 +299,7 @@ def _respond(turn: Turn) -> CoachResponse:
         )
 
     sure = None
-    if config is not None and service.sparky_reads_first:
+    if config is not None and (service.sparky_reads_first or offline.is_diary_command(turn.text)):
         classification = classified(_offline_classifier)
         sure = offline.run_if_sure(turn, classification)
     if sure is None:

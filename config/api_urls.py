@@ -16,7 +16,14 @@ from chat.api import AIServiceViewSet, ChatHistoryView, ChatTurnView, ChatUndoVi
 from diary.api import PreferencesView, SummaryView
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
-from nutrition.api import FoodEntryViewSet, FoodViewSet, GoalViewSet, WaterView
+from nutrition.api import (
+    FoodEntryViewSet,
+    FoodViewSet,
+    GoalViewSet,
+    UsualMealLogView,
+    UsualMealView,
+    WaterView,
+)
 from sparky.api import ApiIndexView, AuthTokenView, login_first_for_browsers
 
 ASSETS = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar"
@@ -50,6 +57,7 @@ INDEX = {
     "exercise_entries": "exercise-entry-list",
     "checkins": "checkin-list",
     "water": "api-water",
+    "usual_meals": "api-usual-meals",
     "goals": "goal-list",
     "preferences": "api-preferences",
     "ai_services": "ai-service-list",
@@ -59,6 +67,8 @@ urlpatterns = [
     path("", ApiIndexView.as_view(links=INDEX), name="api-root"),
     path("auth/token/", AuthTokenView.as_view(), name="api-token"),
     path("water/", WaterView.as_view(), name="api-water"),
+    path("usual-meals/", UsualMealView.as_view(), name="api-usual-meals"),
+    path("usual-meals/<str:meal_type>/log/", UsualMealLogView.as_view(), name="api-usual-meal-log"),
     path("summary/", SummaryView.as_view(), name="api-summary"),
     path("preferences/", PreferencesView.as_view(), name="api-preferences"),
     path("chat/", ChatTurnView.as_view(), name="api-chat"),

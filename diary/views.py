@@ -16,7 +16,7 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.dateformat import format as date_format
@@ -36,7 +36,7 @@ from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
 from nutrition import services as food_services
-from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal
+from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky import services
@@ -175,6 +175,7 @@ def _food_meals(user, day: dt.date) -> list[dict]:
     labels = dict(MealType.choices)
     meals = []
     day_before = food_diary(user=user, day=day - dt.timedelta(days=1))
+    usual = set(UsualMeal.objects.for_user(user).values_list("meal_type", flat=True))
     for meal, rows in food_diary(user=user, day=day).items():
         entries = [
             {
@@ -196,6 +197,9 @@ def _food_meals(user, day: dt.date) -> list[dict]:
                 "calories": sum(e["calories"] for e in entries),
                 # an empty meal the day before had: one click logs that meal again
                 "repeatable": not entries and bool(day_before.get(meal)),
+                # an empty meal with a usual one saved: one click logs the usual
+                "usual": not entries and meal in usual,
+                "has_usual": meal in usual,
             }
         )
     return meals
@@ -267,6 +271,11 @@ def diary_context(user, day: dt.date) -> dict:
         "burned": calories["burned"],
         "bars": _bars(summary),
         "meals": meals,
+        # the foods logged most this month, one click each (the amount of their latest entry)
+        "frequent": [
+            {"entry": e.id, "name": e.food.readable_name}
+            for e in food_services.frequent_foods(user=user, limit=5)
+        ],
         "food_count": sum(len(meal["entries"]) for meal in meals),
         "exercise": exercise_diary(user=user, day=day),
         "water": water,
@@ -404,6 +413,46 @@ def meal_repeat(request):
             user=request.user, from_date=day - dt.timedelta(days=1), meal=meal, entry_date=day
         )
     except ValidationError as exc:  # the day before's meal went meanwhile: say so on the page
+        messages.error(request, " ".join(exc.messages))
+    return _back_to_diary(request, day)
+
+
+@login_required
+@require_POST
+def usual_meal(request):
+    """Log the usual meal into the diary's day, or save the day's meal as the usual one."""
+    day = diary_day(request)
+    meal = request.POST.get("meal") or None
+    try:
+        if request.POST.get("action") == "save":
+            food_services.usual_meal_save(user=request.user, meal=meal, from_date=day)
+        else:
+            food_services.usual_meal_log(user=request.user, meal=meal, entry_date=day)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return _back_to_diary(request, day)
+
+
+@login_required
+@require_POST
+def quick_add(request):
+    """Log one of the frequent foods again, with the amount of its latest entry."""
+    day = diary_day(request)
+    try:
+        entry_id = uuid.UUID(request.POST.get("entry", ""))
+    except ValueError:
+        raise Http404("No such entry.") from None
+    latest = get_object_or_404(FoodEntry.objects.for_user(request.user), pk=entry_id)
+    try:
+        food_services.food_entry_create(
+            user=request.user,
+            food=latest.food,
+            quantity=latest.quantity,
+            unit=latest.unit,
+            variant=latest.variant,
+            entry_date=day,
+        )
+    except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     return _back_to_diary(request, day)
 

@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from nutrition import selectors, services
 from nutrition import serializers as s
-from nutrition.models import Food, FoodEntry, UserGoal
+from nutrition.models import Food, FoodEntry, UserGoal, UsualMeal
 from sparky.api import DATE_PARAMETERS, ERRORS, OwnerOrReadOnly, filter_dates, query_date
 from sparky.dates import parse_day
 
@@ -341,3 +341,51 @@ class WaterView(APIView):
             user=request.user, glasses=given.validated_data["glasses"], entry_date=day
         )
         return self._answer(request, day, total)
+
+
+@extend_schema(tags=["food"])
+class UsualMealView(APIView):
+    @extend_schema(summary="Your usual meals", responses={200: s.UsualMealSerializer(many=True)})
+    def get(self, request):
+        meals = UsualMeal.objects.for_user(request.user).order_by("meal_type")
+        return Response(s.UsualMealSerializer(meals, many=True).data)
+
+    @extend_schema(
+        summary="Save a day's meal as your usual one",
+        description="Replaces the usual meal saved before. 400 'nothing_to_save' when that "
+        "meal has nothing logged.",
+        request=s.UsualMealSaveSerializer,
+        responses={201: s.UsualMealSerializer, 400: ERRORS["400"]},
+    )
+    def post(self, request):
+        given = s.UsualMealSaveSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        usual = services.usual_meal_save(
+            user=request.user,
+            meal=given.validated_data.get("meal_type"),
+            from_date=given.validated_data.get("from_date"),
+        )
+        return Response(s.UsualMealSerializer(usual).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["food"])
+class UsualMealLogView(APIView):
+    @extend_schema(
+        summary="Log your usual meal",
+        description="Every item of the usual meal, into today's (or entry_date's) meal, in one "
+        "go: all or none. 400 'no_usual_meal' when none is saved for that meal.",
+        request=s.UsualMealLogSerializer,
+        responses={201: s.FoodEntrySerializer(many=True), 400: ERRORS["400"]},
+    )
+    def post(self, request, meal_type: str):
+        given = s.UsualMealLogSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        entries = services.usual_meal_log(
+            user=request.user,
+            meal=meal_type,
+            to_meal=given.validated_data.get("to_meal_type"),
+            entry_date=given.validated_data.get("entry_date"),
+        )
+        return Response(
+            s.FoodEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED
+        )

@@ -306,3 +306,28 @@ class WaterIntake(models.Model):
 
     def __str__(self) -> str:
         return f"{self.glasses_consumed} glasses on {self.entry_date}"
+
+
+class UsualMeal(models.Model):
+    """A meal a user has most days, saved once ("save today's breakfast as my usual") and logged
+    again in one go ("my usual breakfast"). Not one of the spec's tables: Sparky's own."""
+
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    meal_type = models.CharField(max_length=50, choices=MealType.choices)
+    # [{"food_id", "variant_id", "quantity", "unit"}], in the order they were logged
+    items = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+
+    objects = WaterIntakeQuerySet.as_manager()
+
+    class Meta:
+        db_table = "usual_meals"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "meal_type"], name="usual_meals_user_meal")
+        ]
+
+    def __str__(self) -> str:
+        return f"usual {self.meal_type} of {self.user_id}"

@@ -259,3 +259,34 @@ class WaterAddSerializer(serializers.Serializer):
 class WaterSetSerializer(serializers.Serializer):
     glasses = serializers.IntegerField(help_text="The day's total (0 clears it).")
     date = serializers.DateField(required=False, allow_null=True, help_text="Default: today.")
+
+
+class UsualMealItemSerializer(serializers.Serializer):
+    food_id = serializers.UUIDField()
+    variant_id = serializers.UUIDField(allow_null=True)
+    quantity = serializers.DecimalField(max_digits=10, decimal_places=3)
+    unit = serializers.CharField(allow_null=True)
+
+
+class UsualMealSerializer(serializers.Serializer):
+    meal_type = serializers.CharField()
+    items = UsualMealItemSerializer(many=True)
+    updated_at = serializers.DateTimeField()
+
+
+class UsualMealSaveSerializer(serializers.Serializer):
+    meal_type = serializers.ChoiceField(
+        choices=MealType.choices,
+        required=False,
+        help_text="The meal to save as usual. Default: the meal of your local time now.",
+    )
+    from_date = serializers.DateField(
+        required=False, help_text="The day whose meal is saved. Default: your today."
+    )
+
+
+class UsualMealLogSerializer(serializers.Serializer):
+    to_meal_type = serializers.ChoiceField(
+        choices=MealType.choices, required=False, help_text="Default: the same meal."
+    )
+    entry_date = serializers.DateField(required=False, help_text="Default: your today.")

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count
 
 from nutrition import search, units
 from nutrition.models import (
@@ -24,6 +25,7 @@ from nutrition.models import (
     FoodVariant,
     MealType,
     UserGoal,
+    UsualMeal,
     WaterIntake,
 )
 from sparky import rows
@@ -434,6 +436,105 @@ def meal_repeat(*, user, from_date, meal=None, to_meal=None, entry_date=None) ->
         )
         for entry in entries
     ]
+
+
+@transaction.atomic
+def usual_meal_save(*, user, meal=None, from_date=None) -> UsualMeal:
+    """Save a day's meal (today's by default; no meal said: the meal of now) as the user's
+    usual one, replacing the one saved before. Refuses a meal with nothing logged."""
+    day = parse_day(user, from_date)
+    meal = clean_meal_type(meal, user=user)
+    entries = list(
+        FoodEntry.objects.for_user(user)
+        .filter(entry_date=day, meal_type=meal)
+        .order_by("created_at")
+    )
+    if not entries:
+        raise ValidationError(
+            f"Nothing is logged for {meal} on {day.isoformat()}: log it first, then save it as "
+            f"your usual {meal}.",
+            code="nothing_to_save",
+        )
+    items = [
+        {
+            "food_id": str(e.food_id),
+            "variant_id": str(e.variant_id) if e.variant_id else None,
+            "quantity": str(e.quantity),
+            "unit": e.unit,
+        }
+        for e in entries
+    ]
+    usual, _ = UsualMeal.objects.update_or_create(
+        user=user, meal_type=meal, defaults={"items": items}
+    )
+    return usual
+
+
+def usual_meal_items(*, user, meal=None) -> tuple[str, list[dict]]:
+    """The meal and the items of the user's usual one ({food, variant, quantity, unit}), the
+    foods they can still see only; refuses a meal never saved as usual."""
+    meal = clean_meal_type(meal, user=user)
+    usual = UsualMeal.objects.for_user(user).filter(meal_type=meal).first()
+    foods = Food.objects.visible_to(user).in_bulk(
+        [i["food_id"] for i in (usual.items if usual else [])]
+    )
+    items = [
+        {
+            "food": foods[uuid.UUID(i["food_id"])],
+            "variant": FoodVariant.objects.filter(pk=i["variant_id"]).first()
+            if i.get("variant_id")
+            else None,
+            "quantity": Decimal(i["quantity"]),
+            "unit": i.get("unit"),
+        }
+        for i in (usual.items if usual else [])
+        if uuid.UUID(i["food_id"]) in foods
+    ]
+    if not items:
+        raise ValidationError(
+            f"You have no usual {meal} yet: log one, then say 'save this as my usual {meal}'.",
+            code="no_usual_meal",
+        )
+    return meal, items
+
+
+@transaction.atomic
+def usual_meal_log(*, user, meal=None, entry_date=None, to_meal=None) -> list[FoodEntry]:
+    """Log the user's usual meal (`usual_meal_items`) into `to_meal` (the same meal by default)
+    of `entry_date` (today by default), every item or none."""
+    meal, items = usual_meal_items(user=user, meal=meal)
+    to_meal = clean_meal_type(to_meal or meal, user=user)
+    return [
+        food_entry_create(
+            user=user,
+            food=i["food"],
+            quantity=i["quantity"],
+            unit=i["unit"],
+            variant=i["variant"],
+            meal_type=to_meal,
+            entry_date=entry_date,
+        )
+        for i in items
+    ]
+
+
+def frequent_foods(*, user, days: int = 30, limit: int = 6) -> list[FoodEntry]:
+    """The user's most logged foods of the last `days` days, each as its latest entry (the
+    amount they usually log), most frequent first: the diary's quick-add."""
+    since = today_for(user) - dt.timedelta(days=days)
+    recent = FoodEntry.objects.for_user(user).filter(entry_date__gte=since)
+    counts = recent.values("food_id").annotate(n=Count("id")).order_by("-n", "food_id")[:limit]
+    latest = []
+    for row in counts:
+        entry = (
+            recent.filter(food_id=row["food_id"])
+            .select_related("food", "variant")
+            .order_by("-created_at")
+            .first()
+        )
+        if entry is not None:
+            latest.append(entry)
+    return latest
 
 
 def entry_nutrients(entry: FoodEntry) -> dict[str, Decimal | None]:

@@ -11,7 +11,7 @@ from chat.choices import held_for_confirmation
 from chat.tools import ToolContext, run_tool
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 from measurements.units import parse_length_unit, parse_weight_unit
-from nutrition.services import food_words_known, meal_to_repeat
+from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
 
 
 def intent_calls(intent) -> list[tuple[str, dict]]:
@@ -91,6 +91,28 @@ def _repeat_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, d
     ]
 
 
+def _usual_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
+    """log_food calls for each item of the user's usual meal, as it was saved."""
+    try:
+        meal, items = usual_meal_items(user=turn.user, meal=data.get("meal"))
+    except ValidationError as exc:
+        lines.append(exc.messages[0])
+        return []
+    return [
+        (
+            "log_food",
+            {
+                "food_name": item["food"].name,
+                "food_id": str(item["food"].id),
+                "quantity": float(item["quantity"]),
+                "unit": item["unit"],
+                "meal_type": data.get("to_meal") or meal,
+            },
+        )
+        for item in items
+    ]
+
+
 def _names_food(args: dict) -> bool:
     """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
     make sense; "watched football" or "lol" were not food."""
@@ -149,6 +171,10 @@ def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: b
             continue
         if intent.name == "repeat_meal":  # offline only: "same breakfast as yesterday"
             calls = _repeat_calls(turn, intent.data, lines)
+        elif intent.name == "usual_meal":  # "log my usual breakfast"
+            calls = _usual_calls(turn, intent.data, lines)
+        elif intent.name == "save_usual_meal":  # "save this as my usual breakfast"
+            calls = [("update_preferences", {"save_usual_meal": intent.data.get("meal") or ""})]
         else:
             calls = intent_calls(intent)
         for name, args in calls:

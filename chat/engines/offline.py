@@ -17,6 +17,7 @@ from chat.answers import data_answer
 from chat.classify import Classification
 from chat.engines.dispatch import dispatch_intents
 from chat.offline import parse_message
+from chat.offline.changes import read_repeat, read_usual
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 
 
@@ -58,11 +59,19 @@ _LOGGING = {
     "log_measurement": "checkin",
     "log_water": "checkin",
     "set_goals": "goals",
+    "usual_meal": "food",
+    "save_usual_meal": "food",
 }
 
 
 class _NotSure(Exception):
     """Raised to undo a trial the model should answer instead."""
+
+
+def is_diary_command(text: str) -> bool:
+    """'my usual breakfast', 'save this as my usual lunch', 'same dinner as yesterday': what
+    these log is the diary's own record, so Sparky runs them for every model."""
+    return bool(text) and (read_usual(text) is not None or read_repeat(text) is not None)
 
 
 def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | None:
@@ -105,7 +114,7 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
             # A refusal ("-3 is not an amount") is the diary's own answer, as sure as a save;
             # a food to choose or an amount to confirm is a question the model may read better.
             sure = (
-                (trial.written or trial.refusals)
+                (trial.written or trial.refusals or is_diary_command(turn.text))
                 and not trial.option_requests
                 and not trial.confirm_requests
                 and trial.pending_confirmation is None

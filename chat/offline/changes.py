@@ -45,6 +45,36 @@ def read_repeat(text: str) -> Intent | None:
     return Intent("repeat_meal", {"meal": meal, "from": day, "to_meal": to}, None)
 
 
+_MEALS = r"breakfast|lunch|dinner|supper|snack"
+
+# "log my usual breakfast", "the usual for lunch", "had my usual breakfast": the meal saved as
+# usual (nutrition.services.usual_meal_items), logged again.
+_USUAL = re.compile(
+    rf"^(?:i )?(?:had |ate |log |add |logging )?(?:my |the )?"
+    rf"(?:usual (?P<meal>{_MEALS})|usual for (?P<meal2>{_MEALS}))"
+    rf"(?: (?:for|as) (?P<to>{_MEALS}))?(?: again| today| please)?[.!]*$"
+)
+# "save this as my usual breakfast", "save today's lunch as my usual", "make that my usual
+# breakfast": the day's meal saved as the usual one.
+_SAVE_USUAL = re.compile(
+    rf"^(?:please )?(?:save|remember|make|set|keep) (?:this|that|it|these|"
+    rf"(?:this|today's|my|that) (?P<meal>{_MEALS})) (?:as )?(?:my )?(?:usual|regular)"
+    rf"(?: (?P<meal2>{_MEALS}))?(?: one)?(?: please)?[.!]*$"
+)
+
+
+def read_usual(text: str) -> Intent | None:
+    said = " ".join(text.lower().replace("\u2019", "'").split())
+    if found := _USUAL.match(said):
+        meal = meal_for_word(found.group("meal") or found.group("meal2"))
+        to = meal_for_word(found.group("to")) if found.group("to") else None
+        return Intent("usual_meal", {"meal": meal, "to_meal": to}, None)
+    if found := _SAVE_USUAL.match(said):
+        word = found.group("meal") or found.group("meal2")
+        return Intent("save_usual_meal", {"meal": meal_for_word(word) if word else None}, None)
+    return None
+
+
 # "actually make that 3 eggs", "no, it was lunch", "oops I meant 2 bananas", "scratch that", "I
 # didn't have the banana": a correction of something logged, never something new to log.
 CORRECTION = re.compile(

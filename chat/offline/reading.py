@@ -12,6 +12,7 @@ from chat.offline.changes import (
     CORRECTION,
     LONE_NUMBER,
     read_repeat,
+    read_usual,
     strip_late_logging,
 )
 from chat.offline.clauses import split_clauses
@@ -95,6 +96,8 @@ def _asked_to_log(text: str) -> ParseResult | None:
 def _parse(text: str) -> ParseResult:
     if re.fullmatch(r"\s*#?\d{1,3}[.)]?\s*", text):
         return ParseResult(errors=[LONE_NUMBER])
+    if usual := read_usual(text):  # before corrections: "make that my usual dinner"
+        return ParseResult(intents=[usual])
     if CORRECTION.search(" ".join(text.lower().replace("\u2019", "'").split())):
         return ParseResult(errors=[CHANGE_HINT])
     if repeat := read_repeat(text):

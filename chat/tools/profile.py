@@ -8,9 +8,10 @@ unknown names.
 from __future__ import annotations
 
 from diary import services as diary_services
+from nutrition import services as food_services
 from sparky import services as sparky_services
 
-from .base import ToolResult, obj, string, tool
+from .base import ToolResult, Written, obj, string, tool
 
 # Tool argument -> UserPreferences field (time_zone lives on the user; the service handles it).
 _FIELDS = {
@@ -79,10 +80,32 @@ def get_preferences(ctx, args) -> ToolResult:
             "An empty string clears them."
         ),
         add_dietary_note=string("One note to add to the existing ones, e.g. 'lactose intolerant'."),
+        save_usual_meal=string(
+            "Save today's meal as the user's usual one ('save this as my usual breakfast'); "
+            "'my usual breakfast' then logs it again. Empty: the meal of now.",
+            enum=["breakfast", "lunch", "dinner", "snack", ""],
+        ),
     ),
     example={"weight_unit": "lb", "time_zone": "America/New_York"},
 )
 def update_preferences(ctx, args) -> ToolResult:
+    if "save_usual_meal" in args:
+        usual = food_services.usual_meal_save(user=ctx.user, meal=args["save_usual_meal"] or None)
+        count = len(usual.items)
+        meal = usual.meal_type
+        return ToolResult(
+            ok=True,
+            message=f"Saved today's {meal} ({count} item{'s' * (count != 1)}) as your usual "
+            f"{meal}: say 'my usual {meal}' to log it again.",
+            written=[
+                Written(
+                    kind="usual_meal",
+                    id=str(usual.id),
+                    summary=f"usual {meal}: {count} item{'s' * (count != 1)}",
+                    chip=f"Usual {meal} saved",
+                )
+            ],
+        )
     before = preferences_dict(ctx.user)
     fields = {_FIELDS[k]: args[k] for k in _FIELDS if k in args}
     note = (args.get("add_dietary_note") or "").strip()
