@@ -35,6 +35,7 @@ from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
+from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
 from nutrition.selectors import food_diary
@@ -272,10 +273,7 @@ def diary_context(user, day: dt.date) -> dict:
         "bars": _bars(summary),
         "meals": meals,
         # the foods logged most this month, one click each (the amount of their latest entry)
-        "frequent": [
-            {"entry": e.id, "name": e.food.readable_name}
-            for e in food_services.frequent_foods(user=user, limit=5)
-        ],
+        "frequent": food_selectors.frequent_foods(user=user, days=30, limit=5),
         "food_count": sum(len(meal["entries"]) for meal in meals),
         "exercise": exercise_diary(user=user, day=day),
         "water": water,
@@ -436,20 +434,19 @@ def usual_meal(request):
 @login_required
 @require_POST
 def quick_add(request):
-    """Log one of the frequent foods again, with the amount of its latest entry."""
+    """Log one of the frequent foods again, with the amount the user usually logs of it."""
     day = diary_day(request)
-    try:
-        entry_id = uuid.UUID(request.POST.get("entry", ""))
-    except ValueError:
-        raise Http404("No such entry.") from None
-    latest = get_object_or_404(FoodEntry.objects.for_user(request.user), pk=entry_id)
+    wanted = request.POST.get("food", "")
+    frequent = food_selectors.frequent_foods(user=request.user, days=30, limit=5)
+    found = next((f for f in frequent if str(f["food_id"]) == wanted), None)
+    if found is None:
+        raise Http404("That food is not one of your frequent ones.")
     try:
         food_services.food_entry_create(
             user=request.user,
-            food=latest.food,
-            quantity=latest.quantity,
-            unit=latest.unit,
-            variant=latest.variant,
+            food=food_services.food_get(user=request.user, food_id=found["food_id"]),
+            quantity=found["usual_quantity"],
+            unit=found["usual_unit"],
             entry_date=day,
         )
     except ValidationError as exc:

@@ -15,7 +15,6 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count
 
 from nutrition import search, units
 from nutrition.models import (
@@ -516,25 +515,6 @@ def usual_meal_log(*, user, meal=None, entry_date=None, to_meal=None) -> list[Fo
         )
         for i in items
     ]
-
-
-def frequent_foods(*, user, days: int = 30, limit: int = 6) -> list[FoodEntry]:
-    """The user's most logged foods of the last `days` days, each as its latest entry (the
-    amount they usually log), most frequent first: the diary's quick-add."""
-    since = today_for(user) - dt.timedelta(days=days)
-    recent = FoodEntry.objects.for_user(user).filter(entry_date__gte=since)
-    counts = recent.values("food_id").annotate(n=Count("id")).order_by("-n", "food_id")[:limit]
-    latest = []
-    for row in counts:
-        entry = (
-            recent.filter(food_id=row["food_id"])
-            .select_related("food", "variant")
-            .order_by("-created_at")
-            .first()
-        )
-        if entry is not None:
-            latest.append(entry)
-    return latest
 
 
 def entry_nutrients(entry: FoodEntry) -> dict[str, Decimal | None]:

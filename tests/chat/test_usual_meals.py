@@ -85,13 +85,3 @@ def test_the_api_saves_lists_and_logs_usual_meals(alice, bob, catalog):
     assert FoodEntry.objects.for_user(alice).count() == 2
     missing = client_for(bob).post("/api/usual-meals/snack/log/", {}, format="json")
     assert missing.status_code == 400 and missing.json()["error"] == "no_usual_meal"
-
-
-def test_frequent_foods_are_the_most_logged_first(alice, catalog):
-    for _ in range(3):
-        food_services.food_entry_create(user=alice, food=catalog["bananas"], meal_type="snack")
-    food_services.food_entry_create(user=alice, food=catalog["egg"], quantity=2)
-
-    frequent = food_services.frequent_foods(user=alice)
-
-    assert [e.food.name.split(",")[0] for e in frequent] == ["Bananas", "Egg"]
