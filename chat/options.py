@@ -176,6 +176,8 @@ def _options_from_model(*, user, kind, query, request_text, config) -> list[dict
     raw = data.get(f"{kind}_options") or data.get("options") or []
     clean = clean_food_option if kind == "food" else clean_exercise_option
     options = [o for o in (clean(r) for r in raw if r) if o][:MAX_OPTIONS]
+    for option in options:
+        option["estimate"] = True  # the model's numbers, not the catalog's: said so everywhere
     return options
 
 
@@ -245,7 +247,8 @@ def describe_option(kind: str, option: dict) -> str:
         )
         kcal = option.get("calories")
         kcal_text = f"{kcal:g} kcal" if kcal is not None else "kcal unknown"
-        return f"{option['name']} — {serving}: {kcal_text}" + (f", {macros}" if macros else "")
+        name = option["name"] + (" (estimate)" if option.get("estimate") else "")
+        return f"{name} — {serving}: {kcal_text}" + (f", {macros}" if macros else "")
     cph = option.get("calories_per_hour")
     return f"{option['name']} — about {cph} kcal per hour" if cph else option["name"]
 

@@ -183,6 +183,7 @@ def _food_meals(user, day: dt.date) -> list[dict]:
                 "id": row["id"],
                 "name": row["food_name"],
                 "full_name": row["food_full_name"],
+                "estimate": row.get("estimate", False),
                 "quantity": plain_number(row["quantity"]),
                 "unit": unit_text(row["quantity"], row["unit"] or row["serving"] or "serving"),
                 "grams": plain_number(row["grams"], 0) if row.get("grams") else "",

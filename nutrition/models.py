@@ -151,10 +151,20 @@ class Food(NutrientColumns):
         return self.name
 
     @property
+    def is_estimate(self) -> bool:
+        """A food whose numbers a model estimated (an option the user picked), not a label's
+        or the catalog's: the diary marks its entries."""
+        return self.source == ESTIMATE_SOURCE
+
+    @property
     def readable_name(self) -> str:
         """What the diary, replies, options and the API show; `name` stays for search and the
         detail view."""
         return self.display_name or self.name
+
+
+# Food.source of a custom food made from a model's estimate (chat.options).
+ESTIMATE_SOURCE = "model_estimate"
 
 
 class FoodVariant(NutrientColumns):

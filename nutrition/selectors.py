@@ -41,6 +41,7 @@ def food_diary(*, user, day) -> dict[str, list[dict]]:
                 "food_id": entry.food_id,
                 "food_name": entry.food.readable_name,
                 "food_full_name": entry.food.name,
+                "estimate": entry.food.is_estimate,
                 "quantity": entry.quantity,
                 "unit": entry.unit,
                 "serving": entry.variant.serving_unit if entry.variant_id else None,

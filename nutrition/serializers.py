@@ -116,6 +116,11 @@ class FoodEntrySerializer(serializers.ModelSerializer):
 
     food_name = serializers.CharField(source="food.name", read_only=True)
     food_display_name = serializers.CharField(source="food.readable_name", read_only=True)
+    is_estimate = serializers.BooleanField(
+        source="food.is_estimate",
+        read_only=True,
+        help_text="The food's numbers are a model's estimate (an option you picked).",
+    )
     serving = serializers.CharField(
         source="variant.serving_unit", read_only=True, allow_null=True, default=None
     )
@@ -128,6 +133,7 @@ class FoodEntrySerializer(serializers.ModelSerializer):
             "food",
             "food_name",
             "food_display_name",
+            "is_estimate",
             "meal_type",
             "quantity",
             "unit",

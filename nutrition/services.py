@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, transaction
 
 from nutrition import search, units
 from nutrition.models import (
+    ESTIMATE_SOURCE,
     NUTRIENTS,
     Food,
     FoodEntry,
@@ -331,6 +332,9 @@ def food_option_add(
             serving_unit=serving_unit,
             **nutrients,
         )
+        if option.get("estimate"):  # a model's numbers: the diary says so
+            food.source = ESTIMATE_SOURCE
+            food.save(update_fields=["source"])
     return food_entry_create(
         user=user,
         food=food,

@@ -17,6 +17,7 @@ from measurements.models import CheckInMeasurement
 from nutrition.models import Food, FoodEntry, WaterIntake
 from nutrition.services import food_create_custom
 from sparky.dates import today_for
+from tests.api.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -306,7 +307,9 @@ def test_intent_json_mode_logs_every_intent_through_the_same_services(
     assert [e["kind"] for e in response.entries] == ["food_entry", "water"]
 
 
-def test_options_from_the_model_then_a_numbered_pick(alice, catalog, openai_service, fake_llm):
+def test_options_from_the_model_then_a_numbered_pick(
+    alice, catalog, openai_service, fake_llm, client
+):
     fake_llm.reply_tool_call(
         "log_food", {"food_name": "dragonfruit smoothie", "meal_type": "lunch"}
     )
@@ -349,7 +352,7 @@ def test_options_from_the_model_then_a_numbered_pick(alice, catalog, openai_serv
     offered = handle_turn(alice, "had a dragonfruit smoothie for lunch")
     assert offered.action == "options"
     assert len(offered.options) == 3
-    assert "2. Dragonfruit smoothie with yogurt" in offered.message
+    assert "2. Dragonfruit smoothie with yogurt (estimate) — 350 ml: 260 kcal" in offered.message
     option_request = fake_llm.last
     assert "dragonfruit smoothie" in option_request.last_user_text()
 
@@ -360,6 +363,11 @@ def test_options_from_the_model_then_a_numbered_pick(alice, catalog, openai_serv
     assert entry.food.user == alice and entry.food.is_custom
     assert entry.meal_type == "lunch"
     assert round(float(entry.food.calories)) == 260
+    assert entry.food.is_estimate  # the model's numbers: the diary and the API say so
+    client.force_login(alice)
+    assert "estimate</span>" in client.get("/diary/").content.decode()
+    api = client_for(alice).get("/api/food-entries/").json()["results"][0]
+    assert api["is_estimate"] is True
     requests_before = len(fake_llm.requests)
 
     again = handle_turn(alice, "2")  # the options were used: no second entry
