@@ -51,7 +51,8 @@ ACTIVITIES = [
 
 
 def key(name: str) -> str:
-    return name.split(",")[0].lower()
+    """A row's key: the first word of its name, lower-cased."""
+    return name.split(",")[0].split()[0].lower()
 
 
 def make_catalog() -> dict:
