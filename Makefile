@@ -36,9 +36,16 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A config beat --loglevel=INFO
 
+# The suite in TEST_WORKERS processes (pytest-xdist; each its own test database, test_sparky_gw0,
+# gw1, ..., and its own Redis DB for the Celery tests), then the browser tests in one process.
+# worksteal, not loadfile: loadfile keys tests by node id and would run one of schemathesis's 58
+# same-named API cases. Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set, so each
+# worker (and each server a test starts) does not compile every test module and dependency again.
+TEST_WORKERS ?= 4
 test: install
-	$(VENV)/bin/pytest -m "not browser and not model" -q
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -m "not browser and not model" -q \
+		-n $(TEST_WORKERS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
 
 test-fast: install
 	$(VENV)/bin/pytest -m "not browser and not worker and not model" -q -x

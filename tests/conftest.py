@@ -1,6 +1,7 @@
 import pytest
 
 from sparky.models import User
+from tests.sample_catalog import make_catalog
 
 
 @pytest.fixture(autouse=True)
@@ -22,3 +23,9 @@ def alice(db):
 @pytest.fixture
 def bob(db):
     return make_user("bob@example.com")
+
+
+@pytest.fixture
+def catalog(db):
+    """The suite's small public catalog (tests/sample_catalog.py): foods and activities by key."""
+    return make_catalog()

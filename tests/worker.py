@@ -1,9 +1,10 @@
 """A real Celery worker on the real Redis, for tests marked `worker`.
 
 `celery_worker` (session) starts `celery -A config worker --pool=solo` as a subprocess whose
-DATABASE_URL is the pytest database and whose broker is Redis DB 5, waits until it answers
-`inspect ping`, and stops it at the end. `worker` (per test) points this process's Celery app at the
-same broker with eager mode off, so `.delay()` really goes through Redis to that worker.
+DATABASE_URL is the pytest database and whose broker is Redis DB 5 (under pytest-xdist, 5 plus
+the worker's number), waits until it answers `inspect ping`, and stops it at the end. `worker`
+(per test) points this process's Celery app at the same broker with eager mode off, so `.delay()`
+really goes through Redis to that worker.
 
 Tests using it must be `@pytest.mark.django_db(transaction=True)`: the worker has its own database
 connection and sees only committed rows.
@@ -22,7 +23,19 @@ from urllib.parse import quote
 
 import pytest
 
-BROKER_URL = os.environ.get("SPARKY_TEST_BROKER_URL", "redis://127.0.0.1:6379/5")
+
+def _broker_url() -> str:
+    """Redis DB 5 for a plain run; under pytest-xdist each worker (gw0, gw1, ...) its own DB from
+    5 up, so the sparky_dev tests' workers, which take the default queue, never take each
+    other's tasks (those name rows in another worker's test database)."""
+    if os.environ.get("SPARKY_TEST_BROKER_URL"):
+        return os.environ["SPARKY_TEST_BROKER_URL"]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) if worker[:2] == "gw" and worker[2:].isdigit() else 0
+    return f"redis://127.0.0.1:6379/{5 + index % 11}"  # Redis has DBs 0-15
+
+
+BROKER_URL = _broker_url()
 START_TIMEOUT = 60
 BASE_DIR = Path(__file__).resolve().parent.parent
 

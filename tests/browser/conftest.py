@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from sparky.models import User
 from tests import fake_llm as fake_llm_module
-from tests.web.catalog import make_catalog
+from tests.sample_catalog import make_catalog
 
 fake_llm = fake_llm_module.fake_llm
 

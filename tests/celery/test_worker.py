@@ -60,7 +60,7 @@ def test_a_water_turn_gets_exactly_one_summary_written_by_the_worker(worker, ali
     assert summaries_of(alice).count() == 1
 
 
-def test_a_multi_item_turn_gets_one_summary_for_all_items(worker, alice, breakfast_foods):
+def test_a_multi_item_turn_gets_one_summary_for_all_items(worker, alice, catalog):
     response = handle_turn(alice, "2 eggs and a banana for breakfast")
 
     assert response.action == "logged", response.message

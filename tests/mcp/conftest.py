@@ -12,41 +12,27 @@ from decimal import Decimal
 import pytest
 from rest_framework.authtoken.models import Token
 
-from nutrition.models import Food, FoodVariant
+from tests.factories import CustomFoodFactory, FoodFactory
 
 
 @pytest.fixture
 def egg(db):
-    food = Food.objects.create(
+    return FoodFactory(
         name="Egg, whole, raw, fresh",
-        original_name="Egg, whole, raw, fresh",
+        display_name="",
         calories=143,
         protein=Decimal("12.56"),
         carbs=Decimal("0.72"),
         fat=Decimal("9.51"),
-        serving_size=100,
-        serving_unit="g",
-        source="usda_sr28",
         source_id="01123",
+        servings=[(1, "large", 50)],
     )
-    FoodVariant.objects.create(
-        food=food,
-        serving_size=1,
-        serving_unit="large",
-        gram_weight=50,
-        sequence=1,
-        calories=Decimal("71.5"),
-        protein=Decimal("6.28"),
-        carbs=Decimal("0.36"),
-        fat=Decimal("4.76"),
-    )
-    return food
 
 
 @pytest.fixture
 def alices_granola(alice):
     """A custom food only alice can see."""
-    return Food.objects.create(
+    return CustomFoodFactory(
         name="Alice's secret maple granola",
         calories=450,
         protein=10,
@@ -54,7 +40,6 @@ def alices_granola(alice):
         fat=18,
         serving_size=100,
         serving_unit="g",
-        is_custom=True,
         user=alice,
     )
 

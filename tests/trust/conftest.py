@@ -137,55 +137,6 @@ def _fresh_cache():
 
 
 @pytest.fixture
-def catalog(db):
-    """A small public catalog both users can log from."""
-    egg = Food.objects.create(
-        name="Egg, whole, raw, fresh",
-        original_name="Egg, whole, raw, fresh",
-        calories=143,
-        protein=Decimal("12.56"),
-        carbs=Decimal("0.72"),
-        fat=Decimal("9.51"),
-        serving_size=100,
-        serving_unit="g",
-        source="usda_sr28",
-        source_id="01123",
-    )
-    FoodVariant.objects.create(
-        food=egg,
-        serving_size=1,
-        serving_unit="large",
-        gram_weight=50,
-        sequence=1,
-        calories=Decimal("71.5"),
-        protein=Decimal("6.28"),
-        carbs=Decimal("0.36"),
-        fat=Decimal("4.76"),
-    )
-    banana = Food.objects.create(
-        name="Bananas, raw",
-        original_name="Bananas, raw",
-        calories=89,
-        protein=Decimal("1.09"),
-        carbs=Decimal("22.84"),
-        fat=Decimal("0.33"),
-        serving_size=100,
-        serving_unit="g",
-        source="usda_sr28",
-        source_id="09040",
-    )
-    running = Exercise.objects.create(
-        name="Running, 6 mph (10 min/mile)",
-        met=Decimal("9.8"),
-        calories_per_hour=686,
-        category="cardio",
-        source="compendium_2011",
-        source_id="12050",
-    )
-    return {"egg": egg, "banana": banana, "running": running}
-
-
-@pytest.fixture
 def alice_world(alice, catalog, settings) -> World:
     # Every write goes through the service that owns it, as the app would write it.
     diary_services.preferences_update(

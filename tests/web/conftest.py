@@ -5,16 +5,10 @@ from django.test import Client
 from PIL import Image
 
 from tests import fake_llm as fake_llm_module
-from tests.web.catalog import make_catalog
 
 fake_llm = fake_llm_module.fake_llm
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def catalog(db):
-    return make_catalog()
 
 
 @pytest.fixture

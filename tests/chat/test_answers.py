@@ -1,0 +1,138 @@
+"""chat.answers: the offline engine's answers about the user's own day, week and foods, read from
+their own diary in Postgres, and which questions it leaves to a model."""
+
+import datetime as dt
+
+import pytest
+
+from chat.answers import NO_COACHING, answer_question, data_answer, wants_advice
+from nutrition.models import FoodEntry
+from nutrition.services import water_add
+from sparky.dates import today_for
+from tests.factories import CheckInFactory, ExerciseEntryFactory, FoodEntryFactory, UserGoalFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def day(alice):
+    return today_for(alice)
+
+
+def test_the_days_calories_are_the_users_own_against_their_goal(alice, bob, catalog, day):
+    UserGoalFactory(user=alice, calories=2000)
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2)  # 2 large: 143 kcal
+    FoodEntryFactory(user=bob, food=catalog["bread"], quantity=500, unit="g")
+
+    answer = answer_question(user=alice, text="How many calories did I eat today?")
+
+    assert answer == f"Today ({day.isoformat()}): 143 kcal eaten; goal 2,000, 1,857 left."
+
+
+def test_burned_calories_are_counted_in_what_is_left(alice, catalog, day):
+    UserGoalFactory(user=alice, calories=2000)
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2)
+    ExerciseEntryFactory(user=alice, exercise=catalog["running"], calories_burned=300)
+
+    answer = answer_question(user=alice, text="how many calories today?")
+
+    assert "143 kcal eaten, 300 burned; goal 2,000, 2,157 left" in answer
+
+
+def test_yesterday_is_read_when_the_question_says_yesterday(alice, catalog, day):
+    FoodEntryFactory(user=alice, food=catalog["bananas"], entry_date=day - dt.timedelta(days=1))
+
+    answer = answer_question(user=alice, text="how much protein did I have yesterday?")
+
+    yesterday = (day - dt.timedelta(days=1)).isoformat()
+    assert answer == f"Yesterday ({yesterday}): protein 1.3 g."  # one medium banana, 118 g
+
+
+def test_what_was_eaten_is_listed_meal_by_meal(alice, catalog, day):
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2, meal_type="breakfast")
+    FoodEntryFactory(user=alice, food=catalog["bananas"], quantity=1, meal_type="snack")
+
+    everything = answer_question(user=alice, text="what did I eat today?")
+    breakfast = answer_question(user=alice, text="what did I have for breakfast?")
+
+    assert everything.startswith(f"Today ({day.isoformat()}): breakfast: 2 ")
+    assert "snack: 1 " in everything and "In all: 248 kcal eaten." in everything
+    assert "breakfast:" in breakfast and "snack:" not in breakfast
+    assert "(143 kcal)" in breakfast
+
+
+def test_an_empty_day_says_nothing_is_logged(alice, bob, catalog, day):
+    FoodEntryFactory(user=bob, food=catalog["egg"], entry_date=day - dt.timedelta(days=1))
+
+    assert answer_question(user=alice, text="what did I eat today") == (
+        f"Today ({day.isoformat()}): nothing logged yet."
+    )
+    assert answer_question(user=alice, text="what did I eat yesterday").endswith(
+        ": nothing logged."
+    )
+    assert answer_question(user=alice, text="what did I have for dinner?").endswith(
+        "nothing logged for dinner."
+    )
+
+
+def test_water_exercise_and_weight_are_read_from_the_diary(alice, catalog, day):
+    water_add(user=alice, glasses=3)
+    ExerciseEntryFactory(user=alice, exercise=catalog["walking"], duration_minutes=40)
+    CheckInFactory(user=alice, weight="72.40")
+
+    water = answer_question(user=alice, text="did I drink enough water today?")
+    workouts = answer_question(user=alice, text="how much exercise today?")
+    weight = answer_question(user=alice, text="what's my weight today?")
+
+    assert water == f"Today ({day.isoformat()}): water 3 of 8 glasses."
+    assert "1 workouts, 40 min, 201 kcal" in workouts
+    assert weight == f"Today ({day.isoformat()}): weight 72.4 kg."
+
+
+def test_no_weigh_in_is_said_plainly(alice, day):
+    assert answer_question(user=alice, text="what is my weight?").endswith("no weigh-in recorded.")
+
+
+def test_a_question_about_a_food_gives_its_helping_and_logs_nothing(alice, catalog):
+    answer = data_answer(user=alice, text="how many calories in a banana?")
+
+    assert answer.startswith("1 medium")
+    assert "Bananas, raw (banana): 105 kcal" in answer
+    assert "Nothing was logged" in answer
+    assert not FoodEntry.objects.exists()
+
+
+def test_advice_is_left_to_a_model(alice, catalog):
+    assert wants_advice("should I eat more protein?")
+    assert data_answer(user=alice, text="should I eat more protein?") is None
+    # Asked of the offline engine anyway, it says it cannot coach and gives the day's numbers.
+    answer = answer_question(user=alice, text="any tips for eating healthier?")
+    assert answer.startswith(NO_COACHING)
+    assert "0 kcal eaten" in answer
+
+
+@pytest.mark.parametrize("text", ["hello there", "what's the capital of France?", "tell me a joke"])
+def test_anything_but_the_users_numbers_is_not_answered_offline(alice, text):
+    assert data_answer(user=alice, text=text) is None
+
+
+def test_the_week_is_summed_from_the_weekly_report(alice, catalog, day):
+    for days_ago in (0, 2):
+        FoodEntryFactory(
+            user=alice,
+            food=catalog["bread"],
+            quantity=100,
+            unit="g",
+            entry_date=day - dt.timedelta(days=days_ago),
+        )
+    ExerciseEntryFactory(
+        user=alice, exercise=catalog["running"], duration_minutes=30, calories_burned=350
+    )
+    water_add(user=alice, glasses=4)
+
+    answer = data_answer(user=alice, text="how did my week go?")
+
+    assert answer.startswith("This week, ")
+    assert "food logged on 2 of 7 days, average 306 kcal" in answer
+    assert "30 min of exercise, 350 kcal burned" in answer
+    assert answer.endswith("4 glasses of water in all.")
