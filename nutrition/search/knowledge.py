@@ -105,6 +105,12 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
         'PIZZA HUT 14" Cheese Pizza, Hand-Tossed Crust',
         "Pizza, cheese topping, regular crust, frozen, cooked",
     ),
+    "pepperoni pizza": (
+        'PIZZA HUT 14" Pepperoni Pizza, Hand-Tossed Crust',
+        'PIZZA HUT 12" Pepperoni Pizza, Pan Crust',
+    ),
+    # steamed is cooked in water's heat, as boiled is: SR28 has no steamed broccoli
+    "steamed broccoli": ("Broccoli, cooked, boiled, drained, without salt",),
     "fries": ("Fast foods, potato, french fried in vegetable oil",),
     "clif bar": ("Snacks, CLIF BAR, mixed flavors",),
     "roast beef": ("Roast beef, deli style, prepackaged, sliced",),
