@@ -35,7 +35,7 @@ from exercise.models import Exercise, ExerciseEntry
 from measurements import services as measurement_services
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from nutrition import services as food_services
-from nutrition.models import Food, FoodEntry, FoodVariant, UserGoal, WaterIntake
+from nutrition.models import Food, FoodEntry, FoodVariant, UserGoal, UsualMeal, WaterIntake
 from sparky.api import token_issue
 from sparky.dates import today_for
 from sparky.models import User, UserPreferences
@@ -174,6 +174,7 @@ def alice_world(alice, catalog, settings) -> World:
         user=alice, name=CATEGORY_NAME, value=Decimal(GLUCOSE), unit="mg/dL"
     )
     food_services.water_add(user=alice, glasses=7)
+    food_services.usual_meal_save(user=alice, meal="breakfast")  # her granola, as her usual
     day = today_for(alice)
     goal = food_services.goal_set(user=alice, calories=2345, protein=123, water_goal=9)
     dated_goal = food_services.goal_set(user=alice, goal_date=day, calories=1987)
@@ -224,6 +225,7 @@ _OWNED = (
     CustomMeasurement,
     WaterIntake,
     UserGoal,
+    UsualMeal,
     ChatMessage,
     AIServiceSettings,
     UserPreferences,

@@ -113,6 +113,12 @@ def _matrix(w, egg_id) -> dict:
             ("/api/chat/", {"message": f"delete food entry {entry}"}, 200, None),
         ],
         ("api-chat-history", "GET"): [("/api/chat/history/", None, 200, None)],
+        # alice's reply, which logged her meal: bob cannot take it back, nor learn it exists
+        ("api-chat-undo", "POST"): [(f"/api/chat/messages/{w.reply.pk}/undo/", None, 404, None)],
+        ("api-usual-meals", "GET"): [("/api/usual-meals/", None, 200, lambda r: r.json() == [])],
+        # bob logged no breakfast: nothing to save; alice's usual breakfast is not his to log
+        ("api-usual-meals", "POST"): [("/api/usual-meals/", {"meal_type": "breakfast"}, 400, None)],
+        ("api-usual-meal-log", "POST"): [("/api/usual-meals/breakfast/log/", {}, 400, None)],
         ("api-chat-history", "DELETE"): [("/api/chat/history/", None, 200, None)],
         ("api-root", "GET"): [("/api/", None, 200, None)],
         ("api-schema", "GET"): [("/api/schema/", None, 200, None)],

@@ -62,6 +62,15 @@ def _matrix(w, bob) -> dict:
         "diary_water": [("POST", f"/diary/water/?date={day}", {"change": "-1"}, 302)],
         # bob's own day before: nothing to repeat for him, alice's meals stay hers
         "diary_meal_repeat": [("POST", f"/diary/repeat/?date={day}", {"meal": "lunch"}, 302)],
+        # alice's usual breakfast is hers: bob has none to log and nothing of his to save
+        "diary_usual_meal": [
+            ("POST", f"/diary/usual/?date={day}", {"meal": "breakfast"}, 302),
+            ("POST", f"/diary/usual/?date={day}", {"meal": "breakfast", "action": "save"}, 302),
+        ],
+        # alice's granola is not one of bob's frequent foods
+        "diary_quick_add": [
+            ("POST", f"/diary/quick-add/?date={day}", {"food": str(w.food.pk)}, 404)
+        ],
         "diary_food_edit": [
             ("GET", f"/diary/food/{entry}/edit/", None, 404),
             ("POST", f"/diary/food/{entry}/edit/", {"quantity": "9", "meal_type": "lunch"}, 404),
@@ -116,6 +125,7 @@ def _matrix(w, bob) -> dict:
         ],
         "chat:tools": [("POST", "/chat/tools/", {"tool_mode": "auto"}, 302)],
         "chat:summary": [("GET", f"/chat/summary/{w.reply.pk}/", None, 404)],
+        "chat:undo": [("POST", f"/chat/undo/{w.reply.pk}/", None, 404)],
         "chat:image": [
             ("GET", f"/chat/images/{w.alice.pk}/{photo}", None, 404),
             ("GET", f"/chat/images/{bob.pk}/{photo}", None, 404),
