@@ -743,14 +743,10 @@ def exercise_entry_delete(*, user, entry_id) -> None:
 def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
     """Take back one write of the exercise tables: sparky.rows' DONE, CHANGED or GONE."""
     op = undo.get("op")
-    if kind == "exercise_entry" and op == "delete":
-        return rows.take_back(ExerciseEntry.objects.for_user(user), row_id, undo.get("after"))
-    if kind == "exercise_entry" and op == "restore":
-        return rows.put_back(
-            ExerciseEntry.objects.for_user(user), row_id, undo["before"], undo.get("after")
-        )
-    if kind == "exercise_entry_deleted" and op == "recreate":
-        return rows.recreate(ExerciseEntry, user, row_id, undo["row"])
+    if kind in ("exercise_entry", "exercise_entry_deleted"):
+        done = rows.undo_row(ExerciseEntry, user, row_id, undo)
+        if done is not None:
+            return done
     if kind == "exercise" and op == "delete":
         exercise = Exercise.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
         if exercise is None:

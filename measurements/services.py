@@ -585,10 +585,8 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         if done == rows.DONE:
             mine.filter(pk=row_id, **{f"{name}__isnull": True for name in _CHECKIN_FIELDS}).delete()
         return done
-    if kind == "custom_measurement" and op == "delete":
-        return rows.take_back(CustomMeasurement.objects.for_user(user), row_id, undo.get("after"))
-    if kind == "custom_measurement" and op == "restore":
-        return rows.put_back(
-            CustomMeasurement.objects.for_user(user), row_id, undo["before"], undo.get("after")
-        )
+    if kind == "custom_measurement":
+        done = rows.undo_row(CustomMeasurement, user, row_id, undo)
+        if done is not None:
+            return done
     raise ValueError(f"no undo {op!r} for {kind!r}")

@@ -965,14 +965,11 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
     else's reply finds nothing.
     """
     op = undo.get("op")
-    if kind == "food_entry" and op == "delete":
-        return rows.take_back(FoodEntry.objects.for_user(user), row_id, undo.get("after"))
-    if kind == "food_entry" and op == "restore":
-        return rows.put_back(
-            FoodEntry.objects.for_user(user), row_id, undo["before"], undo.get("after")
-        )
-    if kind == "food_entry_deleted" and op == "recreate":
-        return rows.recreate(FoodEntry, user, row_id, undo["row"])
+    if kind in ("food_entry", "food_entry_deleted", "goal"):
+        model = UserGoal if kind == "goal" else FoodEntry
+        done = rows.undo_row(model, user, row_id, undo)
+        if done is not None:
+            return done
     if kind == "food" and op == "delete":
         food = Food.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
         if food is None:
@@ -981,12 +978,6 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
             return rows.CHANGED  # logged since (by the user or someone it is shared with)
         food.delete()
         return rows.DONE
-    if kind == "goal" and op == "delete":
-        return rows.take_back(UserGoal.objects.for_user(user), row_id, undo.get("after"))
-    if kind == "goal" and op == "restore":
-        return rows.put_back(
-            UserGoal.objects.for_user(user), row_id, undo["before"], undo.get("after")
-        )
     if kind == "water":
         day = parse_day(user, row_id)
         row = WaterIntake.objects.for_user(user).select_for_update().filter(entry_date=day).first()

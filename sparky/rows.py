@@ -81,3 +81,17 @@ def recreate(model, user, row_id, state: dict) -> str:
     row.full_clean()
     row.save(force_insert=True)
     return DONE
+
+
+def undo_row(model, user, row_id, undo: dict) -> str | None:
+    """Take back one write of a user's row of `model` by its op (a row created, changed or
+    deleted); None for an op that is not one of these."""
+    mine = model.objects.for_user(user)
+    op = undo.get("op")
+    if op == "delete":
+        return take_back(mine, row_id, undo.get("after"))
+    if op == "restore":
+        return put_back(mine, row_id, undo["before"], undo.get("after"))
+    if op == "recreate":
+        return recreate(model, user, row_id, undo["row"])
+    return None

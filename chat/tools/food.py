@@ -74,6 +74,17 @@ def entry_chip(entry: FoodEntry) -> str:
     return entry.food.readable_name + (f" · {round(kcal)} kcal" if kcal is not None else "")
 
 
+def written_custom_food(food) -> Written:
+    """A food of the user's own that the call created (undo deletes it while nothing uses it)."""
+    return Written(
+        kind="food",
+        id=str(food.id),
+        summary=food.name,
+        chip=f"New food: {food.name}",
+        undo={"op": "delete"},
+    )
+
+
 def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
     """A food entry the call created, or (`before` its earlier state) changed."""
     after = row_state(entry, ENTRY_FIELDS)
@@ -505,15 +516,7 @@ def create_custom_food(ctx, args) -> ToolResult:
         ok=True,
         message=f"Saved {food.name} to your foods.",
         data={"food": food_card(food)},
-        written=[
-            Written(
-                kind="food",
-                id=str(food.id),
-                summary=food.name,
-                chip=f"New food: {food.name}",
-                undo={"op": "delete"},
-            )
-        ],
+        written=[written_custom_food(food)],
     )
 
 

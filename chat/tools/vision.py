@@ -20,7 +20,6 @@ from .base import (
     DATE_ARG,
     MEAL_ARG,
     ToolResult,
-    Written,
     array,
     boolean,
     number,
@@ -28,7 +27,7 @@ from .base import (
     string,
     tool,
 )
-from .food import food_card, written_food
+from .food import food_card, written_custom_food, written_food
 
 NO_PHOTO = (
     "No photo is attached to this message, so there is nothing to read. Ask the user to attach "
@@ -288,15 +287,7 @@ def scan_nutrition_label(ctx, args) -> ToolResult:
             serving_unit=args["serving_unit"].strip(),
             **nutrients,
         )
-        written.append(
-            Written(
-                kind="food",
-                id=str(food.id),
-                summary=food.name,
-                chip=f"New food: {food.name}",
-                undo={"op": "delete"},
-            )
-        )
+        written.append(written_custom_food(food))
         verb = "Saved"
     else:
         verb = "Already had"  # the same label scanned again: no duplicate food
