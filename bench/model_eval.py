@@ -319,7 +319,10 @@ def latency_pass(name, model, server, cases, count):
         warm.append(row.last["seconds"])
         return response
 
-    evaluate(logging, send=send)
+    for scored in evaluate(logging, send=send):
+        crashed = [p for p in scored.problems if p.startswith("crashed")]
+        if crashed:  # a turn that failed to run is not a latency: say why
+            print(f"latency {scored.case.id}: {crashed[0]}", flush=True)
     return cold, warm
 
 
