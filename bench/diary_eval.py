@@ -39,28 +39,14 @@ import django  # noqa: E402
 
 django.setup()
 
-import psycopg  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connections  # noqa: E402
 
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
-from tests.evals.scoring import DIARY_CASES, evaluate, load_cases, report, score  # noqa: E402
+from tests.evals.scoring import DIARY_CASES, drop_database, evaluate, load_cases, report, score  # noqa: E402
 
 
 def drop_scratch() -> None:
-    connections.close_all()
-    db = settings.DATABASES["default"]
-    params = {
-        "host": db.get("HOST") or None,
-        "port": db.get("PORT") or None,
-        "user": db.get("USER") or None,
-        "password": db.get("PASSWORD") or None,
-    }
-    with psycopg.connect(
-        dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}
-    ) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{SCRATCH}" WITH (FORCE)')
+    drop_database(SCRATCH)
 
 
 def main() -> None:

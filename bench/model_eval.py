@@ -68,16 +68,13 @@ import django  # noqa: E402
 
 django.setup()
 
-import psycopg  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connections  # noqa: E402
 
 from chat.categories import PROFILE_DEFAULTS  # noqa: E402
 from chat.coach import TurnRejected, handle_turn  # noqa: E402
 from chat.services import ai_service_create  # noqa: E402
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
-from tests.evals.scoring import evaluate, load_cases, report, score  # noqa: E402
+from tests.evals.scoring import drop_database, evaluate, load_cases, report, score  # noqa: E402
 
 MODEL_CASES = ROOT / "tests" / "evals" / "model_cases.jsonl"
 ROWS = {
@@ -94,18 +91,7 @@ DOMAINS = ("food", "exercise", "checkin", "custom", "water", "goals")
 
 
 def drop_scratch() -> None:
-    connections.close_all()
-    db = settings.DATABASES["default"]
-    params = {
-        "host": db.get("HOST") or None,
-        "port": db.get("PORT") or None,
-        "user": db.get("USER") or None,
-        "password": db.get("PASSWORD") or None,
-    }
-    with psycopg.connect(
-        dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}
-    ) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{SCRATCH}" WITH (FORCE)')
+    drop_database(SCRATCH)
 
 
 # --- the model server --------------------------------------------------------------------------

@@ -465,3 +465,18 @@ def report(results: list[Scored], *, failures: bool = False) -> str:
             if reply:
                 lines.append(f"  reply: {reply[:300]}")
     return "\n".join(lines)
+
+
+def drop_database(name: str) -> None:
+    """Drop a scratch database the bench scripts made (closing Django's connections first)."""
+    import psycopg
+    from django.conf import settings
+    from django.db import connections
+
+    connections.close_all()
+    db = settings.DATABASES["default"]
+    params = {k: db.get(k.upper()) for k in ("host", "port", "user", "password")}
+    with psycopg.connect(
+        dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}
+    ) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

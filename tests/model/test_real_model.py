@@ -18,39 +18,33 @@ from nutrition.models import FoodEntry, WaterIntake
 pytestmark = [pytest.mark.model, pytest.mark.django_db]
 
 
-@pytest.fixture
-def model_alone(alice, model_server, real_catalog, settings):
+def _qwen_service(user, url, settings, **extra):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
     settings.SPARKY_LLM_TIMEOUT = 120
     settings.SPARKY_TURN_TIME_LIMIT = 300
     return ai_service_create(
-        user=alice,
+        user=user,
         service_name="Qwen2.5-Coder 1.5B",
         service_type="custom",
         api_key="",
         model_name="qwen2.5-coder-1.5b",
-        custom_url=model_server,
+        custom_url=url,
         tool_profile="core",
-        sparky_reads_first=False,
         is_active=True,
+        **extra,
     )
+
+
+@pytest.fixture
+def model_alone(alice, model_server, real_catalog, settings):
+    """Core, with the model reading every message itself."""
+    return _qwen_service(alice, model_server, settings, sparky_reads_first=False)
 
 
 @pytest.fixture
 def as_created(alice, model_server, real_catalog, settings):
-    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
-    settings.SPARKY_LLM_TIMEOUT = 120
-    settings.SPARKY_TURN_TIME_LIMIT = 300
-    return ai_service_create(
-        user=alice,
-        service_name="Qwen2.5-Coder 1.5B",
-        service_type="custom",
-        api_key="",
-        model_name="qwen2.5-coder-1.5b",
-        custom_url=model_server,
-        tool_profile="core",
-        is_active=True,
-    )
+    """Core as a user creates it: Sparky reads each message first."""
+    return _qwen_service(alice, model_server, settings)
 
 
 def foods(user) -> list[FoodEntry]:
