@@ -7,16 +7,20 @@ read from the same daily summary every other surface uses, and say it plainly.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
+from chat.offline.food import FoodItem, food_item
+from chat.offline.tokens import tokenise
+from chat.reading import question_kind, wants_advice
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
 from nutrition import services as food_services
-from nutrition import units
+from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
-from nutrition.units import unit_text
+from nutrition.units import SIZES, unit_text
 from sparky.dates import parse_day
 
 _TOPICS = {
@@ -111,65 +115,208 @@ def _eaten_answer(user, day, label: str, text: str) -> str:
     return f"{when}: " + "; ".join(meals) + f". In all: {total}."
 
 
-# Questions that want advice rather than the user's numbers: the offline engine cannot coach.
-_COACHING = re.compile(
-    r"\b(how (do|can|should) (i|we)|should (i|we)|tips?|advice|recommend\w*|suggest\w*|"
-    r"ideas?|healthy|healthier|good for|bad for|is it ok|better)\b",
-    re.I,
-)
-
-
-def wants_advice(text: str) -> bool:
-    """Whether a message asks for advice, which needs a model, rather than the user's numbers."""
-    return bool(_COACHING.search(text or ""))
-
-
 NO_COACHING = (
     "Advice needs an AI service (Settings, AI services: a cloud model or a local Ollama); the "
     "built-in offline parser only logs and reads back your numbers."
 )
 
+# --- a food's facts ---------------------------------------------------------------------------
 
-# "how many calories in a banana?", "calories in 2 eggs", "how much protein is in an avocado":
-# a question about a food, not about the day.
-_FOOD_QUESTION = re.compile(
-    r"\b(?:calories|kcal|cals?|protein|carbs|fat)\s+(?:are\s+|is\s+)?(?:there\s+)?in\s+"
-    r"(?:an?\s+|one\s+|the\s+)?(?P<food>[a-z][a-z '&-]{1,60}?)\s*\??\s*$",
+# Where the food sits in a question about it: "is greek yogurt high in protein", "how many
+# calories does a banana have", "carbs in 2 slices of bread", "how many calories is a big mac".
+_FACT_FOOD = (
+    re.compile(
+        r"^\W*(?:is|are|isn't|aren't|does|do)\s+(?P<food>.+?)\s+(?:high|rich|low|full|loaded|"
+        r"packed|a (?:good |great )?source|good|have|has|contain|got)\b",
+        re.I,
+    ),
+    re.compile(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b", re.I),
+    re.compile(r"\b(?:in|of|for)\s+(?P<food>.+)$", re.I),
+    re.compile(r"\b(?:is|are)\s+(?P<food>.+)$", re.I),
+)
+_FACT_TAIL = re.compile(
+    r"(?:\s+(?:roughly|approximately|approx|about|exactly|have|has|contain|contains|got|please|"
+    r"pls|each|total|in total|in it|in them|though|then|again))+\s*$",
+    re.I,
+)
+# The nutrients a question may ask for, by the words people use.
+_ASKED_NUTRIENTS = (
+    ("calories", re.compile(r"\b(calories|calorie|kcal|cals?|energy)\b", re.I)),
+    ("protein", re.compile(r"\bprotein\b", re.I)),
+    ("carbs", re.compile(r"\b(carbs?|carbohydrates?)\b", re.I)),
+    ("fat", re.compile(r"\b(fat|fats)\b(?!\s+(loss|burning))", re.I)),
+    ("saturated_fat", re.compile(r"\bsaturated\b", re.I)),
+    ("dietary_fiber", re.compile(r"\bfib(er|re)\b", re.I)),
+    ("sugars", re.compile(r"\bsugars?\b", re.I)),
+    ("sodium", re.compile(r"\b(sodium|salt)\b", re.I)),
+    ("cholesterol", re.compile(r"\bcholesterol\b", re.I)),
+    ("potassium", re.compile(r"\bpotassium\b", re.I)),
+    ("calcium", re.compile(r"\bcalcium\b", re.I)),
+    ("iron", re.compile(r"\biron\b", re.I)),
+    ("vitamin_c", re.compile(r"\bvitamin c\b", re.I)),
+    ("vitamin_a", re.compile(r"\bvitamin a\b", re.I)),
+)
+_NUTRIENT_NAMES = {
+    "calories": "calories",
+    "protein": "protein",
+    "carbs": "carbs",
+    "fat": "fat",
+    "saturated_fat": "saturated fat",
+    "dietary_fiber": "fiber",
+    "sugars": "sugar",
+    "sodium": "sodium",
+    "cholesterol": "cholesterol",
+    "potassium": "potassium",
+    "calcium": "calcium",
+    "iron": "iron",
+    "vitamin_c": "vitamin C",
+    "vitamin_a": "vitamin A",
+}
+
+
+def _amount(value, name: str) -> str:
+    if name == "calories":
+        return f"{_n(value)} kcal"
+    digits = 0 if value is not None and float(value) >= 10 else 1
+    text = f"{_n(value, digits)} {nutrient_unit(name)} of {_NUTRIENT_NAMES[name]}"
+    return text.replace(".0 ", " ")
+
+
+def _fact_phrase(text: str) -> str | None:
+    """The food and amount a question asks about ("2 slices of bread"), or None."""
+    plain = re.sub(r"[?!.]+\s*$", "", " ".join(text.split()))
+    for pattern in _FACT_FOOD:
+        found = pattern.search(plain)
+        if found is None:
+            continue
+        phrase = _FACT_TAIL.sub("", found.group("food")).strip(" ,")
+        if phrase and not any(rx.fullmatch(phrase) for _, rx in _ASKED_NUTRIENTS):
+            return phrase
+    return None
+
+
+def food_fact(user, text: str) -> str | None:
+    """The answer to a question about a food ("how many carbs are in 2 slices of bread?"): the
+    amount asked about (its household measure when none is said), found and counted as logging
+    it would; the nutrient asked for first. None when the question names no food; a plain "not
+    in the catalog" when the catalog does not know it (never a neighbour's numbers)."""
+    phrase = _fact_phrase(text)
+    if phrase is None:
+        return None
+    item = food_item(tokenise(phrase))
+    if isinstance(item, FoodItem):
+        name = item.data["food_name"]
+        quantity = item.data.get("quantity")
+        unit = item.data.get("unit")
+        said_amount = quantity not in (None, 1) or unit is not None
+        quantity = quantity if said_amount else None
+    else:
+        name, quantity, unit = phrase, None, None
+    try:
+        facts = food_services.food_facts(user=user, name=name, quantity=quantity, unit=unit)
+    except ValidationError:
+        facts = None
+    if facts is None:
+        return (
+            f"I couldn't find {phrase!r} in the food catalog, so I can't give its numbers. Try "
+            "another name for it."
+        )
+    asked = [key for key, rx in _ASKED_NUTRIENTS if rx.search(text)]
+    values = facts.values
+    first = [n for n in asked if values.get(n) is not None]
+    rest = [n for n in ("calories", "protein", "carbs", "fat") if n not in first]
+    shown = [_amount(values[n], n) for n in first]
+    others = [_amount(values[n], n) for n in rest if values.get(n) is not None]
+    what = _helping(facts)
+    if shown:
+        line = f"{what} has about {_join(shown)}"
+        if others:
+            line += f" ({', '.join(others)})"
+    else:
+        missing = ", ".join(_NUTRIENT_NAMES[n] for n in asked)
+        name = facts.food.readable_name
+        line = f"The catalog has no {missing} figure for {name}; " if asked else ""
+        line += f"{what}: {', '.join(others)}"
+    return line + ". Nothing was logged."
+
+
+def _helping(facts) -> str:
+    """'2 slices of White bread', '1 medium Avocado'."""
+    amount = f"{facts.quantity.normalize():f} {unit_text(facts.quantity, facts.unit)}".strip()
+    name = facts.food.readable_name
+    sized = not facts.unit or facts.unit in SIZES or facts.unit in ("serving", "piece")
+    return f"{amount} {name}" if sized else f"{amount} of {name}"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# --- the catalog ------------------------------------------------------------------------------
+
+_SEARCH_LEAD = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\W+)*(?:search(?:\s+for)?|"
+    r"find(?:\s+me)?|look\s*up|look\s+for|lookup|show\s+me|list|do\s+you\s+(?:have|know|carry)|"
+    r"is\s+there|are\s+there|what\s+(?:kinds?|types?|sorts?|brands?)\s+of|which\s+"
+    r"(?:kinds?|types?|brands?)\s+of|any)\s+",
+    re.I,
+)
+_SEARCH_TAIL = re.compile(
+    r"(?:\s+(?:do you have|are there|have you got|you have|in (?:the|your) (?:catalog|database|"
+    r"list)|please|pls|options?))+\s*$",
     re.I,
 )
 
 
-def _food_answer(user, text: str) -> str | None:
-    """The calories and macros of a food's usual helping, or None when it isn't one."""
-    m = _FOOD_QUESTION.search(text.strip())
-    if m is None:
+def search_answer(user, text: str) -> str | None:
+    """The catalog's best matches for a search ("find me oat milk"), with a usual helping's
+    calories each; nothing is logged."""
+    plain = re.sub(r"[?!.]+\s*$", "", " ".join(text.split()))
+    query = _SEARCH_TAIL.sub("", _SEARCH_LEAD.sub("", plain, count=1)).strip(" ,")
+    query = re.sub(r"^(?:a|an|some|any|the)\s+", "", query, flags=re.I)
+    if not query:
         return None
-    name = m.group("food").strip()
-    food = food_services.food_find_best(user=user, name=name)
-    if food is None:
-        return None
-    try:
-        portion = units.portion(food=food, quantity=1, unit=None, unsized=True)
-    except ValidationError:
-        return None
-    values = food_services.nutrients_for(food, portion.multiplier)
-    amount = f"{portion.quantity.normalize():f} {unit_text(portion.quantity, portion.unit)}"
-    macros = ", ".join(
-        f"{_n(values[k], 1)} g {label}"
-        for k, label in (("protein", "protein"), ("carbs", "carbs"), ("fat", "fat"))
-        if values.get(k) is not None
-    )
+    foods = food_services.food_search(user=user, query=query, limit=5)
+    if not foods:
+        return f"Nothing in the food catalog matches {query!r}. Try another name for it."
+    lines = []
+    for n, food in enumerate(foods, 1):
+        per = f"{Decimal(food.serving_size).normalize():f} {food.serving_unit}"
+        lines.append(f"{n}. {food.readable_name}: {_n(food.calories)} kcal per {per}")
     return (
-        f"{amount.strip()} of {food.name} ({name}): {_n(values.get('calories'))} kcal"
-        + (f", {macros}" if macros else "")
-        + ". Nothing was logged; say 'I had ...' to log it."
+        f"In the food catalog for {query!r}:\n"
+        + "\n".join(lines)
+        + "\nNothing was logged; tell me what you had (e.g. 'I had a cup of it') to log it."
     )
+
+
+class _Asked:
+    """A question read on its own, for callers that have only its text."""
+
+    def __init__(self, text: str, kind: str):
+        self.text, self.kind = text, kind
+
+
+def answer_for(*, user, reading) -> str | None:
+    """Sparky's own answer to a question it reads whole (chat.reading): a food's facts, a
+    catalog search, the user's own numbers. None when a model should answer (advice, anything
+    else) or the question is not one of these after all."""
+    if reading.kind == "search":
+        return search_answer(user, reading.text)
+    if reading.kind == "food_question":
+        return food_fact(user, reading.text)
+    if reading.kind == "data_question":
+        return data_answer(user=user, text=reading.text)
+    return None
 
 
 def answer_question(*, user, text: str) -> str:
-    if (about_food := _food_answer(user, text)) is not None:
-        return about_food
-    if _COACHING.search(text) and not _WEEK.search(text):
+    kind = question_kind(text)
+    if kind in ("search", "food_question"):
+        answer = answer_for(user=user, reading=_Asked(text, kind))
+        if answer is not None:
+            return answer
+    if wants_advice(text) and not _WEEK.search(text):
         day = parse_day(user, "today")
         return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."
     if _WEEK.search(text):
@@ -226,9 +373,7 @@ def data_answer(*, user, text: str) -> str | None:
     """The answer when the question is one the diary or the catalog answers exactly (a food's
     calories, the day's or the week's numbers, what was eaten), else None: advice, opinions and
     anything else are a model's to answer."""
-    if (about_food := _food_answer(user, text)) is not None:
-        return about_food
-    if _FOOD_QUESTION.search(text.strip()) or wants_advice(text):
+    if wants_advice(text):
         return None
     eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
     numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)

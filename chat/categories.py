@@ -22,5 +22,16 @@ GLOSSES: dict[str, str] = {
     "profile": "preferences, units",
     "reports": "weekly reports, trends",
 }
+# What the tool selector calls each category.
+LABELS: dict[str, str] = {
+    "food": "Food",
+    "exercise": "Exercise",
+    "checkin": "Check-ins",
+    "goals": "Goals",
+    "coaching": "Coaching",
+    "vision": "Photos",
+    "profile": "Profile",
+    "reports": "Reports",
+}
 CORE_CATEGORIES = ("food", "exercise", "checkin", "goals")
 PROFILE_DEFAULTS = {"full": tuple(CATEGORIES), "core": CORE_CATEGORIES}

@@ -200,17 +200,19 @@ def classify(
     manual: list[str] | None = None,
     previous_reply: str | None = None,
     llm_classify=None,
+    keywords: list[str] | None = None,
 ) -> Classification:
     """Pick the categories for a turn.
 
     `llm_classify(previous_reply, text) -> (reply_text, usage)` runs the Phase 2 request; it raises
     on a provider failure. None means no classifier is available (then the profile default applies).
+    `keywords`: the message's keyword categories when the turn has read them already.
     """
     if manual:
         allowed = [c for c in CATEGORIES if c in manual]
         return Classification(categories=allowed, phase="manual", mode="manual")
     found = ["vision", "food"] if has_image else []
-    for category in keyword_categories(text):
+    for category in keywords if keywords is not None else keyword_categories(text):
         if category not in found:
             found.append(category)
     if has_image:

@@ -27,7 +27,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chat import circuit, llm
-from chat.answers import wants_advice
 from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
@@ -36,6 +35,7 @@ from chat.images import ImageRejected, prepare_image
 from chat.models import ChatMessage
 from chat.offline import guess_categories
 from chat.prompts import classifier_prompt
+from chat.reading import wants_advice
 from chat.services import active_ai_service
 from chat.summaries import KIND as SUMMARY_KIND
 from chat.tasks import queue_progress_summary
@@ -191,7 +191,7 @@ def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
             data.setdefault("action", "answered")
             return CoachResponse(**data)
         abandoned_before = timezone.now() - dt.timedelta(
-            seconds=settings.SPARKY_TURN_TIME_LIMIT + 30
+            seconds=max(settings.SPARKY_TURN_TIME_LIMIT, settings.SPARKY_LOCAL_TURN_TIME_LIMIT) + 30
         )
         if asked.created_at < abandoned_before:
             # The first attempt died mid-turn (no turn runs this long): close it with an honest
@@ -275,15 +275,17 @@ def _respond(turn: Turn) -> CoachResponse:
         except llm.LLMError as exc:
             config_problem = str(exc)
     if config is not None and circuit.is_open(turn.user):
+        who = config.spoken_name
         turn.notes.append(
-            f"{config.description} failed several times in a row, so I used Sparky's offline "
-            "parser for this message."
+            f"{who[0].upper()}{who[1:]} failed several times in a row, so Sparky answered this "
+            "one on its own."
         )
         config = None
     if config_problem:
+        # the settings' own words (a refused address, an unknown type): no model, no path
         turn.notes.append(
-            f"Your AI service needs attention ({config_problem}); I used Sparky's "
-            "offline parser instead."
+            f"Your AI service needs attention ({config_problem}); Sparky answered this one on "
+            "its own."
         )
 
     profile = service.tool_profile if service is not None else "core"
@@ -296,15 +298,16 @@ def _respond(turn: Turn) -> CoachResponse:
             manual=turn.manual,
             previous_reply=turn.previous.content if turn.previous else None,
             llm_classify=llm_classify,
+            keywords=list(turn.reading.categories),
         )
 
     sure = None
     if config is not None and (service.sparky_reads_first or offline.is_diary_command(turn.text)):
-        classification = classified(_offline_classifier)
+        classification = classified(_offline_classifier(turn))
         sure = offline.run_if_sure(turn, classification)
     if sure is None:
         classification = classified(
-            _llm_classifier(turn, config) if config else _offline_classifier
+            _llm_classifier(turn, config) if config else _offline_classifier(turn)
         )
         turn.add_usage(classification.usage, prefix="classifier_")
 
@@ -351,66 +354,58 @@ def _claimed_without_saving(
 ) -> CoachResponse:
     """The model said it logged something but called no tool (or, `claimed` False, answered a
     message Sparky reads as logging with words alone): its words never reach the user as they
-    are. Sparky's offline parser reads the message instead; what it cannot log is said plainly
-    not to be saved."""
+    are. Sparky's parser reads the message instead; what it cannot log is said plainly not to
+    be saved."""
     fallback = offline.run(turn, classification)
     fallback.engine = "offline"
-    model = config.description
-    did = "answered as if it had logged this but saved nothing" if claimed else "saved nothing"
-    if turn.written:
-        fallback.message = (
-            f"{model} {did}, so Sparky's offline parser logged it instead:\n{fallback.message}"
-        )
-    elif turn.option_requests or turn.pending_confirmation:
-        fallback.message = f"{model} {did}, so Sparky's offline parser read it: {fallback.message}"
-    else:
-        fallback.action = "none"
-        what = (
-            "answered as if it had logged this, but made no entry" if claimed else "saved nothing"
-        )
-        fallback.message = (
-            f"Nothing was saved: {model} {what}, and Sparky's offline parser could not read it "
-            "either. Say it again in a few words, e.g. '2 eggs and toast for breakfast'."
-        )
+    if turn.written or turn.option_requests or turn.pending_confirmation:
+        return fallback
+    if fallback.action == "answered" or turn.reading.reports_nothing:
+        return fallback  # a question answered, or "nothing logged: you said you didn't"
+    fallback.action = "none"
+    fallback.message = (
+        "I didn't save anything for that: I couldn't tell what to log. Say it in a few words, "
+        "e.g. '2 eggs and toast for breakfast' or 'walked 30 minutes'."
+    )
     return fallback
 
 
 def _offline_instead(turn: Turn, config, exc, classification) -> CoachResponse:
-    """The AI service failed before anything was saved: Sparky's offline parser handles the
-    message at once (a meal is logged all the same), with a note saying why; what needs a model
-    says what is wrong with the service and where to fix it."""
-    problem = str(exc).rstrip(".")
+    """The AI service failed before anything was saved: Sparky handles the message at once (a
+    meal is logged all the same, a question Sparky can read is answered), with one plain
+    sentence about the service; what needs a model says the service failed and where to fix
+    it."""
+    problem = llm.plain_problem(exc, config)
     where = "Check it in Settings, AI services (Test connection names the cause)."
+    logger.info("AI service failed, Sparky answered alone: %s", exc)
     fallback = None if wants_advice(turn.text) else offline.run(turn, classification)
     if fallback is not None and (
         fallback.action in ("logged", "answered", "options", "confirm") or turn.written
     ):
         fallback.engine = "offline"
-        fallback.message = (
-            f"{fallback.message}\n\nSparky's offline parser handled this message, because the "
-            f"AI service failed: {problem}. {where}"
-        ).strip()
+        fallback.message = f"{fallback.message}\n\n({problem}, so Sparky answered this itself.)"
         return fallback
     return CoachResponse(
         action="error",
         engine="tools" if config.supports_tools else "intent-json",
         error=type(exc).__name__,
         message=(
-            f"This needs your AI service, but I couldn't get an answer from it: {problem}. "
-            f"{where} Your message is saved; send it again once the service works."
+            f"{problem}, and this needs it: I couldn't answer on my own. {where} Your message is "
+            "saved; send it again once the service works."
         ),
     )
 
 
 def _provider_failure(turn, config, exc, opened: bool) -> CoachResponse:
-    parts = [f"I couldn't get an answer from {config.description}: {exc}"]
+    logger.info("AI service failed mid-turn: %s", exc)
+    parts = [f"{llm.plain_problem(exc, config)} before I could finish."]
     if turn.written:
-        parts.append(f"Already saved before it failed: {listing(turn.written)}.")
+        parts.append(f"Already saved: {listing(turn.written)}.")
     parts.append("Your message is saved; send it again in a moment.")
     if opened:
         parts.append(
-            "It has failed several times, so for the next few minutes I'll log with Sparky's "
-            "offline parser."
+            "It has failed several times, so for the next few minutes Sparky will answer on its "
+            "own."
         )
     return CoachResponse(
         action="logged" if turn.written else "error",
@@ -445,9 +440,12 @@ def _llm_classifier(turn: Turn, config):
     return run
 
 
-def _offline_classifier(previous_reply, text):
-    guessed = guess_categories(text)
-    return (", ".join(guessed) if guessed else "none"), {}
+def _offline_classifier(turn: Turn):
+    def run(previous_reply, text):
+        guessed = guess_categories(text, reading=turn.reading)
+        return (", ".join(guessed) if guessed else "none"), {}
+
+    return run
 
 
 # --- the agent loop ---------------------------------------------------------------------------

@@ -126,6 +126,7 @@ class LLMConfig:
     supports_tools: bool = True
     target: netguard.ResolvedTarget | None = None  # set when the URL went through the guard
     label: str = ""  # "Anthropic", "Ollama"... for messages
+    name: str = ""  # the service as the user named it ("My Ollama"), for chat replies
 
     def __repr__(self) -> str:
         key = "'***'" if self.api_key else "''"
@@ -154,6 +155,18 @@ class LLMConfig:
     @property
     def description(self) -> str:
         return f"{self.label or self.service_type} ({self.model_name})"
+
+    @property
+    def local(self) -> bool:
+        """A server of the user's own (Ollama, llama.cpp...): a cold start on a small machine
+        takes minutes, so it gets the long time limits."""
+        return self.service_type in ("custom", "ollama")
+
+    @property
+    def spoken_name(self) -> str:
+        """The service as a chat reply names it: as the user named it, never a model file."""
+        name = " ".join((self.name or "").split())
+        return f"your AI service \u201c{name}\u201d" if name else "your AI service"
 
 
 def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig:
@@ -211,13 +224,43 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
         model=f"{provider.prefix}/{model_name}",
         api_key=api_key,
         api_base=api_base,
-        timeout=float(settings.SPARKY_LLM_TIMEOUT),
+        timeout=float(
+            settings.SPARKY_LOCAL_LLM_TIMEOUT
+            if service_type in ("custom", "ollama")
+            else settings.SPARKY_LLM_TIMEOUT
+        ),
         supports_cache_control=service_type == "anthropic",
         tool_profile=service.tool_profile,
         supports_tools=service.supports_tools,
         target=target,
         label=provider.label,
+        name=service.service_name or "",
     )
+
+
+def plain_problem(exc: LLMError, config: LLMConfig) -> str:
+    """What went wrong with the AI service, in one plain sentence for a chat reply: the service
+    as the user named it, never a server's model file, an address or an exception's text."""
+    who = config.spoken_name
+    if isinstance(exc, LLMTimeout):
+        what = "didn't answer in time"
+    elif isinstance(exc, LLMRateLimited):
+        what = "is busy right now (it asked Sparky to slow down)"
+    elif isinstance(exc, LLMAuthError):
+        what = "refused its API key"
+    elif isinstance(exc, LLMUnavailable) and (exc.status or 0) >= 500:
+        what = "had a server error"
+    elif isinstance(exc, LLMUnavailable):
+        what = "couldn't be reached"
+    elif isinstance(exc, LLMConfigError):
+        what = f"needs attention ({exc})"
+    elif isinstance(exc, LLMBadResponse) and 300 <= (exc.status or 0) < 400:
+        what = "answered with a redirect, which Sparky does not follow (set its final address)"
+    elif isinstance(exc, LLMBadResponse):
+        what = "sent a reply Sparky couldn't read"
+    else:
+        what = "failed"
+    return f"{who[0].upper()}{who[1:]} {what}"
 
 
 # Results ---------------------------------------------------------------------------------------

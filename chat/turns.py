@@ -8,6 +8,7 @@ import json
 
 from chat.images import StoredImage
 from chat.models import ChatMessage
+from chat.reading import Reading, read
 from chat.tools import ToolResult
 from chat.tools.base import Written, jsonable
 
@@ -59,6 +60,8 @@ class Turn:
     source: str
     history: list[ChatMessage]
     previous: ChatMessage | None
+    # The one reading of the message (chat.reading), built when the turn starts.
+    reading: Reading = dataclasses.field(default=None)  # type: ignore[assignment]
     written: list[Written] = dataclasses.field(default_factory=list)
     tools_called: list[str] = dataclasses.field(default_factory=list)
     option_requests: list[dict] = dataclasses.field(default_factory=list)
@@ -76,6 +79,10 @@ class Turn:
     # Each call that saved something, as {"name", "arguments", "result"}: stored with the reply
     # so a small model's history shows the calls, not only the words that followed them.
     saved_calls: list[dict] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self):
+        if self.reading is None:
+            self.reading = read(self.text or "")
 
     def trial(self) -> Turn:
         """The same request with nothing done yet, to try an engine on and keep or discard."""

@@ -25,6 +25,7 @@ from django_htmx.http import trigger_client_event
 from chat import options as chat_options
 from chat import services as chat_services
 from chat.categories import CATEGORIES
+from chat.categories import LABELS as CATEGORY_LABELS
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
 from chat.services import CHAT_SESSION_KEY, history_start_session
@@ -36,16 +37,6 @@ THREAD_LIMIT = 60
 SUMMARY_POLL_TRIES = 8
 DIARY_EVENT = "diary-changed"
 _IMAGE_FILE = re.compile(r"^[0-9a-f]{32}\.jpg$")
-CATEGORY_LABELS = {
-    "food": "Food",
-    "exercise": "Exercise",
-    "checkin": "Check-ins",
-    "goals": "Goals",
-    "coaching": "Coaching",
-    "vision": "Photos",
-    "profile": "Profile",
-    "reports": "Reports",
-}
 # What a manual pick starts with when nothing was picked before: the core logging set.
 DEFAULT_MANUAL = ["food", "exercise", "checkin", "goals"]
 EXAMPLES = (

@@ -176,6 +176,10 @@ if not SPARKY_ENCRYPTION_KEYS and not DEBUG:
 # link-local targets are refused unless this is on (self-hosters running Ollama locally).
 SPARKY_ALLOW_PRIVATE_AI_URLS = env.bool("SPARKY_ALLOW_PRIVATE_AI_URLS", default=False)
 SPARKY_LLM_TIMEOUT = env.float("SPARKY_LLM_TIMEOUT", default=60.0)
+# A server of the user's own (Ollama, llama.cpp) loading a model cold on a small machine: one
+# request and a whole turn may take minutes (120 s is too short for a 9B model on a laptop).
+SPARKY_LOCAL_LLM_TIMEOUT = env.float("SPARKY_LOCAL_LLM_TIMEOUT", default=300.0)
+SPARKY_LOCAL_TURN_TIME_LIMIT = env.float("SPARKY_LOCAL_TURN_TIME_LIMIT", default=600.0)
 # How long the settings page's Test connection may take in all (name, connection, reply).
 SPARKY_AI_TEST_SECONDS = env.float("SPARKY_AI_TEST_SECONDS", default=10.0)
 SPARKY_TURN_TIME_LIMIT = env.float("SPARKY_TURN_TIME_LIMIT", default=120.0)

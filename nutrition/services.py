@@ -8,6 +8,7 @@ call leaves nothing behind.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import uuid
@@ -997,3 +998,44 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         row.save(update_fields=["glasses_consumed", "updated_at"])
         return rows.DONE
     raise ValueError(f"no undo {op!r} for {kind!r}")
+
+
+# --- what an amount of a food holds ----------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class FoodFacts:
+    """What `quantity` `unit` of a food holds, as logging it would count it (nothing saved)."""
+
+    food: Food
+    quantity: Decimal
+    unit: str
+    values: dict[str, Decimal | None]
+
+
+def food_facts(*, user, name: str, quantity=None, unit=None) -> FoodFacts | None:
+    """The nutrients of an amount of the food `name` names, by the same rules as logging it
+    (the same food found, the same household measure when no unit is given); None when the
+    catalog has no confident match, so nothing else is ever answered for it."""
+    rest, moved = units.amount_in_name(name, unit)
+    food = food_find_best(user=user, name=name)
+    if food is None and (rest, moved) != (name, unit):
+        food, unit = food_find_best(user=user, name=rest), moved
+    if food is None:
+        return None
+    last = (name.lower().split() or [""])[-1]
+    plural = len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    portion = units.portion(
+        food=food,
+        quantity=1 if quantity is None else quantity,
+        unit=unit,
+        unsized=quantity is None and not unit,
+        several=quantity is None and not unit and plural,
+    )
+    amount = portion.quantity if portion.quantity is not None else Decimal(str(quantity or 1))
+    return FoodFacts(
+        food=food,
+        quantity=amount,
+        unit=portion.unit,
+        values=nutrients_for(food, portion.multiplier),
+    )

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 
 from chat import llm
+from chat.answers import answer_for, answer_question
 from chat.choices import held_for_confirmation
 from chat.classify import Classification
 from chat.engines.dispatch import dispatch_intents
@@ -84,6 +85,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         turn.text,
         before=(previous_user, turn.previous.content if turn.previous else ""),
         image=turn.image is not None,
+        reading=turn.reading,
     )
     ctx = ToolContext.for_user(
         user, image=turn.image, source=turn.source, profile=profile, said=said
@@ -112,13 +114,13 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         ),
         current_message(turn),
     ]
-    deadline = time.monotonic() + settings.SPARKY_TURN_TIME_LIMIT
+    deadline = time.monotonic() + turn_time_limit(config)
     max_steps = settings.SPARKY_MAX_AGENT_STEPS
     final_text = None
     done: dict[str, ToolResult] = {}  # each write call made this turn -> what it did
     repeat_steps = 0
     # A small model makes one call a reply: it is told what the message named and is not saved.
-    named = NamedItems(turn.text) if profile == "core" and turn.text else None
+    named = NamedItems(turn.reading) if profile == "core" and turn.text else None
     for _step in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
@@ -180,12 +182,23 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     # "had 2 slices of pepperoni pizza for dinner" answered with words and no call: Sparky read
     # it whole as something to log, so its parser answers it (options, if need be)
     untouched = named and not named.partial and not named.calls and not turn.written
+    untouched = untouched and not turn.reading.reports_nothing  # its words may be the answer
     allowed = mode != "manual" or named and named.categories() <= set(categories)
     if untouched and allowed and not turn.option_requests and not turn.pending_confirmation:
         return CoachResponse(action="answered", message="", engine="tools", error=LOGGED_NOTHING)
-    return _answer(
-        turn, final_text, max_steps=max_steps, out_of_time=time.monotonic() >= deadline - 1
-    )
+    if final_text and _only_machinery(final_text, messages):
+        final_text = None  # "1 food entries on 2026-12-04", "Enabled checkin...": no answer
+    waiting = turn.written or turn.option_requests or turn.pending_confirmation
+    if final_text is None and not waiting and deadline - time.monotonic() > 5:
+        final_text = _once_more(turn, config, messages, deadline)
+    return _answer(turn, final_text)
+
+
+def turn_time_limit(config) -> float:
+    """Seconds a turn may run: a server of the user's own gets the long limit (a cold start)."""
+    if config.local:
+        return max(settings.SPARKY_LOCAL_TURN_TIME_LIMIT, settings.SPARKY_TURN_TIME_LIMIT)
+    return settings.SPARKY_TURN_TIME_LIMIT
 
 
 class _Discard(Exception):
@@ -228,7 +241,57 @@ def _names_a_tool(text: str, active) -> bool:
     return any(re.search(rf"\b{re.escape(name)}\b", text) for name in active.names)
 
 
-def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: bool):
+_RESULT_ONLY = re.compile(
+    r"^(enabled [a-z, ]+\.|their tools are available|no category to load|the tool \w+ was not "
+    r"offered|not done:|already done in this turn|already refused in this turn)",
+    re.I,
+)
+_ONCE_MORE = (
+    "Answer the user's last message now, in plain words, from the results above. Do not call "
+    "a tool, and do not name tools or steps."
+)
+
+
+def _only_machinery(text: str, messages: list[dict]) -> bool:
+    """Whether the model's last words are a tool's one-line summary or a notice of Sparky's own
+    (an escalation, a refusal), not an answer to the user."""
+    plain = " ".join(text.split()).strip()
+    if _RESULT_ONLY.match(plain):
+        return True
+    for message in messages:
+        if message.get("role") != "tool":
+            continue
+        try:
+            said = json.loads(message.get("content") or "{}").get("message")
+        except (ValueError, AttributeError):
+            continue
+        if said and plain.rstrip(".") == " ".join(str(said).split()).rstrip("."):
+            return True
+    return False
+
+
+def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str | None:
+    """The model asked once more, with no tools, for a plain answer from what it found; None
+    when that is no answer either."""
+    try:
+        result = llm.complete(
+            config,
+            messages=[*messages, {"role": "user", "content": _ONCE_MORE}],
+            timeout=min(config.timeout, max(deadline - time.monotonic(), 1)),
+            temperature=0,
+            max_tokens=STEP_TOKENS["full"],
+        )
+    except llm.LLMError:
+        return None
+    turn.add_usage(result.usage.as_dict())
+    text = llm.strip_reasoning(result.text or "")
+    calls, text = written_calls(text, build_chatbot_tools(turn.user, "full", None))
+    if calls or not text or _is_json(text) or _only_machinery(text, messages):
+        return None
+    return text
+
+
+def _answer(turn: Turn, final_text: str | None):
     response = CoachResponse(action="answered", message="", engine="tools")
     if turn.written:
         response.action = "logged"
@@ -242,17 +305,21 @@ def _answer(turn: Turn, final_text: str | None, *, max_steps: int, out_of_time: 
         if final_text is None and turn.refusals:  # Sparky answers for the model: all of it
             response.message += "".join(f"\nNot saved: {why}" for why in turn.refusals)
         return response
-    if final_text is None:
-        stopped = (
-            "I ran out of time before finishing"
-            if out_of_time
-            else f"I stopped after {max_steps} steps without a final answer"
+    if final_text is None and not turn.option_requests:
+        # Sparky answers from what it can read itself: a question's numbers from the diary or
+        # the catalog; else it says plainly that nothing was saved
+        reading = turn.reading
+        answer = answer_for(user=turn.user, reading=reading) if reading.asks else None
+        if answer is None and reading.kind == "data_question":
+            answer = answer_question(user=turn.user, text=turn.text)
+        response.message = answer or (
+            "I couldn't finish that one, and nothing was saved. Try it again in a few words."
         )
-        response.message = stopped + "; nothing was saved."
-        response.error = "unfinished"
+        response.error = None if answer else "unfinished"
         return response
     waiting = turn.option_requests or turn.pending_confirmation
-    if final_text and claims_a_save(final_text) and not waiting:
+    claimed = final_text and claims_a_save(final_text) and not turn.reading.asks
+    if claimed and not waiting:
         response.message = final_text
         response.error = CLAIMED_WITHOUT_SAVING
         return response

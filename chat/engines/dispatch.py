@@ -1,14 +1,19 @@
 """From intents (the offline parser's, or a model's intent JSON) to tool calls: each intent becomes
-the calls a model would have made, run through the registry (chat.tools.run_tool), so every path
-to the diary is validated the same way."""
+the calls a model would have made, run through the registry (chat.tools.run_tool) with the turn's
+allowed tools (a Manual pick is a ceiling) and the grounding for its origin, so every path to the
+diary passes the same gate the agent loop's calls pass: nothing is logged for a message the
+turn's reading says reports nothing (a wish, a plan, a negation, a question, someone else's)."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
 from chat.answers import answer_question
+from chat.categories import LABELS
 from chat.choices import held_for_confirmation
-from chat.tools import ToolContext, run_tool
+from chat.tools import ToolContext, ToolSet, build_chatbot_tools, run_tool
+from chat.tools.base import registry
+from chat.tools.grounding import Said
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 from measurements.units import parse_length_unit, parse_weight_unit
 from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
@@ -119,8 +124,57 @@ def _names_food(args: dict) -> bool:
     return food_words_known(str(args.get("food_name") or ""))
 
 
+# What the user reads when their message reports nothing and an engine asked to log something.
+NOTHING_LOGGED = {
+    "negation": "Nothing logged: you said you didn't have it.",
+    "plan": "Nothing logged yet: tell me once you've had it and I'll log it.",
+    "wish": "Nothing logged: that sounds like something you'd like to do, not something done.",
+    "habit": "Nothing logged: tell me what you had today and I'll log it.",
+    "others": "Nothing logged: I log only your own food and activity.",
+    "chat": "Nothing logged.",
+}
+
+
+def allowed_tools(turn: Turn) -> ToolSet | None:
+    """The tools this turn may run: those of the categories the user ticked (Manual), or any
+    (Auto: the categories a model is shown are a focus, not a limit)."""
+    if turn.manual is None:
+        return None
+    return build_chatbot_tools(turn.user, "full", turn.manual)
+
+
+def gate(turn: Turn, *, origin: str) -> ToolContext:
+    """The context every call of this turn runs in: who asks (`origin`: parser, intent-json or
+    model) and what the user said, for the grounding check."""
+    said = Said.of(turn.text, image=turn.image is not None, reading=turn.reading, origin=origin)
+    return ToolContext.for_user(turn.user, image=turn.image, source=turn.source, said=said)
+
+
+def _switched_off(name: str) -> str:
+    tool = registry().get(name)
+    label = LABELS.get(tool.category, tool.category) if tool is not None else "That category"
+    return (
+        f"Not saved: {label} is switched off (you chose Manual). Tick {label}, or switch to Auto, "
+        "to log it."
+    )
+
+
 def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
     turn.record(name, result, args)
+    refused = result.data.get("refused") if not result.ok else None
+    if refused == "not_offered":
+        if (line := _switched_off(name)) not in lines:
+            lines.append(line)
+        return
+    if refused == "ungrounded":
+        reading = turn.reading
+        if reading is not None and reading.reports_nothing and not reading.asks:
+            line = NOTHING_LOGGED[reading.kind]
+        else:
+            line = "Nothing logged: I couldn't match that to what you said."
+        if line not in lines:
+            lines.append(line)
+        return
     if result.confirm:
         lines.append(result.confirm)
     elif result.ok or not result.options:
@@ -131,7 +185,7 @@ _CHECKIN_FIELDS = {"weight", "neck", "waist", "hips", "steps"}
 
 
 def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
-    ctx = ToolContext.for_user(turn.user, image=turn.image, source=turn.source)
+    ctx = gate(turn, origin="intent-json" if engine == "intent-json" else "parser")
     lines: list[str] = []
     held: list = []
     answered: list[bool] = []
@@ -161,6 +215,7 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
 def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: bool) -> bool:
     """Run every intent's calls; whether a question was answered."""
     answered = False
+    allowed = allowed_tools(turn)
     for intent in intents:
         if intent.name in ("ask_question", "chat"):
             answered = True
@@ -178,12 +233,13 @@ def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: b
         else:
             calls = intent_calls(intent)
         for name, args in calls:
-            result = run_tool(ctx, name, args)
-            if name == "log_checkin" and not result.ok and len(_CHECKIN_FIELDS & set(args)) > 1:
+            result = run_tool(ctx, name, args, allowed=allowed)
+            several = len(_CHECKIN_FIELDS & set(args)) > 1
+            if name == "log_checkin" and not result.ok and several and not result.data:
                 # One refused value must not cost the others: each is tried on its own.
                 for field in _CHECKIN_FIELDS & set(args):
                     alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
-                    _note(turn, lines, name, run_tool(ctx, name, alone))
+                    _note(turn, lines, name, run_tool(ctx, name, alone, allowed=allowed))
                 continue
             hunch = bare_food or intent.tentative
             if hunch and not result.ok and not result.confirm and not _names_food(args):

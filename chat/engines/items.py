@@ -9,7 +9,7 @@ import dataclasses
 import json
 
 from chat.intents import Intent
-from chat.offline import parse_message
+from chat.reading import Reading
 from chat.tools.grounding import EXERCISE_TOOLS, FOOD_TOOLS, Said
 
 _CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
@@ -42,8 +42,8 @@ class NamedItems:
     """What the user's message names, and which items the turn's calls have dealt with (saved,
     refused, offered as options: a call was made for it)."""
 
-    def __init__(self, text: str):
-        parsed = parse_message(text)
+    def __init__(self, reading: Reading):
+        parsed = reading.parse
         self.items: list[Item] = []
         self.calls: dict[str, int] = {}  # calls the model made, by kind of item
         # Parts of the message the parser could not read, or read on a hunch ("the usual" as a

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from chat.answers import data_answer
+from chat.answers import answer_for, answer_question
 from chat.classify import Classification
-from chat.engines.dispatch import dispatch_intents
-from chat.offline import parse_message
+from chat.engines.dispatch import NOTHING_LOGGED, dispatch_intents
 from chat.offline.changes import read_repeat, read_usual
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 
@@ -31,8 +30,10 @@ def run(turn: Turn, classification: Classification) -> CoachResponse:
                 "or add a vision-capable AI service in Settings."
             ),
         )
+    elif (answer := _answered(turn)) is not None:
+        response = answer
     else:
-        parsed = parse_message(turn.text)
+        parsed = turn.reading.parse
         if parsed.intents:
             response = dispatch_intents(
                 turn, parsed.intents, engine="offline", bare_food=parsed.bare_food
@@ -48,6 +49,23 @@ def run(turn: Turn, classification: Classification) -> CoachResponse:
     response.mode = classification.mode
     response.phase = classification.phase
     return response
+
+
+def _answered(turn: Turn) -> CoachResponse | None:
+    """A message that reports nothing done, answered as such: a question by what it asks, a
+    wish, plan or negation with a plain "nothing logged"."""
+    reading = turn.reading
+    if reading.asks:
+        answer = answer_for(user=turn.user, reading=reading)
+        if answer is None and not reading.logs:
+            answer = answer_question(user=turn.user, text=turn.text)
+        if answer is not None:
+            return CoachResponse(action="answered", engine="offline", message=answer)
+    if reading.kind in ("negation", "plan", "wish", "habit") and not any(
+        i.name == "chat" for i in reading.parse.intents
+    ):
+        return CoachResponse(action="none", engine="offline", message=NOTHING_LOGGED[reading.kind])
+    return None
 
 
 # What the parser may log on its own in front of a model, and the tool category each is in;
@@ -79,7 +97,18 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
     nothing written)."""
     if turn.image is not None or not turn.text:
         return None
-    parsed = parse_message(turn.text)
+    reading = turn.reading
+    if reading.asks:
+        # "calories in an avocado?", "how much protein today?", "find oat milk": the numbers,
+        # exactly, from the catalog and the diary; advice and the rest are the model's
+        answer = answer_for(user=turn.user, reading=reading)
+        if answer is None:
+            return None
+        response = CoachResponse(action="answered", engine="sparky", message=answer)
+        response.categories, response.mode = classification.categories, classification.mode
+        response.phase = classification.phase
+        return response
+    parsed = reading.parse
     if parsed.errors or not parsed.intents:
         return None
     if [i.name for i in parsed.intents] == ["chat"] and parsed.intents[0].response:
@@ -87,15 +116,6 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
         response = CoachResponse(
             action="answered", engine="sparky", message=parsed.intents[0].response.strip()
         )
-        response.categories, response.mode = classification.categories, classification.mode
-        response.phase = classification.phase
-        return response
-    if [i.name for i in parsed.intents] == ["ask_question"]:
-        # "calories in an avocado?", "how much protein today?": the numbers, exactly
-        answer = data_answer(user=turn.user, text=turn.text)
-        if answer is None:
-            return None
-        response = CoachResponse(action="answered", engine="sparky", message=answer)
         response.categories, response.mode = classification.categories, classification.mode
         response.phase = classification.phase
         return response

@@ -16,20 +16,22 @@ logger = logging.getLogger(__name__)
 CATEGORIES = ("food", "exercise", "checkin", "goals", "coaching", "reports")
 
 
-def guess_categories(text: str) -> list[str]:
+def guess_categories(text: str, *, reading=None) -> list[str]:
     """Tool categories a message needs, by the keyword rules (chat.classify) and by what it
-    would log; [] when unsure."""
+    would log; [] when unsure. `reading`: the turn's reading of this text (chat.reading), so
+    nothing is read twice."""
     if not isinstance(text, str) or not text.strip():
         return []
     try:
-        tokens = tokenise(text)
-        parsed = parse_message(text)
+        tokens = list(reading.tokens) if reading is not None else tokenise(text)
+        parsed = reading.parse if reading is not None else parse_message(text)
         found = {
             INTENT_CATEGORIES[intent.name]
             for intent in ([] if parsed.bare_food else parsed.intents)  # a bare name: unsure
             if intent.name in INTENT_CATEGORIES
         }
-        found.update(keyword_categories(text))  # the same keyword rules as with a model
+        # the same keyword rules as with a model
+        found.update(reading.categories if reading is not None else keyword_categories(text))
         if any(exercise_at(tokens, i) for i in range(len(tokens))):
             found.add("exercise")
     except Exception:  # classification is a hint; never fail the turn over it

@@ -106,7 +106,13 @@ _changes = _load("changes")
 LOG_VERBS = _words(_changes, "log_verbs")
 REMOVE_WORDS = _words(_changes, "remove_words")
 CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
-NOT_DONE = _words(_changes, "not_done")
+NOT_DONE_KINDS: dict[str, frozenset[str]] = {
+    kind: frozenset(words)
+    for kind, words in _changes["not_done"].items()
+    if kind != "negation_openers"
+}
+NOT_DONE = frozenset().union(*NOT_DONE_KINDS.values())
+NEGATION_OPENERS = frozenset(_changes["not_done"]["negation_openers"])
 
 _people = _load("people")
 PRONOUNS = _words(_people, "pronouns")

@@ -14,13 +14,12 @@ diary names.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 
 from django.core.exceptions import ValidationError
 
 from chat.classify import keyword_categories
-from chat.offline import CHANGE_HINT, parse_message
+from chat.reading import Reading
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
 from sparky.words import same_word
@@ -45,16 +44,6 @@ _CHANGE = re.compile(
     r"\b(edit|change|changed|delete|remove|undo|fix|correct|update|wrong|actually|instead|"
     r"should be|make (?:it|that)|meant|cancel|scratch|didn'?t|did not|not|mistake|erase|move)\b"
 )
-# What will be, not what was: a write for it is not grounded (the domain refuses a future date).
-_PLAN = re.compile(
-    r"\b(i'll|i will|ill|i'm going to|im going to|going to|gonna|plan(?:ning)? to|about to|"
-    r"want to|wanna|would like to|thinking (?:about|of)|might|tomorrow|next (?:week|time))\b"
-)
-_DONE = re.compile(
-    r"\b(had|ate|eaten|drank|drunk|ran|walked|swam|cycled|did|done|finished|grabbed|just|"
-    r"log|add|track|record|save)\b"
-)
-_REQUEST = re.compile(r"\b(log|add|track|record|save|enter|put|note)\b")
 _WATER = re.compile(r"\b(water|waters|hydrat\w*|h2o)\b")
 # A value within this share of one of the message's numbers is that number.
 _CLOSE = 0.015
@@ -78,39 +67,29 @@ class Said:
     image: bool = False
     own_words: tuple[str, ...] = ()  # the newest message's alone, without what came before
     message: str = ""  # the newest message as typed
-
-    @functools.cached_property
-    def reading(self):
-        """Sparky's own reading of the newest message (chat.offline)."""
-        return parse_message(self.message) if self.message.strip() else None
-
-    @property
-    def only_asks(self) -> bool:
-        """A question and nothing else ("calories in an avocado?"), no request to log
-        ("can you log 2 eggs?" is one)."""
-        reading = self.reading
-        return bool(
-            reading
-            and reading.intents
-            and all(i.name == "ask_question" for i in reading.intents)
-            and not _REQUEST.search(self.message.lower())
-        )
-
-    @property
-    def plans(self) -> bool:
-        """A plan or a wish, with nothing said done ("I'll probably have eggs tomorrow")."""
-        text = self.message.lower().replace("\u2019", "'")
-        return bool(_PLAN.search(text)) and not _DONE.search(text)
+    # The turn's one reading of the newest message (chat.reading).
+    reading: Reading | None = None
+    # Who asks for the writes: "model" (the agent loop), "intent-json" (a model's intents) or
+    # "parser" (Sparky's own reading, whose names and numbers are the message's by construction).
+    origin: str = "model"
 
     @property
     def corrects(self) -> bool:
         """A correction of something logged before ("oops, it was 3 eggs actually")."""
-        reading = self.reading
-        return bool(reading and CHANGE_HINT in reading.errors)
+        return self.reading is not None and self.reading.kind == "change"
 
     @classmethod
-    def of(cls, message: str, *, before: tuple[str, ...] = (), image: bool = False) -> Said:
-        """`before`: the previous user message and reply, read along with a short follow-up."""
+    def of(
+        cls,
+        message: str,
+        *,
+        before: tuple[str, ...] = (),
+        image: bool = False,
+        reading: Reading | None = None,
+        origin: str = "model",
+    ) -> Said:
+        """`before`: the previous user message and reply, read along with a short follow-up;
+        `reading`: the turn's reading of `message`, when it has one."""
         text = " ".join((message or "").lower().split())
         own_words = tuple(_WORD.findall(text))
         if before and (len(text.split()) <= 4 or _FOLLOW_UP.search(text)):
@@ -125,11 +104,17 @@ class Said:
             text=text,
             words=tuple(_WORD.findall(text)),
             numbers=tuple(numbers),
-            categories=frozenset(keyword_categories(text)),
+            categories=frozenset(
+                reading.categories
+                if reading is not None and text == " ".join(message.lower().split())
+                else keyword_categories(text)
+            ),
             repeat=bool(_REPEAT.search(text)),
             image=image,
             own_words=own_words,
             message=message or "",
+            reading=reading,
+            origin=origin,
         )
 
     def names(self, name: str) -> bool:
@@ -190,7 +175,7 @@ def _said_quantity(quantity, said: Said) -> bool:
     if quantity is None or said.has_number(quantity):
         return True
     reading = said.reading  # "two eggs": the parser reads number words
-    amounts = [i.data.get("quantity") for i in (reading.intents if reading else [])]
+    amounts = [i.data.get("quantity") for i in (reading.parse.intents if reading else [])]
     return any(a is not None and abs(float(a) - float(quantity)) < 1e-9 for a in amounts)
 
 
@@ -237,12 +222,27 @@ _LOGGING_TOOLS = (
 )
 
 
+# Why a message whose reading reports nothing gets no entry, for the model that asked for one.
+_NOTHING_DONE = {
+    "negation": "the user says they did not have or do it: nothing to log.",
+    "plan": "the user is talking about a plan, not something done: nothing to log.",
+    "wish": "the user is talking about a wish, not something done: nothing to log.",
+    "habit": "the user is talking about what they usually do, not today: nothing to log.",
+    "others": "the user is talking about someone else: log only the user's own food and activity.",
+    "chat": "the user is making small talk: answer in words, without logging anything.",
+}
+_ASKED = "the user asked a question: answer it in words, without logging anything."
+
+
 def ungrounded(tool: str, args: dict, said: Said) -> str | None:
-    """Why this write is not grounded in what the user said, or None when it is."""
-    if tool in _LOGGING_TOOLS and said.only_asks:
-        return "the user asked a question: answer it in words, without logging anything."
-    if tool in _LOGGING_TOOLS and said.plans:
-        return "the user is talking about a plan or a wish, not something done: nothing to log."
+    """Why this write is not grounded in what the user said, or None when it is. Whoever asks
+    (a model, a model's intents, Sparky's parser), nothing is logged for a message that reports
+    nothing done; a model's writes must also name what the user said."""
+    reading = said.reading
+    if tool in _LOGGING_TOOLS and reading is not None and reading.reports_nothing:
+        return _ASKED if reading.asks else _NOTHING_DONE[reading.kind]
+    if said.origin == "parser":
+        return None  # the parser's names and numbers are the message's own
     if tool in _LOGGING_TOOLS and said.corrects:
         return (
             "the user is correcting an entry logged before, not adding one: change it with the "

@@ -12,6 +12,7 @@ fake_llm = fake_llm_module.fake_llm
 def ai_settings(settings):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the fake lives on loopback
     settings.SPARKY_LLM_TIMEOUT = 5
+    settings.SPARKY_LOCAL_LLM_TIMEOUT = 5
     return settings
 
 

@@ -5,7 +5,14 @@ import datetime as dt
 
 import pytest
 
-from chat.answers import NO_COACHING, answer_question, data_answer, wants_advice
+from chat.answers import (
+    NO_COACHING,
+    answer_question,
+    data_answer,
+    food_fact,
+    search_answer,
+    wants_advice,
+)
 from nutrition.models import FoodEntry
 from nutrition.services import water_add
 from sparky.dates import today_for
@@ -97,8 +104,32 @@ def test_a_question_about_a_food_gives_its_helping_and_logs_nothing(alice, catal
     answer = data_answer(user=alice, text="how many calories in a banana?")
 
     assert answer.startswith("1 medium")
-    assert "Bananas, raw (banana): 105 kcal" in answer
+    assert "Bananas, raw has about 105 kcal" in answer
     assert "Nothing was logged" in answer
+    assert not FoodEntry.objects.exists()
+
+
+def test_a_food_question_with_an_amount_answers_for_that_amount_and_the_nutrient_asked(
+    alice, catalog
+):
+    one = food_fact(alice, "how many carbs in a banana?")
+    three = food_fact(alice, "how many carbs are in 3 bananas?")
+
+    assert one.startswith("1 medium Bananas, raw has about 27 g of carbs")
+    assert three.startswith("3 medium Bananas, raw has about 81 g of carbs")
+    assert not FoodEntry.objects.exists()
+
+
+def test_a_food_the_catalog_lacks_is_said_plainly_never_a_neighbours_numbers(alice, catalog):
+    answer = food_fact(alice, "calories in a zorblax pie?")
+
+    assert "couldn't find 'a zorblax pie'" in answer and "kcal" not in answer
+
+
+def test_a_catalog_search_lists_what_it_found_and_logs_nothing(alice, catalog):
+    answer = search_answer(alice, "search for banana")
+
+    assert "1. Bananas, raw: 89 kcal per 100 g" in answer
     assert not FoodEntry.objects.exists()
 
 

@@ -3,12 +3,13 @@
 import pytest
 
 from chat.engines.items import NamedItems
+from chat.reading import read
 
 pytestmark = pytest.mark.django_db
 
 
 def test_each_item_of_a_meal_is_named_and_struck_off_as_the_model_calls_for_it():
-    named = NamedItems("2 eggs, toast and a coffee for breakfast")
+    named = NamedItems(read("2 eggs, toast and a coffee for breakfast"))
 
     assert [i.label for i in named.items] == ["egg", "toast", "coffee"]
     named.mark("log_food", '{"food_name": "eggs", "quantity": 2}')
@@ -19,7 +20,7 @@ def test_each_item_of_a_meal_is_named_and_struck_off_as_the_model_calls_for_it()
 
 
 def test_an_item_the_model_named_otherwise_is_not_logged_again():
-    named = NamedItems("oj and a bagel")
+    named = NamedItems(read("oj and a bagel"))
     named.mark("log_food", {"food_name": "orange juice"})  # the parser's "oj"
     named.mark("log_food", {"food_name": "bagel"})
 
@@ -27,7 +28,7 @@ def test_an_item_the_model_named_otherwise_is_not_logged_again():
 
 
 def test_what_the_model_never_called_for_is_left_to_log_the_parsers_way():
-    named = NamedItems("ran 5 km and drank 2 glasses of water, weight 80 kg")
+    named = NamedItems(read("ran 5 km and drank 2 glasses of water, weight 80 kg"))
     named.mark("log_exercise", {"exercise_name": "running", "distance": 5})
 
     left = named.unlogged()
@@ -35,5 +36,5 @@ def test_what_the_model_never_called_for_is_left_to_log_the_parsers_way():
 
 
 def test_a_hunch_is_no_item():
-    assert not NamedItems("the usual please")  # "usual" is no food
-    assert NamedItems("the usual please").partial
+    assert not NamedItems(read("the usual please"))  # "usual" is no food
+    assert NamedItems(read("the usual please")).partial

@@ -232,10 +232,14 @@ def test_the_config_repr_hides_the_api_key(alice, fake_llm, private_ok):
     assert "api_key='***'" in repr(config)
 
 
-def test_the_timeout_comes_from_the_settings(alice, fake_llm, private_ok, settings):
+def test_the_timeout_comes_from_the_settings_and_a_local_server_gets_the_long_one(
+    alice, fake_llm, private_ok, settings
+):
     settings.SPARKY_LLM_TIMEOUT = 12.5
+    settings.SPARKY_LOCAL_LLM_TIMEOUT = 240
 
-    assert config_on_fake(alice, fake_llm).timeout == 12.5
+    # an OpenAI-compatible server of the user's own may start cold on a small machine
+    assert config_on_fake(alice, fake_llm).timeout == 240
 
 
 # replies ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ def _qwen_service(user, url, settings, **extra):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
     settings.SPARKY_LLM_TIMEOUT = 120
     settings.SPARKY_TURN_TIME_LIMIT = 300
+    settings.SPARKY_LOCAL_TURN_TIME_LIMIT = 300
     return ai_service_create(
         user=user,
         service_name="Qwen2.5-Coder 1.5B",

@@ -99,7 +99,7 @@ def test_a_private_target_is_refused_at_turn_time_with_the_reason(
     assert fake_llm.requests == []  # not one byte went out
     assert response.engine == "offline" and response.action == "logged"
     assert f"Your AI service needs attention (refused: {reason}" in response.message
-    assert "I used Sparky's offline parser instead" in response.message
+    assert "Sparky answered this one on its own" in response.message
     if "metadata" not in target:
         assert "ask an admin to set SPARKY_ALLOW_PRIVATE_AI_URLS" in response.message
     assert FoodEntry.objects.for_user(alice).count() == 1  # the message was still logged
@@ -171,5 +171,5 @@ def test_a_redirect_to_an_internal_address_is_not_followed(alice, catalog, fake_
     response = handle_turn(alice, "any tips for breakfast?", categories=["food"])
 
     assert response.action == "error"
-    assert "redirect" in response.message and "does not follow redirects" in response.message
+    assert "redirect" in response.message and "does not follow" in response.message
     assert len(fake_llm.requests) == 1

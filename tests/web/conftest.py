@@ -29,6 +29,7 @@ def bob_client(bob):
 def private_ai(settings):
     settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the fake model lives on loopback
     settings.SPARKY_LLM_TIMEOUT = 5
+    settings.SPARKY_LOCAL_LLM_TIMEOUT = 5
     return settings
 
 

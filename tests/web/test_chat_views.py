@@ -254,8 +254,8 @@ def test_a_provider_failure_comes_back_as_a_reply_in_the_thread(
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert "couldn&#x27;t get an answer" in html or "couldn't get an answer" in html
-    assert "Settings" in html and "server error" in html
+    assert "had a server error" in html and "Settings" in html
+    assert "fake-model" not in html
     assert "sk-web-test-0001" not in html
 
 
