@@ -10,7 +10,9 @@ running the coach) and every model it prints:
   nothing at all), as a percentage;
 - dup: entries that repeat another of the same turn (same food or activity, same amount);
 - ungr: entries in a domain the case expects nothing of (a greeting that logs water);
-- chat-w: chit-chat, questions and plans (the cases that expect nothing) that wrote something;
+- chat-w: chit-chat, questions, wishes, plans and negations (the cases that expect no entry) that
+  wrote something;
+- mach: replies that show machinery (a model file, a tool name, a step count: scoring.machinery);
 - fb: turns the coach handed to its offline parser because the model failed or claimed a save;
 - tokens: prompt tokens sent per turn (mean; classifier included);
 - p50/p95: turn latency in seconds, as the cases came (the server's prompt cache holds whatever the
@@ -74,7 +76,14 @@ from chat.categories import PROFILE_DEFAULTS  # noqa: E402
 from chat.coach import TurnRejected, handle_turn  # noqa: E402
 from chat.services import ai_service_create  # noqa: E402
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
-from tests.evals.scoring import drop_database, evaluate, load_cases, report, score  # noqa: E402
+from tests.evals.scoring import (  # noqa: E402
+    drop_database,
+    evaluate,
+    load_cases,
+    machinery,
+    report,
+    score,
+)
 
 MODEL_CASES = ROOT / "tests" / "evals" / "model_cases.jsonl"
 ROWS = {
@@ -252,7 +261,7 @@ def run_row(name, model, server, cases, *, failures, out):
         last["usage"].get("prompt_tokens", 0) + last["usage"].get("classifier_prompt_tokens", 0)
         for _, last in per_case
     ]
-    quiet = [s for s, _ in per_case if not s.case.expect]
+    quiet = [s for s, _ in per_case if not set(s.case.expect) & set(DOMAINS)]
     summary = {
         "row": name,
         "model": model,
@@ -263,6 +272,7 @@ def run_row(name, model, server, cases, *, failures, out):
         "ungrounded": sum(ungrounded(s.case, s.outcome) for s, _ in per_case),
         "chat_writes": sum(s.outcome.wrote_anything for s in quiet),
         "quiet_cases": len(quiet),
+        "machinery": sum(bool(machinery(s.outcome.reply)) for s, _ in per_case),
         "fallbacks": sum(last["engine"] == "offline" for _, last in per_case),
         "tokens": statistics.mean(tokens) if tokens else 0,
         "p50": pct(seconds, 0.5),
@@ -318,7 +328,8 @@ def main() -> None:
     parser.add_argument("--models", default="1.5b", help="1.5b, 0.5b or both, comma-separated")
     parser.add_argument("--rows", default=",".join(ROWS), help=f"of {', '.join(ROWS)}")
     parser.add_argument("--port", type=int, default=int(os.environ.get("MODEL_PORT", 8765)))
-    parser.add_argument("--limit", type=int, help="only the first N cases")
+    parser.add_argument("--limit", type=int, help="only the first N cases (after --offset)")
+    parser.add_argument("--offset", type=int, default=0, help="skip the first N cases")
     parser.add_argument("--id", dest="id_part", help="only the cases whose id contains this")
     parser.add_argument("--latency", type=int, default=20, help="logging cases timed cold/warm")
     parser.add_argument(
@@ -336,6 +347,8 @@ def main() -> None:
     cases = load_cases(args.cases)
     if args.id_part:
         cases = [c for c in cases if args.id_part in c.id]
+    if args.offset:
+        cases = cases[args.offset :]
     if args.limit:
         cases = cases[: args.limit]
 
@@ -366,7 +379,7 @@ def main() -> None:
     print(f"real-model evaluation: {args.cases} ({len(cases)} cases), temperature 0")
     head = (
         f"{'model':<6} {'row':<10} {'success':>8} {'dup':>4} {'ungr':>5} {'chat-w':>7} "
-        f"{'fb':>4} {'tokens':>7} {'p50 s':>6} {'p95 s':>6} {'min':>5}"
+        f"{'fb':>4} {'mach':>5} {'tokens':>7} {'p50 s':>6} {'p95 s':>6} {'min':>5}"
     )
     print(head)
     print("-" * len(head))
@@ -374,7 +387,8 @@ def main() -> None:
         print(
             f"{s['model']:<6} {s['row']:<10} {s['success']:>7.1f}% {s['dup']:>4} "
             f"{s['ungrounded']:>5} {s['chat_writes']:>3}/{s['quiet_cases']:<3} "
-            f"{s['fallbacks']:>4} {s['tokens']:>7.0f} {s['p50']:>6.1f} {s['p95']:>6.1f} "
+            f"{s['fallbacks']:>4} {s['machinery']:>5} {s['tokens']:>7.0f} {s['p50']:>6.1f} "
+            f"{s['p95']:>6.1f} "
             f"{s['minutes']:>5.1f}"
         )
     for model, (cold, warm) in latency.items():

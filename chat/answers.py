@@ -244,6 +244,8 @@ def _helping(facts) -> str:
     """'2 slices of White bread', '1 medium Avocado'."""
     amount = f"{facts.quantity.normalize():f} {unit_text(facts.quantity, facts.unit)}".strip()
     name = facts.food.readable_name
+    if facts.unit and facts.unit.lower().rstrip("s") in name.lower():
+        return f"{amount} ({name})"  # "1 croissant (Croissants, butter)"
     sized = not facts.unit or facts.unit in SIZES or facts.unit in ("serving", "piece")
     return f"{amount} {name}" if sized else f"{amount} of {name}"
 
@@ -334,7 +336,9 @@ def answer_question(*, user, text: str) -> str:
             parts.append(calories_line(summary))
         elif topic == "water":
             water = summary["water"]
-            parts.append(f"water {water['glasses']} of {water['goal']} glasses")
+            glasses = "glass" if water["glasses"] == 1 else "glasses"
+            goal = f" (your goal is {water['goal']})" if water["goal"] else ""
+            parts.append(f"{water['glasses']} {glasses} of water{goal}")
         elif topic == "exercise":
             ex = summary["exercise"]
             parts.append(

@@ -193,7 +193,9 @@ def _log_items(ctx, args, items) -> ToolResult:
             lines.append(result.message)
         else:
             options = options or result.options
-            lines.append(f"Not saved: {result.message}")
+            # the options are shown to the user; the line says only what was not saved
+            why = f"{item.name!r} is not in the food catalog." if result.options else result.message
+            lines.append(f"Not saved: {why}")
     return ToolResult(
         ok=bool(written),
         message=" ".join(lines),

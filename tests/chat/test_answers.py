@@ -91,7 +91,7 @@ def test_water_exercise_and_weight_are_read_from_the_diary(alice, catalog, day):
     workouts = answer_question(user=alice, text="how much exercise today?")
     weight = answer_question(user=alice, text="what's my weight today?")
 
-    assert water == f"Today ({day.isoformat()}): water 3 of 8 glasses."
+    assert water == f"Today ({day.isoformat()}): 3 glasses of water (your goal is 8)."
     assert "1 workouts, 40 min, 201 kcal" in workouts
     assert weight == f"Today ({day.isoformat()}): weight 72.4 kg."
 

@@ -33,6 +33,17 @@ Added later, all optional (a case without them is judged exactly as before):
 - food.kcal_offered: N, after a `before` that ended with options: the food written must have the
   calories option N showed (within 2 % or 2 kcal), "a pick logs exactly what it showed".
 
+For questions (question_cases.jsonl):
+
+- reply_number: [low, high, unit]: a number in the reply, followed by that unit ("kcal", "g",
+  "mg", "glass", "min", "kg", or "left" for "1,895 left"), is within the range; without a unit,
+  any number of the reply. Numbers may carry thousands commas ("2,000").
+- reply_not: texts the reply must not contain ("apple" when only lunch was asked about).
+
+Every reply of every set is also checked for machinery (`machinery`): a model file or server
+address, a tool's name, an escalation notice, a step count, an exception: a case whose reply shows
+any fails, whatever else it got right.
+
 Unknown keys in `expect` (or in its food/exercise parts) are refused when the file is loaded, so a
 misspelt expectation cannot pass silently.
 
@@ -51,6 +62,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import re
 import traceback
 import uuid
 from collections.abc import Callable, Iterable
@@ -61,8 +73,47 @@ HERE = Path(__file__).resolve().parent
 DIARY_CASES = HERE / "diary_cases.jsonl"
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
-    {"food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers"}
+    {
+        "food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers",
+        "reply_number", "reply_not",
+    }
+)  # fmt: skip
+# What a user must never read: the machinery behind an answer.
+MACHINERY = (
+    re.compile(r"\.gguf\b|/root/|/home/|\.cache/|https?://(127\.0\.0\.1|localhost)", re.I),
+    re.compile(r"OpenAI-compatible server|answered as if|without a final answer", re.I),
+    re.compile(r"\b(I stopped after \d+ steps|\d+ steps without)\b", re.I),
+    re.compile(r"\bEnabled (food|exercise|checkin|goals|coaching|vision|profile|reports)\b"),
+    re.compile(r"Their tools are available|sparky_enable_tools|was not offered on this step"),
+    re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w+(Error|Exception)\b"),
+    re.compile(r"\{\s*\"(name|intent|arguments|food_name)\""),
 )
+_UNITS = {
+    "kcal": r"(?:kcal|cal|cals|calories)\b",
+    "g": r"(?:g|grams?)\b",
+    "mg": r"(?:mg|milligrams?)\b",
+    "glass": r"(?:glass|glasses)\b",
+    "min": r"(?:min|mins|minutes)\b",
+    "kg": r"(?:kg|kilos?)\b",
+    "left": r"(?:kcal\s+)?(?:left|remaining)\b",
+}
+_NUMBER = r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+
+
+def tool_names() -> list[str]:
+    from chat.tools import ENABLE_TOOL_NAME
+    from chat.tools.base import registry
+
+    return [*registry(), ENABLE_TOOL_NAME]
+
+
+def machinery(reply: str) -> list[str]:
+    """The machinery a reply shows, as found; empty when it reads as plain words."""
+    found = [m.group(0) for pattern in MACHINERY if (m := pattern.search(reply))]
+    found += [name for name in tool_names() if re.search(rf"\b{re.escape(name)}\b", reply)]
+    return found
+
+
 FOOD_KEYS = frozenset({"entries", "kcal", "names", "meal", "kcal_offered"})
 EXERCISE_KEYS = frozenset({"entries", "minutes", "kcal"})
 CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
@@ -303,7 +354,33 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
         problems.append(f"asked back (action {outcome.action!r}), expected no question")
     problems += _reply_problems(want.get("reply") or [], outcome.reply)
     problems += _offer_problems(want.get("offers") or [], outcome.options)
+    if "reply_number" in want:
+        problems += _number_problems(want["reply_number"], outcome.reply)
+    said = outcome.reply.lower()
+    problems += [
+        f"reply has {text!r}: {' '.join(outcome.reply.split())[:160]!r}"
+        for text in want.get("reply_not") or []
+        if text.lower() in said
+    ]
+    shown = machinery(outcome.reply)
+    if shown:
+        problems.append(f"machinery in the reply: {shown}")
     return problems
+
+
+def _number_problems(wanted: list, reply: str) -> list[str]:
+    low, high, *unit = wanted
+    after = rf"\s*{_UNITS[unit[0]]}" if unit else ""
+    numbers = [
+        float(m.group(1).replace(",", "")) for m in re.finditer(_NUMBER + after, reply, re.I)
+    ]
+    if any(low <= n <= high for n in numbers):
+        return []
+    what = f" {unit[0]}" if unit else ""
+    return [
+        f"no number{what} in [{low}, {high}] in the reply (found {numbers}): "
+        f"{' '.join(reply.split())[:160]!r}"
+    ]
 
 
 def _reply_problems(texts: list, reply: str) -> list[str]:

@@ -1,0 +1,83 @@
+"""The questions-and-conversation set, scored through the offline coach against the real catalog.
+
+question_cases.jsonl holds what people ask and say besides logging a meal: a food's facts (a number
+in range), their own numbers after earlier turns, catalog searches, moods, sleep and custom
+measurements, advice, small talk, wishes, plans, negations and other people's meals. Run as
+test_diary_eval runs its set (scoring.evaluate); every reply is also checked for machinery. The
+same run with the failing cases: `.venv/bin/python bench/diary_eval.py --cases
+tests/evals/question_cases.jsonl --failures`; with the real model: bench/model_eval.py --cases.
+"""
+
+import pytest
+
+from tests.evals.scoring import HERE, Case, evaluate, judge, load_cases, report, score
+from tests.evals.test_diary_eval import _outcome, real_catalog  # noqa: F401  (a fixture)
+
+QUESTION_CASES = HERE / "question_cases.jsonl"
+# 178 of 180 (98.9%) when the set was written, 2026-12-05, rounded down; it may only rise.
+FLOOR = 0.97
+# The kinds of message that report nothing done: none of them may write anything.
+REPORTS_NOTHING = {"advice", "smalltalk", "wish", "plan", "negation", "others", "search"}
+TAGS = REPORTS_NOTHING | {"food-fact", "my-data", "mood", "sleep", "custom"}
+
+
+def test_the_set_is_well_formed_and_covers_every_kind():
+    cases = load_cases(QUESTION_CASES)
+
+    assert len(cases) >= 150
+    assert {tag for case in cases for tag in case.tags} == TAGS
+    assert all(len(case.tags) == 1 and set(case.tags) <= TAGS for case in cases)
+
+
+@pytest.mark.django_db
+def test_the_question_set_scores_at_least_the_floor_and_writes_nothing_for_nothing_done(
+    real_catalog,  # noqa: F811
+):
+    results = evaluate(load_cases(QUESTION_CASES))
+
+    passed, total = score(results)
+    assert passed / total >= FLOOR, report(results, failures=True)
+    wrote = [r.case.id for r in results if REPORTS_NOTHING & set(r.case.tags)]
+    wrote = [r.case.id for r in results if r.case.id in wrote and r.outcome.wrote_anything]
+    assert wrote == []
+    shown = [(r.case.id, r.outcome.reply) for r in results if "machinery" in str(r.problems)]
+    assert shown == []
+
+
+def _case(expect: dict) -> Case:
+    return Case.from_dict({"id": "x", "text": "x", "expect": expect})
+
+
+def test_a_number_must_carry_its_unit_and_fall_in_range():
+    case = _case({"reply_number": [20, 35, "g"]})
+
+    assert judge(case, _outcome(reply="2 slices have about 29 g of carbs (154 kcal)")) == []
+    assert judge(case, _outcome(reply="2 slices have 154 kcal and 29 kcal"))  # no grams
+    assert judge(case, _outcome(reply="about 40 g of carbs"))
+    assert judge(_case({"reply_number": [1800, 2000]}), _outcome(reply="goal 1,900")) == []
+
+
+def test_a_reply_must_not_say_what_reply_not_names():
+    case = _case({"reply_not": ["apple"]})
+
+    assert judge(case, _outcome(reply="lunch: a turkey sandwich")) == []
+    assert judge(case, _outcome(reply="lunch: a turkey sandwich; snack: an apple"))
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Nothing was saved: OpenAI-compatible server (/root/.cache/m.gguf) answered as if...",
+        "I stopped after 6 steps without a final answer",
+        "Enabled checkin. Their tools are available from your next step.",
+        "I called log_food for you",
+        'Here: {"name": "log_food", "arguments": {}}',
+    ],
+)
+def test_machinery_in_any_reply_fails_the_case(reply):
+    assert any("machinery" in p for p in judge(_case({}), _outcome(reply=reply)))
+
+
+def test_plain_words_are_no_machinery():
+    reply = "Logged 2 large eggs (143 kcal) for breakfast. Nothing else was saved."
+    assert judge(_case({}), _outcome(reply=reply)) == []
