@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
+from nutrition import survey
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
 from nutrition.names import short_food_name
 
@@ -236,8 +237,12 @@ class UpsertCounts:
 
 @dataclass(frozen=True)
 class FoodImportResult:
+    """What a load did: SR28's foods and servings, then the survey foods' and theirs."""
+
     foods: UpsertCounts
     variants: UpsertCounts
+    survey_foods: UpsertCounts | None = None
+    survey_variants: UpsertCounts | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -250,11 +255,13 @@ def sr28_expected_counts(directory: Path | None = None) -> tuple[int, int]:
 
 
 def sr28_is_loaded() -> bool:
-    """True when every SR28 food and serving of the installed files is in the database."""
+    """True when every SR28 food and serving of the installed files is in the database, and the
+    survey foods beside them (a database loaded before they were added loads them once)."""
     foods, servings = sr28_expected_counts()
     return (
         Food.objects.filter(source=SR28_SOURCE).count() == foods
         and FoodVariant.objects.filter(food__source=SR28_SOURCE).count() >= servings
+        and Food.objects.filter(source=survey.FNDDS_SOURCE).exists()
     )
 
 
@@ -279,7 +286,7 @@ def _distinct(table: str, columns: Sequence[str]) -> str:
     return f"({mine}) IS DISTINCT FROM ({theirs})"
 
 
-def _upsert_foods(cursor, foods: list[Sr28Food]) -> UpsertCounts:
+def _upsert_foods(cursor, foods: list, source: str = SR28_SOURCE) -> UpsertCounts:
     cursor.execute("DROP TABLE IF EXISTS pg_temp.sr28_food")
     nutrient_types = ", ".join(f"{c} numeric" for c in NUTRIENTS)
     cursor.execute(
@@ -327,12 +334,14 @@ def _upsert_foods(cursor, foods: list[Sr28Food]) -> UpsertCounts:
         WHERE {_distinct("foods", updated)}
         RETURNING (xmax = 0)
         """,
-        [SR28_SOURCE],
+        [source],
     )
     return _counted(cursor.fetchall(), len(foods))
 
 
-def _upsert_variants(cursor, servings: list[Sr28Serving]) -> UpsertCounts:
+def _upsert_variants(
+    cursor, servings: list[Sr28Serving], source: str = SR28_SOURCE
+) -> UpsertCounts:
     cursor.execute("DROP TABLE IF EXISTS pg_temp.sr28_serving")
     cursor.execute(
         "CREATE TEMP TABLE sr28_serving (source_id text, sequence smallint, serving_size numeric, "
@@ -360,7 +369,7 @@ def _upsert_variants(cursor, servings: list[Sr28Serving]) -> UpsertCounts:
         WHERE {_distinct("food_variants", updated)}
         RETURNING (xmax = 0)
         """,
-        [SR28_SOURCE],
+        [source],
     )
     counts = _counted(cursor.fetchall(), len(servings))
     # Servings that are no longer in SR28 go, unless a diary entry still points at one (a
@@ -373,7 +382,7 @@ def _upsert_variants(cursor, servings: list[Sr28Serving]) -> UpsertCounts:
                           WHERE s.source_id = f.source_id AND s.sequence = v.sequence)
           AND NOT EXISTS (SELECT 1 FROM food_entries e WHERE e.variant_id = v.id)
         """,
-        [SR28_SOURCE],
+        [source],
     )
     return UpsertCounts(
         created=counts.created,
@@ -385,14 +394,35 @@ def _upsert_variants(cursor, servings: list[Sr28Serving]) -> UpsertCounts:
 
 @transaction.atomic
 def import_foods(*, progress: Progress = NoProgress) -> FoodImportResult:
-    """Upsert every SR28 food (per 100 g) and its household servings. Safe to re-run."""
+    """Upsert every SR28 food (per 100 g) and its household servings, then the survey foods
+    (FNDDS) and the portions of our table. Safe to re-run."""
     directory = sr28_dir()
     foods = read_sr28_foods(directory, progress)
     servings = read_sr28_servings(directory)
+    dishes = survey.read_survey_foods()
+    table = survey.portion_table()
+    portions = [
+        Sr28Serving(
+            source_id=food.source_id,
+            sequence=n,
+            amount="1",
+            description=portion.description,
+            gram_weight=str(portion.grams),
+        )
+        for food in dishes
+        for n, portion in enumerate(survey.portions_for(food, table), start=1)
+    ]
     with connection.cursor() as cursor:
         food_counts = _upsert_foods(cursor, foods)
         variant_counts = _upsert_variants(cursor, servings)
-    return FoodImportResult(foods=food_counts, variants=variant_counts)
+        survey_counts = _upsert_foods(cursor, dishes, survey.FNDDS_SOURCE)
+        portion_counts = _upsert_variants(cursor, portions, survey.FNDDS_SOURCE)
+    return FoodImportResult(
+        foods=food_counts,
+        variants=variant_counts,
+        survey_foods=survey_counts,
+        survey_variants=portion_counts,
+    )
 
 
 # --- curation (Django admin) ------------------------------------------------------------------

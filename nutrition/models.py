@@ -165,6 +165,8 @@ class Food(NutrientColumns):
 
 # Food.source of a custom food made from a model's estimate (chat.options).
 ESTIMATE_SOURCE = "model_estimate"
+# Food.source of the USDA survey foods (FNDDS, nutrition.survey): the dishes people report.
+FNDDS_SOURCE = "usda_fndds"
 
 
 class FoodVariant(NutrientColumns):

@@ -21,6 +21,7 @@ from functools import cached_property
 
 from django.core.exceptions import ValidationError
 
+from nutrition.models import FNDDS_SOURCE
 from sparky import words
 
 MASS_G = {
@@ -865,6 +866,10 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False)
         if tiny and Decimal(piece.serving_size) > 1:  # SR28's own count: "5 crackers"
             count = amount * Decimal(piece.serving_size)
             return replace(_via_variant(base, piece, count), quantity=count.quantize(_PLACES))
+        if base.food.source == FNDDS_SOURCE:  # a dish as people report it: its usual portion
+            dish = next(iter(base.usable_variants()), None)
+            if dish is not None:
+                return _via_variant(base, dish, amount)
     return Portion(amount, SERVING, None, base.grams_for(amount))
 
 

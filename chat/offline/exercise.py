@@ -50,6 +50,8 @@ def minutes_for_count(tokens: list[str]) -> int | None:
             continue
         if token_at(tokens, j) in ("sets", "set", "rounds"):
             return max(1, round(count * MINUTES_PER_SET))
+        if token_at(tokens, j) == "x" and take_quantity(tokens, j + 1, articles=False)[0]:
+            return max(1, round(count * MINUTES_PER_SET))  # "4x8": 4 sets of 8 reps
         if reps is None and (
             token_at(tokens, j) in ("reps", "rep", "x")
             or EXERCISE_LOOKUP.get(token_at(tokens, j)) in COUNTED_EXERCISES

@@ -40,6 +40,10 @@ PHRASES = {
     r"cornflakes?": "corn flakes",
     r"mac (and|n|&) cheese": "macaroni and cheese",
     r"oj": "orange juice",
+    # the survey foods spell the dish out ("Bacon, lettuce, tomato sandwich on white")
+    r"blts?": "bacon lettuce tomato sandwich",
+    r"(philly )?cheese ?steaks?": "cheese steak sandwich",
+    r"pb ?(and|n|&) ?js?|pbjs?": "peanut butter and jelly sandwich",
     r"donuts?": "doughnut",
     r"mayo": "mayonnaise",
     r"(basmati|jasmine) rice": "white rice",
@@ -82,6 +86,9 @@ DESCRIPTIONS: dict[str, tuple[str, ...]] = {
 # every name against the real catalog.
 EVERYDAY: dict[str, tuple[str, ...]] = {
     "spaghetti": ("Pasta, cooked, enriched, without added salt",),
+    # beside the survey foods' many short rice dishes, the plain cooked rice people mean
+    "rice": ("Rice, white, long-grain, regular, enriched, cooked",),
+    **dict.fromkeys(("potato", "potatoes"), ("Potatoes, baked, flesh, without salt",)),
     "bread": ("Bread, white, commercially prepared (includes soft bread crumbs)",),
     "toast": ("Bread, white, commercially prepared, toasted",),
     "pretzels": ("Snacks, pretzels, hard, plain, salted",),
@@ -222,7 +229,7 @@ NAMED_DISHES = frozenset(
     | {"kabob", "kabobs", "pho", "tikka masala", "chicken tikka masala", "butter chicken"}
     | {"shepherd's pie", "shepherds pie", "cottage pie", "bolognese", "spaghetti bolognese"}
     | {"stir fry", "beef stir fry", "chicken stir fry", "california roll", "laksa"}
-    | {"paella", "moussaka", "dhal", "korma", "vindaloo", "jambalaya", "blt", "bibimbap"}
+    | {"paella", "moussaka", "dhal", "korma", "vindaloo", "jambalaya", "bibimbap"}
 )
 
 

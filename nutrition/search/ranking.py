@@ -15,7 +15,7 @@ from math import log2, prod
 from django.db import connection
 from django.db.models.functions import Lower
 
-from nutrition.models import Food
+from nutrition.models import FNDDS_SOURCE, Food
 from nutrition.search.knowledge import (
     BRAND,
     COMPOUND_GROUPS,
@@ -60,7 +60,7 @@ MIN_CORRECTION_SIMILARITY = 0.35
 MAX_WORD_COMBINATIONS = 4
 # Names read per combination of query words, and how much longer than the query a name may be
 # before the length buckets give way to one "any length" read.
-CANDIDATES_PER_COMBINATION = 40
+CANDIDATES_PER_COMBINATION = 60
 LONGER_BY = 8
 OWN_CANDIDATES = 100
 # The user's own foods that hold every query word are ranked as if they matched this much better:
@@ -100,6 +100,12 @@ COOKED_CREDIT = 0.5
 GENERIC_CREDIT = 0.3
 # Household servings the catalog records for a food: the common foods have many.
 SERVINGS_CREDIT = 0.25
+# A survey food (FNDDS) without a household portion: below SR28's foods of the same name.
+SURVEY_PENALTY = 3.0
+# A survey dish of another kind than the one asked for: "Taco salad" for "tacos".
+SURVEY_OTHER_DISH_PENALTY = 1.0
+# The bread a survey sandwich is on ("Turkey sandwich on white"): a detail, not another food.
+SURVEY_DETAIL_STEMS = frozenset({"white", "wheat", "bun"})
 NEUTRAL_BONUS = 0.1
 # "Crackers, milk" is crackers: SR28 names start with what the food is.
 HEAD_MISS_FACTOR = 0.75
@@ -143,6 +149,7 @@ class Candidate:
     user_id: object
     food_group: str
     servings: int = 0
+    survey: bool = False  # a USDA survey food (FNDDS): a dish as people report it
     score: float | None = None  # 0..1, as the caller sees it
     rank: float = 0.0  # the score before it is clipped to 0..1: credits still order the best
     complete: bool = False  # every query word matched
@@ -181,6 +188,7 @@ def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
         food = foods[c.id]
         food.score = round(c.score, 4)
         food.complete = c.complete
+        food.servings = c.servings
         out.append(food)
     return out
 
@@ -265,7 +273,11 @@ def known_words(text: str) -> bool:
 def best_food(*, user, name: str) -> Food | None:
     """The food to log for `name` without asking, or None when no match is confident. A dish is
     never logged as one of its parts: only a food named as the dish is."""
-    found = search_foods(user=user, query=name, limit=1)
+    # a survey food with no household portion would be logged as a blind 100 g: never chosen
+    # without asking (it is still found, and offered)
+    found = [f for f in search_foods(user=user, query=name, limit=3) if not _bare_survey(f)]
+    # "caesar salad": the salad, second after its dressing, is the dish the words end with
+    found = [next((f for f in found if f.complete), found[0])] if found else []
     dish = dish_of(name)
     if found and dish is not None and dish[1] is None:
         phrase = " ".join(dish[0]).replace("'", "")
@@ -282,9 +294,18 @@ def best_food(*, user, name: str) -> Food | None:
     if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name, maker):
         return found[0]
     nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
+    nearby = [f for f in nearby if not _bare_survey(f)]
     return next(
         (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
     )
+
+
+def _bare_survey(food: Food) -> bool:
+    return food.source == FNDDS_SOURCE and not getattr(food, "servings", 0)
+
+
+def _singular_word(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _made_by_named(food: Food, name: str, maker_said: bool = False) -> bool:
@@ -542,7 +563,7 @@ def _combinations(q: Query, partial: bool) -> list[tuple[str, ...]]:
 
 _COLUMNS = (
     "f.id, f.name, f.search_key, f.user_id, f.food_group, "
-    "(SELECT count(*) FROM food_variants v WHERE v.food_id = f.id) AS servings"
+    "(SELECT count(*) FROM food_variants v WHERE v.food_id = f.id) AS servings, f.source"
 )
 _CANDIDATES_SQL = f"""
 (SELECT {_COLUMNS} FROM foods f
@@ -609,11 +630,11 @@ def _name_contains(user, text: str) -> dict:
         .filter(lower_name__contains=text.lower())
         .values_list("id", "name", "search_key", "user_id", "food_group")[:40]
     )
-    return {row[0]: _candidate((*row, 0)) for row in rows}
+    return {row[0]: _candidate((*row, 0, "")) for row in rows}
 
 
 def _candidate(row) -> Candidate:
-    food_id, name, key, user_id, group, servings = row
+    food_id, name, key, user_id, group, servings, source = row
     return Candidate(
         id=food_id,
         name=name,
@@ -621,6 +642,7 @@ def _candidate(row) -> Candidate:
         user_id=user_id,
         food_group=group or "",
         servings=servings or 0,
+        survey=source == FNDDS_SOURCE,
     )
 
 
@@ -759,7 +781,10 @@ def _rank(c: Candidate, q: Query) -> None:
         catalog = c.user_id is None
         cooked = catalog and (q.cooked or (c.food_group in COOKED_GROUPS and not q.says_form))
         penalty = sum(
-            _weight(stem, zones[stem], head_hit, cooked) for stem in c.key - matched - side_matched
+            TRIVIAL_WEIGHT
+            if c.survey and stem in SURVEY_DETAIL_STEMS
+            else _weight(stem, zones[stem], head_hit, cooked)
+            for stem in c.key - matched - side_matched
         )
         penalty += _penalty(c, layout, q, cooked)
         score = coverage / (1 + PENALTY_SCALE * max(MAX_CREDIT, penalty))
@@ -778,10 +803,18 @@ def _rank(c: Candidate, q: Query) -> None:
     c.complete = complete and not (q.described or q.kind or (matched & q.guesses))
     if c.user_id is None and "dry mix" in lowered and not {"mix", "dry"} & q.words:
         c.complete = False  # "carrot cake" is no cake mix: offered, never logged as the cake
-    if q.dish and c.user_id is None and not any(zones.get(stem) == "head" for stem in q.dish):
+    survey_dish = c.survey and c.servings and all(zones.get(stem) for stem in q.dish)
+    if (
+        q.dish
+        and c.user_id is None
+        and not survey_dish
+        and not any(zones.get(stem) == "head" for stem in q.dish)
+    ):
         # "peanut butter sandwich" is not "Cookies, peanut butter sandwich"; "caesar salad" is
         # not "Salad dressing, caesar": the dish the words end with must be what the food is
         c.complete = False
+        c.rank *= HEAD_MISS_FACTOR  # and the dish itself is listed first
+        c.score = max(0.0, min(1.0, c.rank))
 
 
 def _weight(stem: str, where: str, head_hit: bool, cooked: bool) -> float:
@@ -830,4 +863,14 @@ def _penalty(c: Candidate, layout: Layout, q: Query, cooked: bool) -> float:
         penalty -= GENERIC_CREDIT
     if c.servings:
         penalty -= SERVINGS_CREDIT * log2(1 + c.servings)
+    if c.survey and {_singular_word(w) for w in layout.words} & DISH_WORDS - {
+        _singular_word(w) for w in q.words
+    }:
+        penalty += SURVEY_OTHER_DISH_PENALTY  # "chicken tacos" are no "Taco or tostada salad"
+    if c.survey and (q.kind or not c.servings):
+        # a survey food is first when it is a dish our portion table serves ("taco", "chicken
+        # noodle soup"); a single food SR28 has too, with its household measures, is SR28's
+        # ("rice" is a cup of SR28's rice, not the survey's "Rice, cooked"); a kind of food
+        # ("fish") lists SR28's kinds first, not "Gefilte fish"
+        penalty += SURVEY_PENALTY
     return penalty

@@ -19,7 +19,7 @@ from exercise.catalog import (
 )
 from exercise.models import Exercise
 from nutrition.catalog import SR28_NUTRIENTS, SR28_SOURCE, readable_food_name, sr28_dir
-from nutrition.models import NUTRIENTS, Food, FoodVariant
+from nutrition.models import FNDDS_SOURCE, NUTRIENTS, Food, FoodVariant
 
 CATALOG_SOURCES = (COMPENDIUM_SOURCE, WGER_SOURCE, SPARKY_SOURCE)
 
@@ -27,10 +27,11 @@ CATALOG_SOURCES = (COMPENDIUM_SOURCE, WGER_SOURCE, SPARKY_SOURCE)
 def _remove_catalog() -> None:
     with connection.cursor() as cursor:
         cursor.execute(
-            "DELETE FROM food_variants WHERE food_id IN (SELECT id FROM foods WHERE source = %s)",
-            [SR28_SOURCE],
+            "DELETE FROM food_variants "
+            "WHERE food_id IN (SELECT id FROM foods WHERE source = ANY(%s))",
+            [[SR28_SOURCE, FNDDS_SOURCE]],
         )
-        cursor.execute("DELETE FROM foods WHERE source = %s", [SR28_SOURCE])
+        cursor.execute("DELETE FROM foods WHERE source = ANY(%s)", [[SR28_SOURCE, FNDDS_SOURCE]])
         cursor.execute("DELETE FROM exercises WHERE source = ANY(%s)", [list(CATALOG_SOURCES)])
 
 

@@ -17,7 +17,7 @@ from django.db import connection
 
 from nutrition import search
 from nutrition.catalog import SR28_SOURCE
-from nutrition.models import Food
+from nutrition.models import FNDDS_SOURCE, Food
 from nutrition.services import food_create_custom, food_find_best, food_search
 
 # (what a person types, a pattern the name of the food they mean matches)
@@ -54,8 +54,8 @@ DIARY = [
     ("spaghetti", r"^(Pasta|Spaghetti), cooked"),
     ("quinoa", r"^Quinoa, cooked"),
     ("pizza", r"(Cheese Pizza, Hand-Tossed|cheese topping, regular crust)"),
-    ("burger", r"^Fast foods, hamburger; single, regular patty"),
-    ("hamburger", r"^Fast foods, hamburger; single, regular patty"),
+    ("burger", r"^(Fast foods, hamburger; single, regular patty|Hamburger$)"),
+    ("hamburger", r"^(Fast foods, hamburger; single, regular patty|Hamburger$)"),
     ("fries", r"french fr(ied|ies)"),
     ("french fries", r"french fr(ied|ies)"),
     ("chicken", r"^Chicken, broilers or fryers, (breast, )?meat only, (cooked, )?roasted"),
@@ -168,7 +168,10 @@ DIARY = [
     ("honey nut cheerios", r"HONEY NUT CHEERIOS$"),
     ("frosted flakes", r"KELLOGG'S FROSTED FLAKES$"),  # not the Choco Zucaritas flavour
     ("special k", r"KELLOGG'S SPECIAL K$"),
-    ("big mac", r"^McDONALD'S, BIG MAC$"),
+    # the survey foods' dishes (FNDDS), never a sandwich cookie or a dressing
+    ("peanut butter sandwich", r"^Peanut butter sandwich"),
+    ("caesar salad", r"^Caesar salad"),
+    ("big mac", r"^(McDONALD'S, BIG MAC|Big Mac \(McDonalds\))$"),
     ("red bull", r"Energy drink, RED BULL$"),
     ("clif bar", r"^Snacks, CLIF BAR, mixed flavors"),
     ("roast beef", r"^Roast beef, deli style"),  # not the spread
@@ -189,8 +192,6 @@ NOT_ONE_FOOD = [
     ("sandwich", r"[Ss]andwich"),
     ("soup", r"^Soup"),
     # a dish named by its last word is that dish: not a cookie, not a dressing
-    ("peanut butter sandwich", r"."),
-    ("caesar salad", r"."),
     ("carrot cake", r"."),  # the catalog has only a carrot cake mix: not logged as the cake
     ("margarita", r"."),  # a cocktail: never margarine by a one-letter slip
     ("bar", r"[Bb]ar"),
@@ -200,10 +201,11 @@ NOT_ONE_FOOD = [
 def _remove_sr28() -> None:
     with connection.cursor() as cursor:
         cursor.execute(
-            "DELETE FROM food_variants WHERE food_id IN (SELECT id FROM foods WHERE source = %s)",
-            [SR28_SOURCE],
+            "DELETE FROM food_variants "
+            "WHERE food_id IN (SELECT id FROM foods WHERE source = ANY(%s))",
+            [[SR28_SOURCE, FNDDS_SOURCE]],
         )
-        cursor.execute("DELETE FROM foods WHERE source = %s", [SR28_SOURCE])
+        cursor.execute("DELETE FROM foods WHERE source = ANY(%s)", [[SR28_SOURCE, FNDDS_SOURCE]])
 
 
 @pytest.fixture(scope="module")

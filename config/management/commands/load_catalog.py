@@ -13,8 +13,8 @@ from nutrition import catalog as food_catalog
 
 class Command(BaseCommand):
     help = (
-        "Load USDA SR28 foods and the Compendium, wger and General Exercise activities into the "
-        "catalog. Idempotent: rows are upserted on (source, source_id)."
+        "Load USDA SR28 and survey (FNDDS) foods and the Compendium, wger and General Exercise "
+        "activities into the catalog. Idempotent: rows are upserted on (source, source_id)."
     )
 
     def add_arguments(self, parser):
@@ -50,7 +50,9 @@ class Command(BaseCommand):
         result = food_catalog.import_foods(progress=self._progress(show_bar))
         self.stdout.write(
             f"Foods: USDA SR28 {_summary(result.foods)}; household servings "
-            f"{_summary(result.variants)} ({time.monotonic() - started:.1f} s)."
+            f"{_summary(result.variants)}; USDA survey foods (FNDDS) "
+            f"{_summary(result.survey_foods)}; their portions {_summary(result.survey_variants)} "
+            f"({time.monotonic() - started:.1f} s)."
         )
 
     def _exercises(self, if_needed: bool, show_bar: bool) -> None:
