@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-BENCH_DB = "sparky_bench"
+BENCH_DB = os.environ.get("SPARKY_BENCH_DB", "sparky_bench")  # another name beside others' runs
 
 QUERIES = [
     "banana",
@@ -44,6 +44,8 @@ QUERIES = [
     "apple",
     "orange juice",
     "cheddar cheese",
+    "taco",  # the survey foods' dishes (FNDDS) beside SR28's
+    "turkey sandwich",
     "BARCODE",  # replaced by a barcode present in the generated catalog
 ]
 
