@@ -190,7 +190,8 @@ def load_catalog(rows: int, seed: int) -> tuple[object, str]:
         barcode = None
         columns = (
             "name, calories, protein, carbs, fat, sugars, serving_size, serving_unit, is_custom, "
-            "user_id, shared_with_public, barcode, source, source_id, food_group, original_name"
+            "user_id, shared_with_public, barcode, source, source_id, food_group, original_name, "
+            "display_name"
         )
         with cursor.cursor.copy(f"COPY foods ({columns}) FROM STDIN") as copy:
             for i in range(rows):
@@ -198,9 +199,10 @@ def load_catalog(rows: int, seed: int) -> tuple[object, str]:
                 code = f"{rng.randrange(10**12, 10**13)}" if rng.random() < 0.2 else None
                 if code and barcode is None and not custom:
                     barcode = code
+                name = make_name(rng, brands)
                 copy.write_row(
                     (
-                        make_name(rng, brands),
+                        name,
                         rng.randint(20, 600),
                         rng.randint(0, 40),
                         rng.randint(0, 80),
@@ -216,6 +218,7 @@ def load_catalog(rows: int, seed: int) -> tuple[object, str]:
                         str(i),
                         "",
                         "",
+                        name,  # a NOT NULL column since display names came (0006)
                     )
                 )
         started = step(f"COPY {rows:,} generated foods (search keys, vocabulary)", started)
