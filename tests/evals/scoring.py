@@ -38,11 +38,18 @@ For questions (question_cases.jsonl):
 - reply_number: [low, high, unit]: a number in the reply, followed by that unit ("kcal", "g",
   "mg", "glass", "min", "kg", or "left" for "1,895 left"), is within the range; without a unit,
   any number of the reply. Numbers may carry thousands commas ("2,000").
+  Numbers that are part of a date or a time of day ("2026-12-02", "7:30", "7pm") are not read.
 - reply_not: texts the reply must not contain ("apple" when only lunch was asked about).
 
-Every reply of every set is also checked for machinery (`machinery`): a model file or server
-address, a tool's name, an escalation notice, a step count, an exception: a case whose reply shows
-any fails, whatever else it got right.
+Every reply of every set, the `before` turns' replies included, is also checked for machinery
+(`machinery`, the patterns in MACHINERY): a model file or server address, a tool's name, an
+escalation notice, a step count, an exception, raw JSON: a case whose replies show any fails,
+whatever else it got right, and `report` counts those replies on their own line ("machinery: N
+replies"). It also counts the messages that report nothing (a case whose `expect` names no diary
+domain: questions, advice, small talk, wishes, plans, negations, other people) that wrote anything
+anyway ("nothing-writes: N of M"; a case that expects a question back, `asks`, is about something
+reported and is not counted); `before` turns run first on the same user, so a question about
+the user's own data is asked of what they logged.
 
 Unknown keys in `expect` (or in its food/exercise parts) are refused when the file is loaded, so a
 misspelt expectation cannot pass silently.
@@ -71,6 +78,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DIARY_CASES = HERE / "diary_cases.jsonl"
+# The sets, by the name bench/diary_eval.py and bench/model_eval.py take with --set.
+SETS = {
+    "diary": DIARY_CASES,
+    "model": HERE / "model_cases.jsonl",
+    "questions": HERE / "question_cases.jsonl",
+}
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
     {
@@ -78,16 +91,30 @@ EXPECT_KEYS = frozenset(
         "reply_number", "reply_not",
     }
 )  # fmt: skip
-# What a user must never read: the machinery behind an answer.
+# What a user must never read: the machinery behind an answer. One list, checked on every reply of
+# every set (diary, real-model, questions), offline and with a model; the tools' own names are
+# added from the registry (`tool_names`). In order: model files, paths and server addresses; the
+# agent loop's notes (a server named by its kind, "answered as if", step counts); escalation
+# notices; the word "tool" itself (a user logs food, they do not call tools); raw JSON; Python
+# tracebacks and exception names.
 MACHINERY = (
     re.compile(r"\.gguf\b|/root/|/home/|\.cache/|https?://(127\.0\.0\.1|localhost)", re.I),
     re.compile(r"OpenAI-compatible server|answered as if|without a final answer", re.I),
-    re.compile(r"\b(I stopped after \d+ steps|\d+ steps without)\b", re.I),
+    re.compile(r"\bI stopped after\b|\b\d+ steps without\b", re.I),
     re.compile(r"\bEnabled (food|exercise|checkin|goals|coaching|vision|profile|reports)\b"),
     re.compile(r"Their tools are available|sparky_enable_tools|was not offered on this step"),
-    re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w+(Error|Exception)\b"),
-    re.compile(r"\{\s*\"(name|intent|arguments|food_name)\""),
+    re.compile(r"\btools?\b", re.I),
+    re.compile(r"\{\s*\""),
+    re.compile(
+        r"Traceback \(most recent call last\)|\b[A-Z]\w*(Error|Exception)\b|\bException\b|\bError:"
+    ),
 )
+# Dates and times of day, blanked before reply_number reads a reply's numbers.
+_DATES_AND_TIMES = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\b\d{1,2}\s*[ap]\.?m\b", re.I
+)
+# The diary domains a case's `expect` may name; a case naming none reports nothing done.
+WRITE_DOMAINS = ("food", "exercise", "checkin", "custom", "water", "goals")
 _UNITS = {
     "kcal": r"(?:kcal|cal|cals|calories)\b",
     "g": r"(?:g|grams?)\b",
@@ -240,6 +267,12 @@ class Outcome:
     action: str = ""
     options: list[dict] = dataclasses.field(default_factory=list)  # what the reply offers
     offered: list[dict] = dataclasses.field(default_factory=list)  # what the last `before` offered
+    earlier: list[str] = dataclasses.field(default_factory=list)  # the `before` turns' replies
+
+    @property
+    def machinery(self) -> list[tuple[str, list[str]]]:
+        """(reply, what it shows) for every reply of the case that shows machinery."""
+        return [(r, found) for r in [*self.earlier, self.reply] if (found := machinery(r))]
 
     @property
     def wrote_anything(self) -> bool:
@@ -362,17 +395,26 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
         for text in want.get("reply_not") or []
         if text.lower() in said
     ]
-    shown = machinery(outcome.reply)
-    if shown:
+    problems += [
+        f"machinery in an earlier reply: {m}" for r in outcome.earlier if (m := machinery(r))
+    ]
+    if shown := machinery(outcome.reply):
         problems.append(f"machinery in the reply: {shown}")
     return problems
+
+
+def reports_nothing(case: Case) -> bool:
+    """A message that reports nothing done: its case expects no diary domain and no question back
+    (a question back is about something reported: a dish to pick)."""
+    return not set(case.expect) & set(WRITE_DOMAINS) and not case.expect.get("asks")
 
 
 def _number_problems(wanted: list, reply: str) -> list[str]:
     low, high, *unit = wanted
     after = rf"\s*{_UNITS[unit[0]]}" if unit else ""
+    plain = _DATES_AND_TIMES.sub(" ", reply)
     numbers = [
-        float(m.group(1).replace(",", "")) for m in re.finditer(_NUMBER + after, reply, re.I)
+        float(m.group(1).replace(",", "")) for m in re.finditer(_NUMBER + after, plain, re.I)
     ]
     if any(low <= n <= high for n in numbers):
         return []
@@ -428,8 +470,11 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
             return handle_turn(u, text)
 
     offered: list[dict] = []
-    for text in case.before:
-        offered = list(getattr(send(user, text), "options", None) or [])
+    earlier: list[str] = []
+    for text in case.before:  # the same user: the scored message sees what these logged
+        answer = send(user, text)
+        offered = list(getattr(answer, "options", None) or [])
+        earlier.append(getattr(answer, "message", "") or "")
     before = snapshot(user)
     response = send(user, case.text)
     outcome = changes(before, snapshot(user))
@@ -437,6 +482,7 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
     outcome.action = getattr(response, "action", "") or ""
     outcome.options = list(getattr(response, "options", None) or [])
     outcome.offered = offered
+    outcome.earlier = earlier
     return outcome
 
 
@@ -525,7 +571,14 @@ def tag_scores(results: Iterable[Scored]) -> dict[str, tuple[int, int]]:
 def report(results: list[Scored], *, failures: bool = False) -> str:
     """Accuracy overall and per tag; with `failures`, each failing case and its problems."""
     passed, total = score(results)
-    lines = [f"overall  {passed}/{total}  {100 * passed / max(total, 1):.1f}%", ""]
+    shown = machinery_replies(results)
+    wrote, quiet = nothing_writes(results)
+    lines = [
+        f"overall  {passed}/{total}  {100 * passed / max(total, 1):.1f}%",
+        f"machinery: {len(shown)} replies",
+        f"nothing-writes: {len(wrote)} of {quiet} messages that report nothing",
+        "",
+    ]
     lines.append(f"{'tag':<14} {'passed':>7} {'total':>6} {'accuracy':>9}")
     for tag, (ok, n) in tag_scores(results).items():
         lines.append(f"{tag:<14} {ok:>7} {n:>6} {100 * ok / n:>8.1f}%")
@@ -541,7 +594,28 @@ def report(results: list[Scored], *, failures: bool = False) -> str:
             reply = " ".join(r.outcome.reply.split())
             if reply:
                 lines.append(f"  reply: {reply[:300]}")
+        if shown:
+            lines += ["", "MACHINERY (every reply that shows it, `before` turns included):"]
+            lines += [
+                f"  {case_id}: {found} in {' '.join(reply.split())[:200]!r}"
+                for case_id, reply, found in shown
+            ]
+        if wrote:
+            lines += ["", "NOTHING-WRITES (a message that reports nothing wrote this):"]
+            lines += [f"  {r.case.id}: {r.case.text!r}: {r.outcome.describe()}" for r in wrote]
     return "\n".join(lines)
+
+
+def machinery_replies(results: Iterable[Scored]) -> list[tuple[str, str, list[str]]]:
+    """(case id, reply, what it shows) for every reply of every case that shows machinery."""
+    return [(r.case.id, reply, found) for r in results for reply, found in r.outcome.machinery]
+
+
+def nothing_writes(results: Iterable[Scored]) -> tuple[list[Scored], int]:
+    """The results of messages that report nothing which wrote anyway, and how many such
+    messages there were."""
+    quiet = [r for r in results if reports_nothing(r.case)]
+    return [r for r in quiet if r.outcome.wrote_anything], len(quiet)
 
 
 def drop_database(name: str) -> None:

@@ -3,8 +3,8 @@
 Every case of diary_cases.jsonl runs as a fresh user through `chat.coach.handle_turn` with no AI
 service (Sparky's offline parser), against USDA SR28 + Compendium + wger as `load_catalog` loads
 them, at a fixed Wednesday 12:30 UTC (see scoring.evaluate). The accuracy must stay at or above
-FLOOR. The same run, with the failing cases and why: `.venv/bin/python bench/diary_eval.py
---failures`.
+FLOOR, and no reply may show machinery (scoring.MACHINERY). The same run, with the failing cases
+and why: `.venv/bin/python bench/diary_eval.py --failures`.
 """
 
 from io import StringIO
@@ -23,6 +23,7 @@ from tests.evals.scoring import (
     evaluate,
     judge,
     load_cases,
+    machinery_replies,
     report,
     score,
 )
@@ -97,11 +98,13 @@ def test_the_set_is_well_formed():
     assert all(case.text.strip() for case in cases)
 
 
-def test_the_diary_set_scores_at_least_the_floor(real_catalog, db):
+def test_the_diary_set_scores_at_least_the_floor_with_no_machinery(real_catalog, db):
     results = evaluate(load_cases(DIARY_CASES))
 
     passed, total = score(results)
     assert passed / total >= FLOOR, report(results, failures=True)
+    # Every reply, `before` turns included: 0 offline (2026-12-05), and it stays 0.
+    assert machinery_replies(results) == []
 
 
 # --- the scorer's own rules --------------------------------------------------------------------

@@ -4,18 +4,38 @@ question_cases.jsonl holds what people ask and say besides logging a meal: a foo
 in range), their own numbers after earlier turns, catalog searches, moods, sleep and custom
 measurements, advice, small talk, wishes, plans, negations and other people's meals. Run as
 test_diary_eval runs its set (scoring.evaluate); every reply is also checked for machinery. The
-same run with the failing cases: `.venv/bin/python bench/diary_eval.py --cases
-tests/evals/question_cases.jsonl --failures`; with the real model: bench/model_eval.py --cases.
+same run with the failing cases: `.venv/bin/python bench/diary_eval.py --set questions --failures`;
+with the real model: `bench/model_eval.py --set questions` (in chunks: --offset, --limit).
+
+The set has two batches: the first 180 cases were written with the parser's question answers
+(2026-12-05), the second 138 ("b2-" ids) apart from the parser, in everyday wording with typos and
+longer messages; the second batch's failures are the parser's next work (bench/RESULTS.md).
 """
 
 import pytest
 
-from tests.evals.scoring import HERE, Case, evaluate, judge, load_cases, report, score
+from tests.evals.scoring import (
+    HERE,
+    Case,
+    Scored,
+    evaluate,
+    judge,
+    load_cases,
+    machinery_replies,
+    nothing_writes,
+    report,
+    score,
+)
 from tests.evals.test_diary_eval import _outcome, real_catalog  # noqa: F401  (a fixture)
 
 QUESTION_CASES = HERE / "question_cases.jsonl"
-# 178 of 180 (98.9%) when the set was written, 2026-12-05, rounded down; it may only rise.
-FLOOR = 0.97
+# 178 of 180 (98.9%) when the set was written, 2026-12-05; with the second batch 283 of 318
+# (89.0%, 2026-12-05), rounded down. It may only rise.
+FLOOR = 0.88
+# Messages that report nothing but write today (2026-12-05, offline): a question with a typo read
+# as a log ("hw much water have i drunk so far" adds a glass), a wish with an amount ("i'd like to
+# drink 3 liters of water a day" adds 12 glasses). A ceiling: none may be added, these are to fix.
+KNOWN_NOTHING_WRITES = {"b2-mine-water-coffee", "b2-wish-liters"}
 # The kinds of message that report nothing done: none of them may write anything.
 REPORTS_NOTHING = {"advice", "smalltalk", "wish", "plan", "negation", "others", "search"}
 TAGS = REPORTS_NOTHING | {"food-fact", "my-data", "mood", "sleep", "custom"}
@@ -37,11 +57,10 @@ def test_the_question_set_scores_at_least_the_floor_and_writes_nothing_for_nothi
 
     passed, total = score(results)
     assert passed / total >= FLOOR, report(results, failures=True)
-    wrote = [r.case.id for r in results if REPORTS_NOTHING & set(r.case.tags)]
-    wrote = [r.case.id for r in results if r.case.id in wrote and r.outcome.wrote_anything]
-    assert wrote == []
-    shown = [(r.case.id, r.outcome.reply) for r in results if "machinery" in str(r.problems)]
-    assert shown == []
+    wrote, quiet = nothing_writes(results)
+    assert quiet >= 250  # every question, advice, chat, wish, plan, negation and other person
+    assert {r.case.id for r in wrote} <= KNOWN_NOTHING_WRITES, report(wrote, failures=True)
+    assert machinery_replies(results) == []
 
 
 def _case(expect: dict) -> Case:
@@ -81,3 +100,38 @@ def test_machinery_in_any_reply_fails_the_case(reply):
 def test_plain_words_are_no_machinery():
     reply = "Logged 2 large eggs (143 kcal) for breakfast. Nothing else was saved."
     assert judge(_case({}), _outcome(reply=reply)) == []
+
+
+def test_numbers_of_dates_and_times_are_not_read():
+    case = _case({"reply_number": [1, 12]})
+
+    assert judge(case, _outcome(reply="Today (2026-12-02): nothing logged yet."))
+    assert judge(case, _outcome(reply="You ran at 7:30 and ate at 6pm."))
+    assert judge(case, _outcome(reply="3 more glasses to go (2026-12-02)")) == []
+
+
+def test_machinery_in_an_earlier_reply_fails_the_case_and_is_counted():
+    outcome = _outcome(reply="You had 2 eggs.", earlier=["Enabled food. Their tools are available"])
+    problems = judge(_case({}), outcome)
+
+    assert any("earlier reply" in p for p in problems)
+    assert len(machinery_replies([Scored(_case({}), outcome, problems)])) == 1
+
+
+@pytest.mark.parametrize(
+    "reply", ["I used the food tool for that", "ValueError: bad amount", "Exception raised"]
+)
+def test_the_word_tool_and_exceptions_are_machinery(reply):
+    assert any("machinery" in p for p in judge(_case({}), _outcome(reply=reply)))
+
+
+def test_nothing_writes_counts_writes_of_messages_that_report_nothing():
+    wish = _case({"asks": False})
+    pick = _case({"asks": "options"})
+    logs = _case({"water": 1})
+    water = _outcome(water=1)
+    results = [Scored(c, water, []) for c in (wish, pick, logs)]
+
+    wrote, quiet = nothing_writes(results)
+
+    assert ([r.case for r in wrote], quiet) == ([wish], 1)
