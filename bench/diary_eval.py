@@ -13,6 +13,11 @@ one named after DATABASE_URL's (`<name>_diary_eval`): created, migrated, loaded,
     .venv/bin/python bench/diary_eval.py --tag container --failures
     .venv/bin/python bench/diary_eval.py --id pretzel --failures   # cases whose id contains it
     .venv/bin/python bench/diary_eval.py --json /tmp/diary.json    # every result, machine-readable
+    .venv/bin/python bench/diary_eval.py --set questions --failures   # another set: diary, model,
+                                                                      # questions (or --cases FILE)
+
+Besides the score it prints how many replies show machinery (scoring.MACHINERY, every reply of
+every case) and how many messages that report nothing wrote anything ("nothing-writes").
 
 Exit status 0 whatever the score (the floor is enforced by tests/evals/test_diary_eval.py).
 """
@@ -42,7 +47,16 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
-from tests.evals.scoring import DIARY_CASES, drop_database, evaluate, load_cases, report, score  # noqa: E402
+from tests.evals.scoring import (  # noqa: E402
+    SETS,
+    drop_database,
+    evaluate,
+    load_cases,
+    machinery_replies,
+    nothing_writes,
+    report,
+    score,
+)
 
 
 def drop_scratch() -> None:
@@ -51,13 +65,15 @@ def drop_scratch() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", default=str(DIARY_CASES), help="a .jsonl case file")
+    parser.add_argument("--set", dest="set_name", choices=SETS, default="diary", help="the set")
+    parser.add_argument("--cases", help="a .jsonl case file (instead of --set)")
     parser.add_argument("--tag", help="only the cases with this tag")
     parser.add_argument("--id", dest="id_part", help="only the cases whose id contains this")
     parser.add_argument("--failures", action="store_true", help="print every failing case")
     parser.add_argument("--json", dest="json_path", help="write every result to this file")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
+    args.cases = args.cases or os.path.relpath(SETS[args.set_name])
 
     cases = load_cases(args.cases, tag=args.tag)
     if args.id_part:
@@ -96,10 +112,19 @@ def main() -> None:
                 "wrote": r.outcome.describe(),
                 "action": r.outcome.action,
                 "reply": r.outcome.reply,
+                "earlier": r.outcome.earlier,
             }
             for r in results
         ]
-        summary = {"passed": passed, "total": total, "accuracy": passed / max(total, 1)}
+        wrote, quiet = nothing_writes(results)
+        summary = {
+            "passed": passed,
+            "total": total,
+            "accuracy": passed / max(total, 1),
+            "machinery": len(machinery_replies(results)),
+            "nothing_writes": len(wrote),
+            "reports_nothing": quiet,
+        }
         Path(args.json_path).write_text(json.dumps({**summary, "cases": rows}, indent=1))
         print(f"\nwrote {args.json_path}")
 

@@ -1,6 +1,7 @@
 """The coach against a real small model: how often the right entry lands in the diary.
 
-Runs the real-model evaluation set (tests/evals/model_cases.jsonl, format in tests/evals/scoring.py)
+Runs an evaluation set (--set: the real-model set tests/evals/model_cases.jsonl by default, or the
+diary or questions set; --cases FILE for another; format in tests/evals/scoring.py)
 through `chat.coach.handle_turn` with an AI service pointing at a local llama.cpp server
 (bench/model_server.sh: Qwen2.5-Coder 1.5B or 0.5B), against the real public catalog, each case a
 fresh user rolled back afterwards, at Wednesday 2026-12-02 12:30 UTC. For every row (a way of
@@ -10,9 +11,11 @@ running the coach) and every model it prints:
   nothing at all), as a percentage;
 - dup: entries that repeat another of the same turn (same food or activity, same amount);
 - ungr: entries in a domain the case expects nothing of (a greeting that logs water);
-- chat-w: chit-chat, questions, wishes, plans and negations (the cases that expect no entry) that
-  wrote something;
-- mach: replies that show machinery (a model file, a tool name, a step count: scoring.machinery);
+- nothing-w: messages that report nothing (questions, advice, small talk, wishes, plans,
+  negations, other people: the cases that expect no entry and no question back,
+  scoring.reports_nothing) that wrote something, of how many such messages;
+- mach: replies that show machinery (a model file, a tool name, a step count: scoring.MACHINERY),
+  every reply of every case counted, the `before` turns' included;
 - fb: turns the coach handed to its offline parser because the model failed or claimed a save;
 - tokens: prompt tokens sent per turn (mean; classifier included);
 - p50/p95: turn latency in seconds, as the cases came (the server's prompt cache holds whatever the
@@ -36,6 +39,8 @@ Rows (--rows, comma-separated):
     .venv/bin/python bench/model_eval.py                              # 1.5b, every row
     .venv/bin/python bench/model_eval.py --models 1.5b,0.5b --rows core-auto,sure-core
     .venv/bin/python bench/model_eval.py --limit 30 --failures        # the first 30 cases
+    .venv/bin/python bench/model_eval.py --set questions --offset 90 --limit 90 --latency 0
+                            # cases 91-180 of the questions set (--set diary|model|questions)
     .venv/bin/python bench/model_eval.py --port 8765                  # a server already running
 
 A server already answering on --port is used as it is (its model is whatever it serves: pass the
@@ -77,15 +82,17 @@ from chat.coach import TurnRejected, handle_turn  # noqa: E402
 from chat.services import ai_service_create  # noqa: E402
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
 from tests.evals.scoring import (  # noqa: E402
+    SETS,
+    WRITE_DOMAINS,
     drop_database,
     evaluate,
     load_cases,
-    machinery,
+    machinery_replies,
+    nothing_writes,
     report,
     score,
 )
 
-MODEL_CASES = ROOT / "tests" / "evals" / "model_cases.jsonl"
 ROWS = {
     # name: (profile, manual categories or None for auto, tool calling, understanding)
     "core-auto": ("core", None, True, "model"),
@@ -96,7 +103,7 @@ ROWS = {
     "sure-core": ("core", None, True, "sparky_first"),
     "sure-json": ("core", None, False, "sparky_first"),
 }
-DOMAINS = ("food", "exercise", "checkin", "custom", "water", "goals")
+DOMAINS = WRITE_DOMAINS
 
 
 def drop_scratch() -> None:
@@ -261,7 +268,7 @@ def run_row(name, model, server, cases, *, failures, out):
         last["usage"].get("prompt_tokens", 0) + last["usage"].get("classifier_prompt_tokens", 0)
         for _, last in per_case
     ]
-    quiet = [s for s, _ in per_case if not set(s.case.expect) & set(DOMAINS)]
+    wrote, quiet = nothing_writes(results)
     summary = {
         "row": name,
         "model": model,
@@ -270,15 +277,21 @@ def run_row(name, model, server, cases, *, failures, out):
         "success": 100 * passed / max(total, 1),
         "dup": sum(duplicates(s.outcome) for s, _ in per_case),
         "ungrounded": sum(ungrounded(s.case, s.outcome) for s, _ in per_case),
-        "chat_writes": sum(s.outcome.wrote_anything for s in quiet),
-        "quiet_cases": len(quiet),
-        "machinery": sum(bool(machinery(s.outcome.reply)) for s, _ in per_case),
+        "nothing_writes": len(wrote),
+        "reports_nothing": quiet,
+        "machinery": len(machinery_replies(results)),
         "fallbacks": sum(last["engine"] == "offline" for _, last in per_case),
         "tokens": statistics.mean(tokens) if tokens else 0,
         "p50": pct(seconds, 0.5),
         "p95": pct(seconds, 0.95),
         "minutes": (time.monotonic() - started) / 60,
     }
+    # At once, so a row stopped at its time limit has said what it got so far.
+    print(
+        f"{model} {name}: {passed}/{total}, machinery: {summary['machinery']} replies, "
+        f"nothing-writes: {len(wrote)} of {quiet}",
+        flush=True,
+    )
     if failures:
         print(report(results, failures=True))
     if out is not None:
@@ -292,6 +305,7 @@ def run_row(name, model, server, cases, *, failures, out):
                         "problems": s.problems,
                         "wrote": s.outcome.describe(),
                         "reply": s.outcome.reply,
+                        "earlier": s.outcome.earlier,
                         **last,
                     }
                     for s, last in per_case
@@ -324,7 +338,8 @@ def latency_pass(name, model, server, cases, count):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", default=str(MODEL_CASES))
+    parser.add_argument("--set", dest="set_name", choices=SETS, default="model", help="the set")
+    parser.add_argument("--cases", help="a .jsonl case file (instead of --set)")
     parser.add_argument("--models", default="1.5b", help="1.5b, 0.5b or both, comma-separated")
     parser.add_argument("--rows", default=",".join(ROWS), help=f"of {', '.join(ROWS)}")
     parser.add_argument("--port", type=int, default=int(os.environ.get("MODEL_PORT", 8765)))
@@ -339,6 +354,7 @@ def main() -> None:
     parser.add_argument("--json", dest="json_path", help="write every result to this file")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
+    args.cases = args.cases or os.path.relpath(SETS[args.set_name])
 
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [r for r in rows if r not in ROWS]
@@ -376,9 +392,10 @@ def main() -> None:
             drop_scratch()
 
     print()
-    print(f"real-model evaluation: {args.cases} ({len(cases)} cases), temperature 0")
+    chunk = f", cases {args.offset + 1}-{args.offset + len(cases)}" if args.offset else ""
+    print(f"real-model evaluation: {args.cases} ({len(cases)} cases{chunk}), temperature 0")
     head = (
-        f"{'model':<6} {'row':<10} {'success':>8} {'dup':>4} {'ungr':>5} {'chat-w':>7} "
+        f"{'model':<6} {'row':<10} {'success':>8} {'dup':>4} {'ungr':>5} {'nothing-w':>9} "
         f"{'fb':>4} {'mach':>5} {'tokens':>7} {'p50 s':>6} {'p95 s':>6} {'min':>5}"
     )
     print(head)
@@ -386,7 +403,7 @@ def main() -> None:
     for s in summaries:
         print(
             f"{s['model']:<6} {s['row']:<10} {s['success']:>7.1f}% {s['dup']:>4} "
-            f"{s['ungrounded']:>5} {s['chat_writes']:>3}/{s['quiet_cases']:<3} "
+            f"{s['ungrounded']:>5} {s['nothing_writes']:>4}/{s['reports_nothing']:<4} "
             f"{s['fallbacks']:>4} {s['machinery']:>5} {s['tokens']:>7.0f} {s['p50']:>6.1f} "
             f"{s['p95']:>6.1f} "
             f"{s['minutes']:>5.1f}"
