@@ -155,20 +155,25 @@ def read(text: str) -> Reading:
     text = text or ""
     tokens = tuple(tokenise(text)) if text.strip() else ()
     parse = parse_message(text)
-    numbers = []
-    for found in _NUMBER.findall(text):
-        try:
-            numbers.append(float(found.replace(",", ".")))
-        except ValueError:
-            continue
     return Reading(
         text=text,
         tokens=tokens,
-        numbers=tuple(numbers),
+        numbers=numbers_in(text),
         parse=parse,
         categories=tuple(keyword_categories(text)),
         kind=_kind(text, list(tokens), parse),
     )
+
+
+def numbers_in(text: str) -> tuple[float, ...]:
+    """The numbers a text says ("80,5" is 80.5), in order."""
+    numbers = []
+    for found in _NUMBER.findall(text or ""):
+        try:
+            numbers.append(float(found.replace(",", ".")))
+        except ValueError:
+            continue
+    return tuple(numbers)
 
 
 def question_kind(text: str) -> str:

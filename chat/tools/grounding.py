@@ -19,13 +19,12 @@ import re
 from django.core.exceptions import ValidationError
 
 from chat.classify import keyword_categories
-from chat.reading import Reading
+from chat.reading import Reading, numbers_in
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
 from sparky.words import same_word
 
 _WORD = re.compile(r"[a-z][a-z'&-]*")
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
 # Words of a food name that say nothing about which food it is.
 _NAME_FILLER = frozenset(
     {
@@ -94,16 +93,10 @@ class Said:
         own_words = tuple(_WORD.findall(text))
         if before and (len(text.split()) <= 4 or _FOLLOW_UP.search(text)):
             text = " ".join([*(b.lower() for b in before if b), text])
-        numbers = []
-        for found in _NUMBER.findall(text):
-            try:
-                numbers.append(float(found.replace(",", ".")))
-            except ValueError:
-                continue
         return cls(
             text=text,
             words=tuple(_WORD.findall(text)),
-            numbers=tuple(numbers),
+            numbers=numbers_in(text),
             categories=frozenset(
                 reading.categories
                 if reading is not None and text == " ".join(message.lower().split())
