@@ -42,6 +42,12 @@ ACCOMPANIMENTS: tuple[tuple[str, frozenset[str] | None, float, str], ...] = (
     ("tomato sauce", None, 0.5, "cup"),
     ("dressing", None, 2, "tbsp"),
 )
+# The survey's salads are weighed without their dressing ("Greek Salad, no dressing"); a salad
+# said without a word about dressing comes dressed: 2 tbsp (the "dressing" accompaniment) of the
+# dressing it is usually served with, logged beside it so the diary shows both.
+USUAL_DRESSINGS = {"caesar": "caesar dressing", "cobb": "ranch dressing"}
+PLAIN_DRESSING = "italian dressing"  # an oil and vinegar dressing: greek, spinach, garden
+UNDRESSED = ", no dressing"
 # Mixed drinks: one shot of the spirit (1.5 fl oz) and a glass of the mixer (6 fl oz), as a bar
 # pours them ("rum and coke", "vodka soda", "gin and tonic").
 SPIRITS = frozenset({"vodka", "rum", "gin", "whiskey", "whisky", "tequila", "bourbon", "scotch"})
@@ -90,7 +96,7 @@ def split_items(*, user, name: str) -> list[Item]:
     if recipe := RECIPES.get(re.sub(r"^(an?|the|one)\s+", "", text)):
         return [Item(name, quantity, unit) for name, quantity, unit in recipe]
     if not any(f" {w} " in f" {text} " for w in ("with", "on", "and", "&", "+")):
-        return whole
+        return _dressed_salad(user, name, text) or whole
     if _known_whole(user, text):
         return whole
     if m := _WITH.match(text):
@@ -110,6 +116,19 @@ def split_items(*, user, name: str) -> list[Item]:
     if len(parts) > 1 and all(_food(user, p) for p in parts):
         return [Item(p, None, None) for p in parts]
     return whole
+
+
+def _dressed_salad(user, name: str, text: str) -> list[Item] | None:
+    """[the salad, its usual dressing] for a salad the catalog has only undressed."""
+    if "salad" not in text.split() or "dressing" in text or "vinaigrette" in text:
+        return None
+    food = search.best_food(user=user, name=text)
+    if food is None or not food.name.lower().endswith(UNDRESSED):
+        return None
+    kind = next((k for k in USUAL_DRESSINGS if k in food.name.lower()), None)
+    dressing = USUAL_DRESSINGS.get(kind, PLAIN_DRESSING)
+    quantity, unit = next((q, u) for said, _, q, u in ACCOMPANIMENTS if said == "dressing")
+    return [Item(name, None, None), Item(dressing, quantity, unit)]
 
 
 def _mixed_drink(text: str) -> list[Item] | None:

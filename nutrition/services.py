@@ -106,6 +106,11 @@ def food_words_known(text: str) -> bool:
     return search.known_words(_searchable(text))
 
 
+def food_dish_word(word: str) -> bool:
+    """Whether a word names a dish the words before it fill ("sandwich", "soup", "wrap")."""
+    return str(word or "").lower() in search.DISH_WORDS
+
+
 def food_find_best(*, user, name: str) -> Food | None:
     """The food to log for `name` when the match is confident, else None (offer options)."""
     return search.best_food(user=user, name=_searchable(name))

@@ -174,6 +174,15 @@ STANDARD_SIZES: dict[str, tuple[StandardSize | None, StandardSize | None]] = {
         StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
     ),
 }
+# A size said before a container whose standard size is that size already, or has its own:
+# the snack bag is the small one (1 oz); the large single-serve bag of chips is 2.5 oz.
+SIZED_STANDARD_SIZES: dict[tuple[str, str], StandardSize] = {
+    ("bag", "small"): StandardSize(Decimal(1), "oz", "snack-size bag of chips or pretzels, 1 oz"),
+    ("bag", "large"): StandardSize(
+        Decimal("2.5"), "oz", "a large single-serve bag of chips (the 2.5 oz size)"
+    ),
+    ("packet", "small"): StandardSize(Decimal(1), "oz", "single-serve snack packet, about 1 oz"),
+}
 STANDARD_SIZES_FOR: dict[tuple[str, str], StandardSize] = {
     ("bottle", "wine"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
     ("bottle", "champagne"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
@@ -276,6 +285,7 @@ class Unit:
     factor: Decimal
     canonical: str | None  # g, cup, piece, serving, large...; None for other words
     word: str  # "slice" for "slices": matched against household servings
+    size: str | None = None  # "small" of "small bag", already in `factor` (CONTAINER_SIZES)
 
     @property
     def label(self) -> str:
@@ -310,11 +320,12 @@ def parse_unit(text) -> Unit:
                 code="unknown_unit",
             )
     canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
+    size = None
     if canonical is None and (sized := _sized_container(raw)) is not None:
         size, raw = sized  # "small bag": three quarters of a bag
         factor *= CONTAINER_SIZES[size]
         canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
-    return Unit(factor, canonical, canonical or _singular(raw))
+    return Unit(factor, canonical, canonical or _singular(raw), size if canonical else None)
 
 
 def _sized_container(raw: str) -> tuple[str, str] | None:
@@ -334,8 +345,12 @@ def _sized_container(raw: str) -> tuple[str, str] | None:
 # Serving words that are not units above but name an amount of a food, as its household
 # servings do ("2 slices of pizza", "2 strips of bacon", "a wedge of brie", "a stick of butter").
 HOUSEHOLD_WORDS = frozenset(
-    {"slice", "scoop", "wedge", "stick", "bar", "square", "strip", "rasher"}
+    {"slice", "scoop", "wedge", "stick", "bar", "square", "strip", "rasher", "fillet"}
 )
+# Pieces SR28 measures as part of a whole side when the fish is big: "a fillet" is that part.
+SIDE_MEASURED = frozenset({"fillet"})
+# Serving words people also say after the food ("a salmon fillet", "tilapia fillets").
+TRAILING_HOUSEHOLD_WORDS = frozenset({"fillet"})
 _SIZE_WORDS = {"big": "large", "little": "small", "huge": "extra large", "giant": "extra large"}
 
 
@@ -361,6 +376,9 @@ def amount_in_name(name: str, unit: str | None) -> tuple[str, str | None]:
         if container is not None and container not in SIZES and container != KCAL:
             rest = " ".join(words[2:])
             return rest, f"{size} {container}" if size else container
+    if len(words) > 1 and _singular(words[-1]) in TRAILING_HOUSEHOLD_WORDS:
+        piece = _singular(words[-1])
+        return " ".join(words[:-1]), f"{size} {piece}" if size else piece
     if len(words) > 1 and " ".join(words[-2:]) in ("juice box", "juice boxes", "drink box"):
         rest = " ".join(words[:-1]) if words[-2] == "juice" else " ".join(words[:-2])
         return rest or "juice", f"{size} juice box" if size else "juice box"
@@ -471,7 +489,8 @@ def portion(
                 code="unknown_unit",
             )
         if not asked.label or asked.canonical == PIECE or _matches(variant, asked):
-            return _checked(food, _via_variant(base, variant, amount), amount, asked)
+            served = _as_served(variant, amount, asked)
+            return _checked(food, _via_variant(base, variant, served), amount, asked)
 
     if asked.canonical == GLASS:
         labelled = base.labelled_serving()
@@ -505,9 +524,9 @@ def portion(
         # "a bar of chocolate" is the bar, not its miniature
         match = next((v for v in same if "mini" not in _plain(v)), same[0] if same else None)
         if match is not None:
-            result = _via_variant(base, match, amount, label=asked.label)
+            result = _via_variant(base, match, _as_served(match, amount, asked), asked.label)
     if result is None and asked.canonical in CONTAINERS:
-        result = _container(base, amount, asked.canonical)
+        result = _container(base, amount, asked.canonical, asked.size)
         if result is None and asked.canonical in ("plate", "bowl"):
             result = _natural(base, amount)  # a plate of fries: the food's own helping
     if result is None and asked.canonical in SIZES:
@@ -811,6 +830,14 @@ def _matches(variant, asked: Unit) -> bool:
     return bool(asked.label) and head_of(variant.serving_unit) == asked.label
 
 
+def _as_served(variant, amount: Decimal, asked: Unit) -> Decimal:
+    """`amount` in the variant's own count. SR28 weighs a big fish's fillet as half a side
+    ("0.5 fillet", 178 g of salmon): that half is the piece a person calls a fillet."""
+    if asked.word in SIDE_MEASURED and _matches(variant, asked) and variant.serving_size < 1:
+        return amount * Decimal(variant.serving_size)
+    return amount
+
+
 def _via_variant(base: _Base, variant, amount: Decimal, label: str | None = None) -> Portion:
     per = base.variant_multiplier(variant)
     if per is None:
@@ -873,12 +900,27 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False)
     return Portion(amount, SERVING, None, base.grams_for(amount))
 
 
-def _container(base: _Base, amount: Decimal, word: str) -> Portion | None:
+def _container(base: _Base, amount: Decimal, word: str, said: str | None = None) -> Portion | None:
     """A bottle, can, bag... of the food: its own serving of that name, else the standard size
-    (STANDARD_SIZES), as `amount` containers."""
+    (STANDARD_SIZES), as `amount` containers. A size said before the container (`said`, already
+    in `amount`) scales it only when the container is not that size already: "a small box" of
+    raisins is SR28's "small box (1.5 oz)", "a small bag" of chips the 1 oz snack bag."""
     names = CONTAINER_SERVINGS[word]
     size = standard_size(base.food, word, drink=base.a_drink())
-    for v in [*base._ordered_servings(), *base.usable_variants()]:
+    servings = [*base._ordered_servings(), *base.usable_variants()]
+    if said is not None:
+        unscaled = amount / CONTAINER_SIZES[said]
+        for v in servings:
+            text = _plain(v)
+            named = any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
+            if named and sizes_in(text) == [said] and base.variant_multiplier(v) is not None:
+                result = _via_variant(base, v, unscaled, label=f"{said} {word}")
+                return replace(result, quantity=unscaled)
+        sized = SIZED_STANDARD_SIZES.get((word, said))
+        if sized is not None and not base.a_drink() and base.grams:
+            grams = unscaled * sized.amount * MASS_G[sized.unit]
+            return Portion(grams / base.grams, f"{said} {word}", None, grams, unscaled)
+    for v in servings:
         text = _plain(v)
         if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
             if base.variant_multiplier(v) is None:

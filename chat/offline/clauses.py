@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chat.offline.tokens import number_value, take_quantity, token_at
 from chat.offline.vocabulary import SPLITTERS, TIME_UNITS, WITH_COMPANY, WITH_FOODS, WITH_PARTS
+from nutrition.services import food_dish_word
 from nutrition.units import unit_word as food_unit
 
 
@@ -58,6 +59,15 @@ def _glued(tokens: list[str], i: int) -> bool:
         return True
     if token_at(tokens, i - 1) in ("hundred", "thousand") and number_value(token_at(tokens, i + 1)):
         return True  # "one hundred and fifty"
+    filling, dish = token_at(tokens, i + 1), token_at(tokens, i + 2)
+    if (
+        token_at(tokens, i - 1).isalpha()
+        and filling.isalpha()
+        and filling not in ("a", "an", "the", "some")
+        and not food_dish_word(filling)
+        and food_dish_word(dish)
+    ):
+        return True  # "a ham and cheese sandwich": one dish, named by what is in it
     _, j = take_quantity(tokens, i + 1, articles=False)
     return token_at(tokens, i - 1) in TIME_UNITS and j > i + 1 and token_at(tokens, j) in TIME_UNITS
 

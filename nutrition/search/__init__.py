@@ -27,7 +27,7 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
   top sirloin, "salmon" farmed Atlantic, "cheese" cheddar), a small table (EVERYDAY) names it.
 """
 
-from nutrition.search.knowledge import EVERYDAY, LABELS, TRIVIAL_STEMS
+from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, TRIVIAL_STEMS
 from nutrition.search.ranking import (
     CONFIDENT_SCORE,
     best_food,
@@ -38,6 +38,7 @@ from nutrition.search.ranking import (
 )
 
 __all__ = [
+    "DISH_WORDS",
     "CONFIDENT_SCORE",
     "EVERYDAY",
     "LABELS",

@@ -106,6 +106,11 @@ SURVEY_PENALTY = 3.0
 SURVEY_OTHER_DISH_PENALTY = 1.0
 # The bread a survey sandwich is on ("Turkey sandwich on white"): a detail, not another food.
 SURVEY_DETAIL_STEMS = frozenset({"white", "wheat", "bun"})
+# A survey dish that leaves a part out ("Soup, pho, no meat") when the words do not: below its
+# twin with the part. (SR28's "without salt", "without skin" are forms, weighed elsewhere.)
+WITHOUT_PENALTY = 0.3
+_WITHOUT = re.compile(r", no [a-z]", re.IGNORECASE)
+LEAVES_OUT = frozenset({"no", "without", "meatless", "plain"})
 NEUTRAL_BONUS = 0.1
 # "Crackers, milk" is crackers: SR28 names start with what the food is.
 HEAD_MISS_FACTOR = 0.75
@@ -396,7 +401,8 @@ def _parse(text: str) -> Query:
         stems=frozenset(stems),
         words=words,
         described=described,
-        kind=bool(words) and words <= KINDS,
+        # "fish" or "candy bar" is a kind of food; "fish sandwich" or "fruit salad" is a dish
+        kind=bool(words) and words <= KINDS and not _ends_with_dish(lowered),
         guesses=_guesses(parts.get(1, {})),
     )
     q.preferred = _preferred(stems, options)
@@ -405,6 +411,11 @@ def _parse(text: str) -> Query:
         last = main_words[-1]
         q.dish = frozenset(st for st in parts.get(1, {}) if last.startswith(st))
     return q
+
+
+def _ends_with_dish(lowered: str) -> bool:
+    words = _WORDS.findall(lowered)
+    return len(words) >= 2 and words[-1] in DISH_WORDS
 
 
 def _split_with(lowered: str) -> tuple[str, str]:
@@ -859,6 +870,8 @@ def _penalty(c: Candidate, layout: Layout, q: Query, cooked: bool) -> float:
             penalty += PRODUCT_PENALTY
         elif products:
             penalty += FROZEN_PENALTY
+    if c.survey and _WITHOUT.search(c.name) and not q.words & LEAVES_OUT:
+        penalty += WITHOUT_PENALTY  # "pho" is the soup with its meat, not "Soup, pho, no meat"
     if layout.generic:
         penalty -= GENERIC_CREDIT
     if c.servings:

@@ -426,6 +426,16 @@ LOGGED = [
         [food("almonds", 1, "handful")],
         id="a handful is a unit",
     ),
+    pytest.param(
+        "a ham and cheese sandwich for lunch",
+        [food("ham and cheese sandwich", meal="lunch")],
+        id="a dish named by its fillings is one dish",
+    ),
+    pytest.param(
+        "soup and a turkey sandwich",
+        [food("soup"), food("turkey sandwich")],
+        id="two dishes said together are two",
+    ),
 ]
 
 

@@ -35,7 +35,7 @@ from tests.evals.scoring import (
 # that is wrong is fixed in diary_cases.jsonl, with its reason in the commit). Issue 23 added 67
 # dish and portion cases that the parser was not built for (568 of 591, 96.1%, 2026-12-05; the
 # 524 older cases 518 of 524): the floor is the issue's target for the larger set, for review.
-FLOOR = 0.96
+FLOOR = 0.97
 
 TAGS = {
     "container",

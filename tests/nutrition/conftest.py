@@ -19,8 +19,7 @@ def catalog_food(name: str, calories, protein=0, carbs=0, fat=0, servings=(), **
         carbs=Decimal(str(carbs)),
         fat=Decimal(str(fat)),
         is_custom=False,
-        source="test",
-        **{**PER_100_G, **fields},
+        **{"source": "test", **PER_100_G, **fields},
     )
     for sequence, (amount, unit, grams) in enumerate(servings, start=1):
         FoodVariant.objects.create(

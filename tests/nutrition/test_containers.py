@@ -7,7 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nutrition import compound, units
-from nutrition.services import bulk_problem, food_entry_create, goal_set
+from nutrition.models import FNDDS_SOURCE
+from nutrition.services import bulk_problem, entry_nutrients, food_entry_create, goal_set
 from nutrition.units import amount_in_name, portion
 
 from .conftest import catalog_food
@@ -89,11 +90,44 @@ def test_without_a_serving_of_its_own_a_container_has_its_standard_size(beer, wi
     assert kcal(beer, 1, "bottle") == 153  # a 12 fl oz beer bottle
     assert 600 < kcal(wine, 1, "bottle") < 680  # 750 ml
     assert kcal(pretzels, 1, "bag") == 109  # a 1 oz snack bag, never one twist
-    assert kcal(pretzels, 1, "small bag") == 82  # three quarters of one
+    assert kcal(pretzels, 1, "small bag") == 109  # the snack bag is the small one already
+    assert kcal(pretzels, 1, "large bag") == 272  # the 2.5 oz single-serve bag
 
 
 def test_a_family_bag_is_not_what_a_bag_of_chips_means(chips):
     assert kcal(chips, 1, "bag") == 151  # the 1 oz snack bag, not the 8 oz one (1,208 kcal)
+
+
+def test_a_sized_container_the_catalog_has_is_that_container_not_a_scaled_other(alice):
+    raisins = catalog_food(
+        "Raisins, seedless",
+        299,
+        servings=[(1, "miniature box (.5 oz)", 14), (1, "small box (1.5 oz)", 43)],
+    )
+
+    assert kcal(raisins, 1, "small box") == 129  # not three quarters of the miniature box
+    assert kcal(raisins, 2, "small box") == 257
+    entry = food_entry_create(user=alice, food=raisins, quantity=1, unit="small box")
+    assert (entry.quantity, entry.unit) == (1, "small box")
+
+
+def test_a_large_bag_of_chips_is_the_large_single_serve_bag_when_kept_in_the_diary(alice, chips):
+    entry = food_entry_create(user=alice, food=chips, quantity=1, unit="large bag")
+
+    assert (entry.quantity, entry.unit) == (1, "large bag")
+    assert int(entry_nutrients(entry)["calories"]) == 377  # 2.5 oz, not 1.5 snack bags
+
+
+def test_a_fillet_is_the_piece_a_person_eats_even_where_usda_weighs_half_a_side():
+    salmon = catalog_food(
+        "Fish, salmon, Atlantic, farmed, cooked, dry heat", 206, servings=[(0.5, "fillet", 178)]
+    )
+    tilapia = catalog_food("Fish, tilapia, cooked, dry heat", 128, servings=[(1, "fillet", 87)])
+
+    assert kcal(salmon, 1, "fillet") == 367  # the 178 g half side, not the 356 g whole side
+    assert kcal(tilapia, 2, "fillet") == 223
+    assert amount_in_name("salmon fillet", None) == ("salmon", "fillet")
+    assert amount_in_name("fillet of fried fish", None) == ("fried fish", "fillet")
 
 
 def test_a_size_picks_the_foods_serving_of_that_size(fries):
@@ -170,6 +204,27 @@ def test_coffee_with_milk_is_coffee_and_a_splash_of_milk(alice):
     assert items == [
         compound.Item("coffee", None, None),
         compound.Item("milk", 2, "tbsp"),
+    ]
+
+
+def test_a_salad_the_catalog_weighs_undressed_comes_with_its_usual_dressing(alice):
+    catalog_food("Greek Salad, no dressing", 48, servings=[(1, "bowl", 200)], source=FNDDS_SOURCE)
+    catalog_food(
+        "Caesar salad, with romaine, no dressing",
+        77,
+        servings=[(1, "bowl", 200)],
+        source=FNDDS_SOURCE,
+    )
+    catalog_food("Salad dressing, italian dressing, commercial, regular", 240)
+    catalog_food("Salad dressing, caesar dressing, regular", 542)
+
+    assert compound.split_items(user=alice, name="a greek salad") == [
+        compound.Item("a greek salad", None, None),
+        compound.Item("italian dressing", 2, "tbsp"),
+    ]
+    assert compound.split_items(user=alice, name="caesar salad")[1].name == "caesar dressing"
+    assert compound.split_items(user=alice, name="greek salad, no dressing") == [
+        compound.Item("greek salad, no dressing", None, None)
     ]
 
 

@@ -2,6 +2,7 @@ import pytest
 from django.db import connection
 
 from nutrition import search
+from nutrition.models import FNDDS_SOURCE
 from nutrition.services import (
     food_create_custom,
     food_find_best,
@@ -369,3 +370,24 @@ def test_a_name_for_a_food_is_not_taken_for_a_typo_of_another(alice, forms):
 def test_a_label_before_the_food_and_organs_after_it_are_read_as_such(alice, forms):
     assert first(alice, "almonds") == "Nuts, almonds"
     assert names(alice, "turkey")[-1] == "Turkey, heart, all classes, cooked, simmered"
+
+
+def test_two_kinds_of_food_said_together_name_one_dish_that_is_logged(alice, db):
+    catalog_food("Fish sandwich", 240, servings=[(1, "sandwich", 210)], source=FNDDS_SOURCE)
+    catalog_food(
+        "Fish sandwich, grilled", 190, servings=[(1, "sandwich", 210)], source=FNDDS_SOURCE
+    )
+    catalog_food("Fish, cod, cooked, dry heat", 105)
+
+    assert food_find_best(user=alice, name="fish sandwich").name == "Fish sandwich"
+    assert food_find_best(user=alice, name="fish") is None  # a kind of food: options
+
+
+def test_a_survey_dish_without_its_usual_part_comes_after_its_twin_with_it(alice, db):
+    bowls = [(1, "cup", 245), (1, "bowl", 370)]
+    survey = {"source": FNDDS_SOURCE, "food_group": "Ramen and Asian broth-based soups"}
+    catalog_food("Soup, pho, no meat", 37, servings=bowls, **survey)
+    catalog_food("Soup, pho, with meat", 77, servings=bowls, **survey)
+
+    assert food_find_best(user=alice, name="pho").name == "Soup, pho, with meat"
+    assert food_search(user=alice, query="pho no meat")[0].name == "Soup, pho, no meat"
