@@ -114,10 +114,15 @@ install() {
 
 serve() {
   install
+  # A CPU that lists AMX gets llama.cpp's AMX kernels for repacked weights; where the kernel does
+  # not grant the tile state (containers, VMs) they crash at the first matrix product (SIGSEGV in
+  # ggml_backend_amx_mul_mat), so the weights are left as they are on such a CPU.
+  local repack=()
+  if grep -qw amx_tile /proc/cpuinfo 2>/dev/null; then repack=(--no-repack); fi
   log "serving $MODEL on http://127.0.0.1:$MODEL_PORT/v1 (health: /health); Ctrl-C stops"
   exec "$server_bin" -m "$gguf" --host 127.0.0.1 --port "$MODEL_PORT" \
     -c "$MODEL_CTX" -t "$(nproc)" -np 1 --jinja --chat-template-file "$here/model_chat_template.jinja" \
-    --no-ui ${MODEL_SERVER_ARGS:-}
+    --no-ui "${repack[@]}" ${MODEL_SERVER_ARGS:-}
 }
 
 case "${1:-serve}" in
