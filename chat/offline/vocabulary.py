@@ -25,7 +25,13 @@ def _words(data: dict, key: str) -> frozenset[str]:
 
 
 _tokens = _load("tokens")
-PHRASES: tuple[str, ...] = tuple(_tokens["phrases"])
+# Words said as one token: the grammar's own, and every activity's several-word names ("bicep
+# curls", "shoulder press"), which exercise owns.
+PHRASES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [*_tokens["phrases"], *(w for w in activities.SEARCH_TERMS if " " in w and "-" not in w)]
+    )
+)
 INTERJECTIONS = _words(_tokens, "interjections")
 CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
 

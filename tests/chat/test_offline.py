@@ -432,6 +432,11 @@ LOGGED = [
         id="a dish named by its fillings is one dish",
     ),
     pytest.param(
+        "3x12 bicep curls",
+        [exercise("Bicep curls", 9)],
+        id="sets by reps of a strength move named in two words",
+    ),
+    pytest.param(
         "soup and a turkey sandwich",
         [food("soup"), food("turkey sandwich")],
         id="two dishes said together are two",
