@@ -77,7 +77,9 @@ NEGATIONS = frozenset({"no", "without", "less", "little", "hold", "zero"})
 _ON = re.compile(r"^(?P<top>.+?)\s+on\s+(?P<base>.+)$")
 _WITH = re.compile(r"^(?P<main>.+?)\s+with\s+(?P<side>.+)$")
 _AND = re.compile(r"\s*(?:,|\band\b|&|\+)\s*")
-_LEADING = re.compile(r"^(?:a|an|some|the|a bit of|a little|a splash of|a dash of|splash of)\s+")
+_LEADING = re.compile(
+    r"^(?:a bit of|a little|a splash of|a dash of|splash of|dash of|a|an|some|the)\s+"
+)
 
 
 @dataclass(frozen=True)

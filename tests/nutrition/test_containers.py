@@ -228,6 +228,14 @@ def test_a_salad_the_catalog_weighs_undressed_comes_with_its_usual_dressing(alic
     ]
 
 
+def test_a_splash_of_milk_is_the_usual_splash_however_it_is_said(alice):
+    catalog_food("Beverages, coffee, brewed, prepared with tap water", 1)
+    catalog_food("Milk, whole, 3.25% milkfat, with added vitamin D", 61, servings=[(1, "tbsp", 15)])
+
+    for said in ("coffee with a splash of milk", "coffee with splash of milk"):
+        assert compound.split_items(user=alice, name=said)[1] == compound.Item("milk", 2, "tbsp")
+
+
 def test_a_name_the_catalog_has_whole_stays_one_food(alice):
     catalog_food("Chili with beans, canned", 103)
     catalog_food("Beans, black, mature seeds, cooked", 132)
