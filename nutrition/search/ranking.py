@@ -283,6 +283,8 @@ def best_food(*, user, name: str) -> Food | None:
     found = [f for f in search_foods(user=user, query=name, limit=3) if not _bare_survey(f)]
     # "caesar salad": the salad, second after its dressing, is the dish the words end with
     found = [next((f for f in found if f.complete), found[0])] if found else []
+    if found and _only_the_maker(found[0], name):
+        return None  # "mcdonalds", "subway": a place to eat, not one of its dishes
     dish = dish_of(name)
     if found and dish is not None and dish[1] is None:
         phrase = " ".join(dish[0]).replace("'", "")
@@ -303,6 +305,21 @@ def best_food(*, user, name: str) -> Food | None:
     return next(
         (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
     )
+
+
+def _only_the_maker(food: Food, name: str) -> bool:
+    """Whether the words name only who made the food: the survey's restaurant in brackets
+    ("Big Mac (McDonalds)") or the maker SR28 writes first in capitals ("SUBWAY, tuna sub")."""
+    asked = {_stem_plural(w) for w in _WORDS.findall(name.lower())}
+    bracket = re.search(r"\(([^()]*)\)\s*$", food.name)
+    if bracket and bracket.group(1).lower() in RESTAURANTS:
+        maker = bracket.group(1)
+    else:
+        maker = food.name.split(",")[0]
+        if "," not in food.name or any(c.islower() for c in maker.replace("Mc", "")):
+            return False
+    made_by = {_stem_plural(w) for w in _WORDS.findall(maker.lower().replace("'", ""))}
+    return bool(asked) and asked <= made_by
 
 
 def _bare_survey(food: Food) -> bool:
@@ -361,6 +378,10 @@ def _made_by(name: str, asked: frozenset[str]) -> bool:
 
 
 _UPPER_WORDS = re.compile(r"[A-Z][A-Z0-9'&.-]*\b")
+# The survey names a product in brackets after what it is ("Energy drink (Red Bull)"); a
+# restaurant in brackets is the maker of several dishes, not one product.
+_BRACKETED_BRAND = re.compile(r"\(([A-Z][A-Za-z' &-]*)\)\s*$")
+RESTAURANTS = frozenset({"mcdonalds", "burger king"})
 
 
 @lru_cache(maxsize=4096)
@@ -368,6 +389,9 @@ def _product(name: str) -> frozenset[str] | None:
     """The brand product a catalog name ends with, as words: SR28 writes products in capitals
     ("..., KELLOGG'S FROSTED FLAKES" -> frosted, flakes; the maker's name, said before, is
     dropped). None for a name that does not end with one."""
+    if bracket := _BRACKETED_BRAND.search(name):  # the survey's "Corn snacks (Cheetos)"
+        said = bracket.group(1).lower()
+        return None if said in RESTAURANTS else frozenset(_WORDS.findall(said)) or None
     parts = name.split(",")
     if len(parts) < 2 or not _UPPER_WORDS.search(parts[-1]):
         return None

@@ -391,3 +391,13 @@ def test_a_survey_dish_without_its_usual_part_comes_after_its_twin_with_it(alice
 
     assert food_find_best(user=alice, name="pho").name == "Soup, pho, with meat"
     assert food_search(user=alice, query="pho no meat")[0].name == "Soup, pho, no meat"
+
+
+def test_a_brand_the_survey_names_in_brackets_is_that_product(alice, db):
+    snack = {"source": FNDDS_SOURCE, "servings": [(1, "bag", 28)]}
+    catalog_food("Cheese flavored corn snacks (Cheetos)", 536, **snack)
+    catalog_food("Corn chips, plain (Fritos)", 547, **snack)
+    catalog_food("Big Mac (McDonalds)", 257, source=FNDDS_SOURCE, servings=[(1, "sandwich", 219)])
+
+    assert food_find_best(user=alice, name="cheetos").name.endswith("(Cheetos)")
+    assert food_find_best(user=alice, name="mcdonalds") is None  # a restaurant, not one dish

@@ -36,3 +36,17 @@ def test_a_taco_is_a_taco_and_a_sandwich_cookie_no_sandwich():
     assert [p.unit for p in taco] == ["taco"]
     assert taco[0].description == "taco (estimate)"
     assert cookie == ()
+
+
+def test_a_branded_snack_or_drink_comes_in_its_labelled_size():
+    foods = {f.original_name: f for f in survey.read_survey_foods()}
+    table = survey.portion_table()
+
+    def first(name):
+        portion = survey.portions_for(foods[name], table)[0]
+        return portion.unit, portion.grams
+
+    assert first("Energy drink (Red Bull)") == ("can", 260)  # 8.4 fl oz
+    assert first("Energy drink (Monster)") == ("can", 490)  # 16 fl oz
+    assert first("Cheese flavored corn snacks (Cheetos)") == ("bag", 28)
+    assert first("Fruit juice drink (Capri Sun)") == ("pouch", 180)
