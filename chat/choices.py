@@ -14,7 +14,7 @@ from django.utils import timezone
 from chat import options
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
-from chat.turns import CoachResponse, Turn, listing
+from chat.turns import CoachResponse, Turn, said_logged
 from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
 
@@ -193,7 +193,7 @@ def resolve_pick(turn: Turn) -> CoachResponse | None:
     return CoachResponse(
         action="selected",
         engine="options",
-        message=f"Logged {listing(written)}.",
+        message=said_logged(turn.user, written),
         categories=[data["kind"]],
     )
 

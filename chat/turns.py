@@ -10,7 +10,8 @@ from chat.images import StoredImage
 from chat.models import ChatMessage
 from chat.reading import Reading, read
 from chat.tools import ToolResult
-from chat.tools.base import Written, jsonable
+from chat.tools.base import Written, jsonable, logged_sentence
+from sparky.dates import today_for
 
 OFFLINE_HELP = (
     "I'm running on Sparky's built-in offline parser, which understands everyday logging such as "
@@ -140,6 +141,17 @@ class Turn:
             self.saved_calls.append(
                 {"name": name, "arguments": jsonable(arguments or {}), "result": result.message}
             )
+
+
+def said_logged(user, written: list[Written]) -> str:
+    """What a reply says it saved: one sentence of the logged rows ("Logged 2 large eggs (143
+    kcal) for breakfast."), then any other saved row by its summary."""
+    phrased = [w for w in written if w.phrase]
+    others = [w for w in written if not w.phrase]
+    parts = [logged_sentence(phrased, today_for(user))] if phrased else []
+    if others:
+        parts.append(f"Saved {listing(others)}.")
+    return " ".join(parts)
 
 
 def listing(written: list[Written]) -> str:

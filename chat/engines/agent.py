@@ -46,7 +46,7 @@ from chat.tools import (
     run_tool,
 )
 from chat.tools.grounding import Said, unneeded_tools
-from chat.turns import CoachResponse, Turn, listing
+from chat.turns import CoachResponse, Turn, said_logged
 
 # Tokens a step may write: a few tool calls, or the answer. Small models run away without one.
 STEP_TOKENS = {"full": 1024, "core": 256}
@@ -295,7 +295,7 @@ def _answer(turn: Turn, final_text: str | None):
     response = CoachResponse(action="answered", message="", engine="tools")
     if turn.written:
         response.action = "logged"
-        saved = f"Logged {listing(turn.written)}."
+        saved = said_logged(turn.user, turn.written)
         if final_text and _covers(final_text, turn) and not _only_a_claim(final_text):
             response.message = final_text
         elif final_text and not _only_a_claim(final_text) and not _CLAIM.search(final_text):

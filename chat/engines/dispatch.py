@@ -12,11 +12,12 @@ from chat.answers import answer_question
 from chat.categories import LABELS
 from chat.choices import held_for_confirmation
 from chat.tools import ToolContext, ToolSet, build_chatbot_tools, run_tool
-from chat.tools.base import registry
+from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
 from measurements.units import parse_length_unit, parse_weight_unit
 from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
+from sparky.dates import today_for
 
 
 def intent_calls(intent) -> list[tuple[str, dict]]:
@@ -177,11 +178,32 @@ def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
         return
     if result.confirm:
         lines.append(result.confirm)
+    elif _only_logged(turn, result):  # joined with the turn's other logged rows: one sentence
+        if LOGGED not in lines:
+            lines.append(LOGGED)
     elif result.ok or not result.options:
         lines.append(result.message if result.ok else f"Not saved: {result.message}")
 
 
 _CHECKIN_FIELDS = {"weight", "neck", "waist", "hips", "steps"}
+# Where the turn's "Logged ..." sentence goes among its lines.
+LOGGED = "\x00logged"
+
+
+def _only_logged(turn: Turn, result) -> bool:
+    """Whether a call's whole message is the sentence of the rows it logged."""
+    rows = result.written
+    if not (result.ok and rows and all(w.phrase for w in rows)):
+        return False
+    return result.message == logged_sentence(rows, today_for(turn.user))
+
+
+def said_lines(turn: Turn, lines: list[str]) -> str:
+    """The reply's lines, the rows logged by the turn joined into one sentence where the first
+    of them was."""
+    rows = [w for w in turn.written if w.phrase]
+    sentence = logged_sentence(rows, today_for(turn.user)) if rows else ""
+    return "\n".join(sentence if line == LOGGED else line for line in lines if line)
 
 
 def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
@@ -209,7 +231,7 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
     if not lines and not turn.option_requests:
         lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
     action = "logged" if turn.written else ("answered" if any(answered) else "none")
-    return CoachResponse(action=action, message="\n".join(lines), engine=engine)
+    return CoachResponse(action=action, message=said_lines(turn, lines), engine=engine)
 
 
 def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: bool) -> bool:

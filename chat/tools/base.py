@@ -56,9 +56,47 @@ class Written:
     # {"op": "restore", "before": {...}, "after": {...}} for values it changed, {"op":
     # "recreate", "row": {...}} for a row it deleted, {"op": "water", "added": n}.
     undo: dict | None = None
+    # The row as a reply says it ("2 large eggs (143 kcal)") and the meal it went to: replies that
+    # log several rows join them into one sentence (logged_sentence).
+    phrase: str = ""
+    meal: str | None = None
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+
+def and_list(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def spoken_day(day: str, today: dt.date) -> str:
+    """'yesterday', 'on Thursday', 'on 3 Nov': a diary day as said from `today`."""
+    date = dt.date.fromisoformat(day)
+    if date == today - dt.timedelta(days=1):
+        return "yesterday"
+    if today - dt.timedelta(days=6) <= date < today:
+        return f"on {date.strftime('%A')}"
+    return f"{date.day} {date.strftime('%b')}" + (
+        f" {date.year}" if date.year != today.year else ""
+    )
+
+
+def logged_sentence(rows: list[Written], today: dt.date) -> str:
+    """The rows a turn logged as one sentence: "Logged 2 large eggs (143 kcal) and a slice of
+    whole-wheat bread (86 kcal) for breakfast." The day only when it is not today."""
+    groups: dict[tuple, list[str]] = {}
+    for row in rows:
+        groups.setdefault((row.meal, row.date), []).append(row.phrase or row.summary)
+    parts = []
+    for (meal, day), phrases in groups.items():
+        when = f" for {meal}" if meal else ""
+        if day and day != today.isoformat():
+            when += (
+                f" {'' if spoken_day(day, today) == 'yesterday' else 'on '}{spoken_day(day, today)}"
+            )
+        parts.append(and_list(phrases) + when)
+    return f"Logged {'; '.join(parts)}."
 
 
 @dataclasses.dataclass

@@ -22,6 +22,7 @@ from .base import (
     ToolResult,
     Written,
     integer,
+    logged_sentence,
     number,
     obj,
     string,
@@ -85,20 +86,20 @@ def log_checkin(ctx, args) -> ToolResult:
     )
     measured = _checkin_summary(row, given, preferences_for(ctx.user))
     summary = f"{measured} on {row.entry_date}"
+    written = Written(
+        kind="checkin",
+        id=str(row.id),
+        summary=summary,
+        date=str(row.entry_date),
+        chip=measured[:1].upper() + measured[1:],
+        undo={"op": "restore", "before": before, "after": row_state(row, given)},
+        phrase=f"your {measured}",
+    )
     return ToolResult(
         ok=True,
-        message=f"Recorded {summary}.",
+        message=logged_sentence([written], today_for(ctx.user)),
         data={"date": row.entry_date},
-        written=[
-            Written(
-                kind="checkin",
-                id=str(row.id),
-                summary=summary,
-                date=str(row.entry_date),
-                chip=measured[:1].upper() + measured[1:],
-                undo={"op": "restore", "before": before, "after": row_state(row, given)},
-            )
-        ],
+        written=[written],
     )
 
 

@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 from exercise import selectors as exercise_selectors
 from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
-from sparky.dates import parse_day
+from exercise.phrases import entry_phrase
+from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
 
 from .base import (
@@ -16,6 +17,7 @@ from .base import (
     ToolResult,
     Written,
     integer,
+    logged_sentence,
     number,
     obj,
     string,
@@ -72,6 +74,7 @@ def written_exercise(entry, *, before: dict | None = None) -> Written:
         summary=entry_line(entry),
         date=entry.entry_date.isoformat() if entry.entry_date else None,
         chip=entry_chip(entry),
+        phrase=entry_phrase(entry) if before is None else "",
         undo={"op": "delete", "after": after}
         if before is None
         else {"op": "restore", "before": before, "after": after},
@@ -169,7 +172,7 @@ def log_exercise(ctx, args) -> ToolResult:
     written = written_exercise(entry)
     return ToolResult(
         ok=True,
-        message=f"Logged {written.summary}.",
+        message=logged_sentence([written], today_for(ctx.user)),
         data={"entry_id": str(entry.id), "exercise": exercise_card(entry.exercise)},
         written=[written],
     )

@@ -11,10 +11,11 @@ from nutrition import compound, units
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry
+from nutrition.phrases import entry_phrase
 from nutrition.services import default_meal
 from nutrition.units import unit_text
 from sparky import words
-from sparky.dates import parse_day
+from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
 
 from .base import (
@@ -24,6 +25,7 @@ from .base import (
     ToolResult,
     Written,
     integer,
+    logged_sentence,
     number,
     obj,
     string,
@@ -88,12 +90,15 @@ def written_custom_food(food) -> Written:
 def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
     """A food entry the call created, or (`before` its earlier state) changed."""
     after = row_state(entry, ENTRY_FIELDS)
+    kcal = food_services.entry_nutrients(entry).get("calories")
     return Written(
         kind="food_entry",
         id=str(entry.id),
         summary=entry_line(entry),
         date=entry.entry_date.isoformat(),
         chip=entry_chip(entry),
+        phrase=entry_phrase(entry, kcal) if before is None else "",
+        meal=entry.meal_type,
         undo={"op": "delete", "after": after}
         if before is None
         else {"op": "restore", "before": before, "after": after},
@@ -196,6 +201,10 @@ def _log_items(ctx, args, items) -> ToolResult:
             # the options are shown to the user; the line says only what was not saved
             why = f"{item.name!r} is not in the food catalog." if result.options else result.message
             lines.append(f"Not saved: {why}")
+    if written:  # the items saved as one sentence, then what was not
+        lines = [logged_sentence(written, today_for(ctx.user))] + [
+            line for line in lines if line.startswith("Not saved")
+        ]
     return ToolResult(
         ok=bool(written),
         message=" ".join(lines),
@@ -247,7 +256,7 @@ def _log_one(ctx, args) -> ToolResult:
     written = written_food(entry)
     return ToolResult(
         ok=True,
-        message=f"Logged {written.summary}.",
+        message=logged_sentence([written], today_for(ctx.user)),
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
     )

@@ -38,6 +38,22 @@ def test_two_items_for_breakfast_are_both_logged_with_one_summary(
     assert "kcal" in summary.content and "Tip:" in summary.content
 
 
+def test_the_reply_says_what_was_logged_in_one_plain_sentence(alice, catalog):
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    assert response.message == (
+        "Logged 2 large eggs (143 kcal) and a medium banana (105 kcal) for breakfast."
+    )
+    chips = [e["chip"] for e in response.entries]
+    assert chips[0].startswith("Egg")  # the chip keeps the catalog's short name
+
+
+def test_the_day_is_said_only_when_it_is_not_today(alice, catalog):
+    response = handle_turn(alice, "yesterday I had 2 eggs for lunch")
+
+    assert response.message == "Logged 2 large eggs (143 kcal) for lunch yesterday."
+
+
 def test_a_walk_is_logged_with_calories_from_the_catalog(alice, catalog):
     response = handle_turn(alice, "walked 45 min")
     entry = ExerciseEntry.objects.for_user(alice).select_related("exercise").get()

@@ -209,6 +209,6 @@ def test_log_food_without_a_count_takes_a_helping_not_one_tiny_piece(alice, cata
     counted = run_tool(ctx, "log_food", {"food_name": "almonds", "quantity": 12})
     one = run_tool(ctx, "log_food", {"food_name": "almond", "quantity": 1})
 
-    assert plural.ok and plural.message.startswith("Logged 1 oz Nuts, almonds")
-    assert counted.message.startswith("Logged 12 almonds Nuts, almonds")
-    assert one.message.startswith("Logged 1 almond Nuts, almonds")
+    assert plural.ok and plural.message.startswith("Logged 1 oz of almonds")
+    assert counted.message.startswith("Logged 12 almonds (")
+    assert one.message.startswith("Logged an almond (")

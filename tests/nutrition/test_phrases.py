@@ -1,0 +1,32 @@
+"""Replies name what was logged the way a person says it; the diary keeps the catalog's name."""
+
+import pytest
+
+from nutrition.phrases import amount_phrase, food_words
+
+
+@pytest.mark.parametrize(
+    ("quantity", "unit", "name", "said"),
+    [
+        (2, "large", "Egg, raw", "2 large eggs"),
+        (1, None, "Apples, raw", "an apple"),
+        (0.5, "avocado", "Avocados, raw", "half an avocado"),
+        (1, "slice", "Whole-wheat bread, toasted", "a slice of whole-wheat bread"),
+        (0.75, "cup", "Oats, cooked", "three quarters of a cup of oats"),
+        (1.5, "cup", "Rice, white, cooked", "1.5 cups of rice"),
+        (150, "g", "Chicken breast, roasted", "150 g of chicken breast"),
+        (2, "tbsp", "Peanut butter, smooth", "2 tbsp of peanut butter"),
+        (1, "large bag", "Potato chips, plain", "a large bag of potato chips"),
+        (2, "sandwich", "Big Mac (McDonalds)", "2 big macs"),
+        (1, "small", "French fries", "small french fries"),
+        (12, "almonds", "Nuts, almonds", "12 almonds"),
+        (6, "piece", "McDonald's, Chicken McNuggets", "6 McDonald's chicken McNuggets"),
+    ],
+)
+def test_an_amount_of_a_food_reads_as_said(quantity, unit, name, said):
+    assert amount_phrase(quantity, unit, name) == said
+
+
+def test_a_brand_keeps_its_capitals_and_a_catalog_label_is_dropped():
+    assert food_words("Cereals ready-to-eat, CHEERIOS") == "CHEERIOS"
+    assert food_words("Beverages, coffee, brewed") == "coffee"
