@@ -39,7 +39,7 @@ from chat.reading import wants_advice
 from chat.services import active_ai_service
 from chat.summaries import KIND as SUMMARY_KIND
 from chat.tasks import queue_progress_summary
-from chat.turns import CoachResponse, Turn, TurnRejected, listing
+from chat.turns import CoachResponse, Turn, TurnRejected, said_logged
 
 __all__ = ["SUMMARY_KIND", "CoachResponse", "TurnRejected", "handle_turn"]
 
@@ -112,8 +112,9 @@ def handle_turn(
             error="internal",
             message=(
                 "Something went wrong on Sparky's side while answering. Your message is saved"
-                + (f" and these were logged: {listing(turn.written)}" if turn.written else "")
-                + ". Please try again."
+                + ". "
+                + (said_logged(turn.user, turn.written) + " " if turn.written else "")
+                + "Please try again."
             ),
         )
     response.entries = [w.as_dict() for w in turn.written]
@@ -400,7 +401,7 @@ def _provider_failure(turn, config, exc, opened: bool) -> CoachResponse:
     logger.info("AI service failed mid-turn: %s", exc)
     parts = [f"{llm.plain_problem(exc, config)} before I could finish."]
     if turn.written:
-        parts.append(f"Already saved: {listing(turn.written)}.")
+        parts.append(f"Already saved: {said_logged(turn.user, turn.written)}")
     parts.append("Your message is saved; send it again in a moment.")
     if opened:
         parts.append(

@@ -121,6 +121,9 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     repeat_steps = 0
     # A small model makes one call a reply: it is told what the message named and is not saved.
     named = NamedItems(turn.reading) if profile == "core" and turn.text else None
+    # What the message named, followed for every model: once each item is saved and nothing is
+    # asked, Sparky writes the confirmation itself instead of asking the model for one.
+    covered = named or (NamedItems(turn.reading) if turn.text and turn.image is None else None)
     for _step in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
@@ -145,7 +148,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             break
         messages.append(_assistant_message(text, calls))
         before = dict(done)
-        step = _Step(turn, ctx, active, hint, categories, done, named)
+        step = _Step(turn, ctx, active, hint, categories, done, covered)
         question = held_for_confirmation(turn, functools.partial(step.run, calls))
         if question:  # nothing of this step was written: the model tells the user to confirm
             done.clear()
@@ -158,8 +161,8 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
         repeat_steps = repeat_steps + 1 if step.repeats == len(calls) else 0
         if repeat_steps >= MAX_REPEAT_STEPS:
             break  # the model keeps asking for what is done: answer for it
-        if named and not named.left and not named.partial and turn.written and not question:
-            break  # every item the message named is dealt with: Sparky lists what was saved
+        if _all_saved(turn, covered) and not question:
+            break  # every item the message named is saved: Sparky says what, in one request
         if enabled and surface is not None:
             categories += enabled
             turn.escalations.append(enabled)
@@ -192,6 +195,16 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     if final_text is None and not waiting and deadline - time.monotonic() > 5:
         final_text = _once_more(turn, config, messages, deadline)
     return _answer(turn, final_text)
+
+
+def _all_saved(turn: Turn, covered) -> bool:
+    """Whether the calls so far saved every item the message named, with nothing asked of the
+    user (options, a confirmation) and no question in the message to answer."""
+    if not covered or covered.left or covered.partial or not turn.written:
+        return False
+    if turn.option_requests or turn.confirm_requests or turn.pending_confirmation:
+        return False
+    return not (turn.reading is not None and turn.reading.asks)
 
 
 def turn_time_limit(config) -> float:

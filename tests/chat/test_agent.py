@@ -84,8 +84,40 @@ def test_a_food_the_message_never_names_is_refused_and_the_named_one_logged(
     response = handle_turn(alice, "2 eggs for breakfast")
 
     assert [e.food.name for e in FoodEntry.objects.for_user(alice)] == ["Egg, whole, raw, fresh"]
-    assert "bacon" in tool_results(fake_llm.last)[1]["message"]
     assert response.action == "logged"
+    assert response.message == "Logged 2 large eggs (143 kcal) for breakfast."  # no bacon
+    assert len(fake_llm.completion_requests) == 1  # the eggs were all it named: Sparky says so
+
+
+def test_a_logging_turn_that_saved_everything_named_asks_the_model_once(
+    alice, catalog, openai_service, fake_llm
+):
+    fake_llm.reply_tool_calls(
+        [("log_food", {"food_name": "egg", "quantity": 2}), ("log_food", {"food_name": "banana"})]
+    )
+    fake_llm.reply_text("Both saved!")
+
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    assert len(fake_llm.completion_requests) == 1
+    assert response.message == (
+        "Logged 2 large eggs (143 kcal) and a medium banana (105 kcal) for breakfast."
+    )
+
+
+def test_a_second_request_when_an_item_is_left_or_the_message_asks_something(
+    alice, catalog, openai_service, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    handle_turn(alice, "2 eggs and a banana for breakfast")
+    assert len(fake_llm.completion_requests) == 2  # the banana was left after the first
+
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
+    fake_llm.reply_text("Saved. Bananas are a good source of potassium.")
+    asked = handle_turn(alice, "had a banana, is that a good snack?")
+    assert len(fake_llm.completion_requests) == 4  # a question to answer after the save
+    assert "potassium" in asked.message
 
 
 def test_a_follow_up_is_grounded_in_the_conversation_before_it(

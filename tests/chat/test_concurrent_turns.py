@@ -19,7 +19,6 @@ def test_a_retry_sent_while_the_first_request_is_in_flight_gets_the_first_answer
     # The first step of the first request is slow, so the retry arrives mid-turn.
     call = ToolCall("log_food", {"food_name": "egg", "quantity": 2, "meal_type": "breakfast"})
     fake_llm.enqueue(Reply.message(None, [call]).delayed(1.5))
-    fake_llm.reply_text("Logged 2 eggs for breakfast.")
     first = {}
 
     def original():
@@ -40,10 +39,10 @@ def test_a_retry_sent_while_the_first_request_is_in_flight_gets_the_first_answer
 
     assert retry.action == "logged"
     assert retry.message_id == first["response"].message_id
-    assert retry.message == "Logged 2 eggs for breakfast."
+    assert retry.message == "Logged 2 large eggs (143 kcal) for breakfast."
     assert FoodEntry.objects.for_user(alice).count() == 1
     assert ChatMessage.objects.for_user(alice).filter(message_type="user").count() == 1
-    assert len(fake_llm.completion_requests) == 2  # the retry never reached the model
+    assert len(fake_llm.completion_requests) == 1  # the retry never reached the model
 
 
 @pytest.mark.django_db(transaction=True)

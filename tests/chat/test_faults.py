@@ -77,10 +77,10 @@ def test_a_429_with_retry_after_is_retried_once_and_succeeds(
 ):
     fake_llm.reply_error(429, "slow down", retry_after=1)
     fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
-    fake_llm.reply_text("Logged.")
     response = handle_turn(alice, "2 eggs for breakfast")
     assert response.action == "logged"
-    assert len(fake_llm.completion_requests) == 3  # 429, its retry (the tool step), final step
+    # the 429 and its retry (the tool step); the confirmation is Sparky's own
+    assert len(fake_llm.completion_requests) == 2
     assert FoodEntry.objects.for_user(alice).count() == 1
 
 
@@ -117,10 +117,10 @@ def test_a_failure_after_a_logged_tool_call_keeps_that_whole_entry(
 ):
     fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2})
     fake_llm.reply_error(500).reply_error(500)
-    response = handle_turn(alice, "2 eggs for breakfast")
+    response = handle_turn(alice, "2 eggs and a banana for breakfast")  # the banana is left
     entry = FoodEntry.objects.for_user(alice).get()
     assert entry.quantity == 2
-    assert "Already saved: 2 large Egg" in response.message
+    assert "Already saved: Logged 2 large eggs (143 kcal) for breakfast." in response.message
     assert response.entries and response.entries[0]["id"] == str(entry.id)
 
 
