@@ -3,6 +3,8 @@ user's AI services."""
 
 from __future__ import annotations
 
+import functools
+
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -12,10 +14,11 @@ from drf_spectacular.utils import (
 from rest_framework import generics, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import llm, services
+from chat import llm, services, streaming
 from chat import serializers as s
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
@@ -23,10 +26,28 @@ from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
 
 
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client ask for `text/event-stream`: the turn view answers it with a stream of its
+    own; anything else it says (a refusal, a throttle) is JSON."""
+
+    media_type = streaming.MEDIA_TYPE
+    format = "sse"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return JSONRenderer().render(data)
+
+
 class ChatTurnView(APIView):
     parser_classes = [JSONParser, MultiPartParser, FormParser]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, EventStreamRenderer]
     throttle_classes = [ScopedThrottle]
     throttle_scope = "chat"
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if isinstance(response, Response) and streaming.wants_stream(request):
+            request.accepted_renderer = JSONRenderer()  # errors of a streamed turn are JSON
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
         summary="Talk to Sparky",
@@ -54,15 +75,20 @@ class ChatTurnView(APIView):
         given.is_valid(raise_exception=True)
         data = given.validated_data
         key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None
+        turn = functools.partial(
+            handle_turn,
+            request.user,
+            data.get("message", ""),
+            image=data.get("image"),
+            categories=data.get("categories") or None,
+            idempotency_key=key,
+            source="api",
+        )
         try:
-            response = handle_turn(
-                request.user,
-                data.get("message", ""),
-                image=data.get("image"),
-                categories=data.get("categories") or None,
-                idempotency_key=key,
-                source="api",
-            )
+            if streaming.wants_stream(request):
+                stream = streaming.TurnStream.start(lambda events: turn(events=events).as_dict())
+                return stream.response(request)
+            response = turn()
         except TurnRejected as exc:
             return Response(
                 {"error": exc.code, "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST

@@ -21,6 +21,7 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -60,7 +61,11 @@ def handle_turn(
     idempotency_key: str | None = None,
     source: str = "chat",
     session_id=None,
+    events: Callable[[str, dict], None] | None = None,
 ) -> CoachResponse:
+    """One turn, answered and stored. `events`, when given, hears the turn as it runs (see
+    chat.streaming): the step being run, the reply's text as the model writes it, each entry
+    once it is saved; the turn itself is the same with or without it."""
     text = _clean_text(text)
     if not text and image is None:
         raise TurnRejected("Type a message or attach a photo.", code="empty")
@@ -102,7 +107,9 @@ def handle_turn(
         source=source,
         history=history,
         previous=previous,
+        events=events,
     )
+    turn.step("Reading your message…")
     try:
         response = _respond(turn)
     except Exception:
@@ -116,6 +123,7 @@ def handle_turn(
                 + ". Please try again."
             ),
         )
+    turn.announce_saved()
     response.entries = [w.as_dict() for w in turn.written]
     response.tools_called = turn.tools_called
     response.escalations = turn.escalations

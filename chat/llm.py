@@ -23,7 +23,7 @@ import socket
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -354,12 +354,15 @@ def complete(
     allow_empty: bool = False,
     response_format: Mapping[str, Any] | None = None,
     retry: bool = True,
+    on_text: Callable[[str], None] | None = None,
 ) -> LLMResult:
     """One model reply (text and/or tool calls), with the gateway's retry rules applied.
 
     A reply with neither text nor tool calls raises LLMBadResponse, unless `allow_empty`: an
     agent loop may accept a silent final step after its tools have done the work. `retry=False`
     makes exactly one attempt (the settings page's connection test, which has a time bound).
+    With `on_text` the reply is streamed from the provider and each piece of its text is handed
+    to `on_text` as it arrives; the result is the same whole reply as without it.
     """
     litellm = _litellm()
     timeout = float(timeout if timeout is not None else config.timeout)
@@ -383,6 +386,9 @@ def complete(
         kwargs["temperature"] = temperature
     if response_format is not None:
         kwargs["response_format"] = dict(response_format)
+    if on_text is not None:
+        kwargs["stream"] = True
+        kwargs["stream_options"] = {"include_usage": True}
 
     http_client = None
     if config.target is not None:
@@ -392,6 +398,8 @@ def complete(
         while True:
             try:
                 response = litellm.completion(**kwargs)
+                if on_text is not None:
+                    response = _gathered(litellm, response, kwargs["messages"], on_text)
                 return _result(response, config, allow_empty=allow_empty)
             except LLMError as error:
                 _log_failure(config, error)
@@ -408,6 +416,20 @@ def complete(
     finally:
         if http_client is not None:
             http_client.close()
+
+
+def _gathered(litellm, stream, messages, on_text: Callable[[str], None]):
+    """A streamed reply read to its end, its text handed on piece by piece, rebuilt whole."""
+    chunks = []
+    for chunk in stream:
+        chunks.append(chunk)
+        for choice in getattr(chunk, "choices", None) or []:
+            piece = getattr(getattr(choice, "delta", None), "content", None)
+            if isinstance(piece, str) and piece:
+                on_text(piece)
+    if not chunks:
+        return None
+    return litellm.stream_chunk_builder(chunks, messages=list(messages))
 
 
 def _retry_delay(failures: list[LLMError]) -> float | None:

@@ -27,7 +27,7 @@ import uuid
 from django.conf import settings
 from django.db import transaction
 
-from chat import llm
+from chat import llm, steps
 from chat.answers import answer_for, answer_question
 from chat.choices import held_for_confirmation
 from chat.classify import Classification
@@ -121,11 +121,12 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     repeat_steps = 0
     # A small model makes one call a reply: it is told what the message named and is not saved.
     named = NamedItems(turn.reading) if profile == "core" and turn.text else None
-    for _step in range(max_steps):
+    for number in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
             break
         tools_payload = active.payload(cache_control=config.supports_cache_control) or None
+        turn.step(steps.WRITING if number else steps.THINKING)
         result = llm.complete(
             config,
             messages=messages,
@@ -134,6 +135,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             temperature=0 if profile == "core" else None,
             max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
+            on_text=_Draft.for_turn(turn),
         )
         turn.add_usage(result.usage.as_dict())
         calls = list(result.tool_calls)
@@ -273,6 +275,7 @@ def _only_machinery(text: str, messages: list[dict]) -> bool:
 def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str | None:
     """The model asked once more, with no tools, for a plain answer from what it found; None
     when that is no answer either."""
+    turn.step(steps.WRITING)
     try:
         result = llm.complete(
             config,
@@ -280,6 +283,7 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
             timeout=min(config.timeout, max(deadline - time.monotonic(), 1)),
             temperature=0,
             max_tokens=STEP_TOKENS["full"],
+            on_text=_Draft.for_turn(turn),
         )
     except llm.LLMError:
         return None
@@ -374,6 +378,7 @@ class _Step:
                 self.repeats += 1
                 outcome = _repeated(self.earlier[key])
             else:
+                self.turn.step(steps.doing(call.name, call.arguments))
                 outcome = run_tool(
                     self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
                 )
@@ -392,6 +397,39 @@ class _Step:
                 reply = {"ok": True, "message": outcome.message, "next": hint or _NEXT}
             content = json.dumps(reply)
             self.replies.append({"role": "tool", "tool_call_id": call.id, "content": content})
+
+
+class _Draft:
+    """The text of one model reply, passed on to the turn's listener as it is written, unless
+    it opens like a tool call written as text or a reasoning block (never shown to the user).
+    The reply the turn ends with may still differ: the final "done" event carries it."""
+
+    _HIDDEN_OPENINGS = ("{", "[", "`", "<")
+
+    def __init__(self, turn: Turn):
+        self.turn = turn
+        self.held = ""
+        self.shown = False
+        self.hidden = False
+
+    @classmethod
+    def for_turn(cls, turn: Turn):
+        return cls(turn) if turn.events is not None else None
+
+    def __call__(self, piece: str) -> None:
+        if self.hidden:
+            return
+        if not self.shown:
+            self.held += piece
+            opening = self.held.lstrip()
+            if not opening:
+                return
+            if opening.startswith(self._HIDDEN_OPENINGS):
+                self.hidden = True
+                return
+            self.shown = True
+            piece = opening
+        self.turn.tell("text", text=piece)
 
 
 def _write_key(active, call) -> str | None:

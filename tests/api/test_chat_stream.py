@@ -1,0 +1,184 @@
+"""`POST /api/chat/` with `Accept: text/event-stream`: the turn as server-sent events (the step
+being run, the reply as it is written, each entry once saved, then the answer), with the model
+played by the scripted server. The turn runs in a thread of its own, so these tests commit their
+data."""
+
+import json
+import threading
+import time
+
+import httpx
+import pytest
+
+from chat.models import ChatMessage
+from chat.services import ai_service_create
+from nutrition.models import FoodEntry
+from sparky.api import token_issue
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SSE = "text/event-stream"
+
+
+def parse(chunks) -> list[tuple[str, dict]]:
+    """The events of a stream body, in order: [(name, data)]; comment lines are skipped."""
+    text = b"".join(chunks).decode()
+    events = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.splitlines() if line and not line.startswith(":")]
+        if not lines:
+            continue
+        fields = dict(line.split(": ", 1) for line in lines)
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def stream(client, message: str, **headers) -> list[tuple[str, dict]]:
+    response = client.post(
+        "/api/chat/", {"message": message}, format="json", HTTP_ACCEPT=SSE, **headers
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith(SSE)
+    return parse(response.streaming_content)
+
+
+def named(events, name: str) -> list[dict]:
+    return [data for event, data in events if event == name]
+
+
+@pytest.fixture
+def model(alice, fake_llm, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True  # the fake lives on loopback
+    settings.SPARKY_LLM_TIMEOUT = 10
+    return ai_service_create(
+        user=alice,
+        service_name="Loopback",
+        service_type="custom",
+        api_key="sk-test-alice-0001",
+        model_name="fake-model",
+        custom_url=fake_llm.openai_base,
+        is_active=True,
+    )
+
+
+def test_the_offline_parser_streams_its_reply_at_once(alice_api, alice, catalog):
+    events = stream(alice_api, "2 eggs for breakfast")
+
+    assert [e for e, _ in events] == ["step", "entry", "done"]
+    assert named(events, "step") == [{"text": "Reading your message…"}]
+    entry = named(events, "entry")[0]
+    saved = FoodEntry.objects.for_user(alice).get()
+    assert entry["id"] == str(saved.pk) and entry["kind"] == "food_entry"
+    assert entry["chip"].startswith("Egg, raw")
+    done = named(events, "done")[0]
+    assert done["action"] == "logged" and done["engine"] == "offline"
+    assert done["entries"][0]["id"] == str(saved.pk)
+    stored = ChatMessage.objects.for_user(alice).get(pk=done["message_id"])
+    assert stored.content == done["message"]
+
+
+def test_a_model_turn_names_its_steps_and_streams_its_words(
+    alice_api, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text("Logged a medium banana for you. Enjoy!", token_delay=0.01)
+
+    events = stream(alice_api, "a banana")
+
+    order = [e for e, _ in events]
+    steps = [d["text"] for d in named(events, "step")]
+    assert steps[0] == "Reading your message…"
+    assert "Looking up banana…" in steps
+    assert order.index("entry") < order.index("text") < order.index("done")
+    assert len(named(events, "text")) > 1  # word by word, as the model wrote it
+    written = "".join(d["text"] for d in named(events, "text"))
+    assert written == "Logged a medium banana for you. Enjoy!"
+    done = named(events, "done")[0]
+    assert done["action"] == "logged"
+    assert done["entries"][0]["id"] == named(events, "entry")[0]["id"]
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    for line in steps:  # plain words only
+        assert "log_food" not in line and "fake-model" not in line
+    assert all(request.stream for request in fake_llm.completion_requests)
+
+
+def test_a_tool_call_written_as_text_is_never_streamed(alice_api, alice, catalog, model, fake_llm):
+    fake_llm.reply_text('{"name": "log_food", "arguments": {"food_name": "banana"}}')
+    fake_llm.reply_text("Logged a banana.")
+
+    events = stream(alice_api, "a banana")
+
+    assert not any("log_food" in d["text"] for d in named(events, "text"))
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert named(events, "done")[0]["action"] == "logged"
+
+
+def test_a_retry_with_the_same_key_gets_the_stored_reply_and_logs_nothing_again(
+    alice_api, alice, catalog
+):
+    first = stream(alice_api, "2 eggs for breakfast", HTTP_IDEMPOTENCY_KEY="same-1")
+    again = stream(alice_api, "2 eggs for breakfast", HTTP_IDEMPOTENCY_KEY="same-1")
+
+    assert [e for e, _ in again] == ["done"]
+    a, b = named(first, "done")[0], named(again, "done")[0]
+    for field in ("message", "action", "entries", "message_id", "user_message_id"):
+        assert a[field] == b[field], field
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_a_refused_turn_answers_400_in_json_and_stores_nothing(alice_api, alice):
+    response = alice_api.post("/api/chat/", {"message": "  "}, format="json", HTTP_ACCEPT=SSE)
+
+    assert response.status_code == 400
+    assert response.json() == {"error": "empty", "detail": "Type a message or attach a photo."}
+    assert not ChatMessage.objects.for_user(alice).exists()
+
+
+def test_a_dropped_connection_still_stores_the_turn_once(
+    live_server, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text(
+        "Logged a medium banana for your snack, a good choice before a run.", token_delay=0.2
+    )
+    token = token_issue(user=alice).key
+    headers = {"Authorization": f"Token {token}", "Accept": SSE, "Idempotency-Key": "drop-1"}
+
+    with (
+        httpx.Client(base_url=live_server.url, timeout=20) as client,
+        client.stream("POST", "/api/chat/", json={"message": "a banana"}, headers=headers) as r,
+    ):
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            if line == "event: text":
+                break  # the reader goes away while the reply is being written
+    reply = _wait_for_reply(alice)
+
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert reply.content.startswith("Logged a medium banana")
+    assert replies(alice).count() == 1
+
+    with httpx.Client(base_url=live_server.url, timeout=20) as client:
+        retry = client.post("/api/chat/", json={"message": "a banana"}, headers=headers)
+    assert parse([retry.content]) == [("done", _done_of(parse([retry.content])))]
+    assert _done_of(parse([retry.content]))["message_id"] == str(reply.pk)
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def replies(user):
+    """The user's replies from Sparky (not the progress notes that follow them)."""
+    return ChatMessage.objects.for_user(user).filter(metadata__has_key="reply_to")
+
+
+def _done_of(events) -> dict:
+    return named(events, "done")[0]
+
+
+def _wait_for_reply(user, seconds: float = 15) -> ChatMessage:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        reply = replies(user).first()
+        if reply is not None:
+            return reply
+        time.sleep(0.1)
+    raise AssertionError(f"no reply stored in {seconds} s; threads: {threading.active_count()}")
