@@ -23,6 +23,7 @@ server (gunicorn's workers, the test server) it reads it in the request's thread
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -62,6 +63,10 @@ class TurnStream:
     def __init__(self):
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._first = None
+        # Set when an asynchronous reader waits: the turn's thread wakes it on its event loop,
+        # so a waiting reader holds no thread of the loop's small executor.
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._arrived: asyncio.Event | None = None
 
     @classmethod
     def start(cls, run: Callable[[Callable[[str, dict], None]], dict]) -> TurnStream:
@@ -77,19 +82,25 @@ class TurnStream:
         return stream
 
     def _put(self, event: str, data: dict) -> None:
-        self._queue.put((event, data))
+        self._push((event, data))
+
+    def _push(self, item) -> None:
+        self._queue.put(item)
+        if self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody reads any more
+                self._loop.call_soon_threadsafe(self._arrived.set)
 
     def _work(self, run) -> None:
         close_old_connections()
         try:
             self._put("done", run(self._put))
         except TurnRejected as exc:
-            self._queue.put(exc)
+            self._push(exc)
         except Exception:
             logger.exception("streamed chat turn failed")
             self._put("error", {"message": FAILED})
         finally:
-            self._queue.put(_END)
+            self._push(_END)
             connections.close_all()  # this thread's own connections
 
     def _next(self, timeout: float):
@@ -97,7 +108,7 @@ class TurnStream:
             first, self._first = self._first, None
             return first
         try:
-            return self._queue.get(timeout=timeout)
+            return self._queue.get(timeout=timeout) if timeout else self._queue.get_nowait()
         except queue.Empty:
             return None
 
@@ -106,8 +117,19 @@ class TurnStream:
             yield b": still working\n\n" if item is None else encode(*item)
 
     async def aevents(self) -> AsyncIterator[bytes]:
-        while (item := await asyncio.to_thread(self._next, KEEP_ALIVE_SECONDS)) is not _END:
+        self._arrived = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        while (item := await self._anext()) is not _END:
             yield b": still working\n\n" if item is None else encode(*item)
+
+    async def _anext(self):
+        self._arrived.clear()  # before looking: an item put after this sets it again
+        item = self._next(timeout=0)
+        if item is not None:
+            return item
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._arrived.wait(), KEEP_ALIVE_SECONDS)
+        return self._next(timeout=0)
 
     def response(self, request) -> StreamingHttpResponse:
         """The events as an HTTP response, read the way the server serving `request` reads."""

@@ -14,8 +14,11 @@ from chat.models import ChatMessage
 from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from sparky.api import token_issue
+from tests.mcp import conftest as mcp_fixtures
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+mcp_url = mcp_fixtures.mcp_url  # config.asgi under uvicorn, as `make run` serves it
 
 SSE = "text/event-stream"
 
@@ -182,3 +185,50 @@ def _wait_for_reply(user, seconds: float = 15) -> ChatMessage:
             return reply
         time.sleep(0.1)
     raise AssertionError(f"no reply stored in {seconds} s; threads: {threading.active_count()}")
+
+
+def test_under_the_asgi_server_the_words_arrive_while_they_are_written(
+    mcp_url, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text(
+        "Logged a medium banana for your snack, a good choice before a run.", token_delay=0.2
+    )
+    headers = {"Authorization": f"Token {token_issue(user=alice).key}", "Accept": SSE}
+    arrived: list[tuple[str, float]] = []
+
+    with (
+        httpx.Client(base_url=mcp_url, timeout=20) as client,
+        client.stream("POST", "/api/chat/", json={"message": "a banana"}, headers=headers) as r,
+    ):
+        assert r.status_code == 200 and r.headers["content-type"].startswith(SSE)
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                arrived.append((line[7:], time.monotonic()))
+
+    names = [name for name, _ in arrived]
+    assert names[0] == "step" and names[-1] == "done" and "entry" in names
+    first_words = next(at for name, at in arrived if name == "text")
+    assert arrived[-1][1] - first_words > 1  # 11 words 0.2 s apart: not sent all at the end
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_under_the_asgi_server_a_dropped_connection_still_stores_the_turn_once(
+    mcp_url, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text("Logged a medium banana, a fine snack before a long run.", token_delay=0.2)
+    headers = {"Authorization": f"Token {token_issue(user=alice).key}", "Accept": SSE}
+
+    with (
+        httpx.Client(base_url=mcp_url, timeout=20) as client,
+        client.stream("POST", "/api/chat/", json={"message": "a banana"}, headers=headers) as r,
+    ):
+        for line in r.iter_lines():
+            if line == "event: text":
+                break
+    reply = _wait_for_reply(alice)
+
+    assert reply.content.startswith("Logged a medium banana, a fine snack")
+    assert replies(alice).count() == 1
+    assert FoodEntry.objects.for_user(alice).count() == 1
