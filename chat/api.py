@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import functools
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -24,6 +26,18 @@ from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
 from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
+
+STREAM_EXAMPLE = (
+    'event: step\ndata: {"text": "Reading your message…"}\n\n'
+    'event: step\ndata: {"text": "Looking up banana…"}\n\n'
+    'event: entry\ndata: {"kind": "food_entry", "id": "…", "summary": "1 medium Bananas, raw '
+    '(snack, 2026-12-05, 105 kcal)", "date": "2026-12-05", "chip": "Bananas, raw · 105 kcal", '
+    '"undo": {…}}\n\n'
+    'event: step\ndata: {"text": "Writing the reply…"}\n\n'
+    'event: text\ndata: {"text": "Logged a"}\n\n'
+    'event: text\ndata: {"text": " banana."}\n\n'
+    'event: done\ndata: {"action": "logged", "message": "Logged a banana.", "entries": […], …}\n\n'
+)
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -54,7 +68,19 @@ class ChatTurnView(APIView):
         description="Sparky reads the message (and photo), logs what it describes and answers. "
         "A refused turn (empty, too long, bad photo, unknown categories) stores nothing and "
         "answers 400 with error empty, too_long, bad_image or bad_categories. Retrying with "
-        "the same Idempotency-Key returns the first answer and logs nothing again.",
+        "the same Idempotency-Key returns the first answer and logs nothing again.\n\n"
+        "**Streaming.** With `Accept: text/event-stream` the answer comes as server-sent events "
+        "while the turn runs (a refusal is still a 400 in JSON):\n\n"
+        '- `step` `{"text": "Looking up oatmeal…"}`: what Sparky is doing now, in plain '
+        "words;\n"
+        '- `text` `{"text": "…"}`: the next piece of the reply as the model writes it (a '
+        "draft: the final wording is in `done`);\n"
+        "- `entry`: a diary row once it is saved, shaped like an item of `entries`;\n"
+        "- `done`: the whole answer, the same object as the JSON response;\n"
+        '- `error` `{"message": "…"}`: the turn failed on Sparky\'s side.\n\n'
+        "A line starting with `:` keeps a quiet connection open. A closed connection stops "
+        "the events, never the turn: it completes and is stored once; the same Idempotency-Key "
+        "then returns its answer (as a single `done` event when streaming).",
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
@@ -67,7 +93,23 @@ class ChatTurnView(APIView):
             "application/json": s.ChatTurnJSONSerializer,
             "multipart/form-data": s.ChatTurnMultipartSerializer,
         },
-        responses={200: s.CoachResponseSerializer, 400: ERRORS["400"], 429: ERRORS["429"]},
+        responses={
+            (200, "application/json"): s.CoachResponseSerializer,
+            (200, streaming.MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="Server-sent events: step, text, entry, then done (or error).",
+                examples=[
+                    OpenApiExample(
+                        "A logging turn",
+                        media_type=streaming.MEDIA_TYPE,
+                        response_only=True,
+                        value=STREAM_EXAMPLE,
+                    )
+                ],
+            ),
+            400: ERRORS["400"],
+            429: ERRORS["429"],
+        },
         tags=["chat"],
     )
     def post(self, request):

@@ -232,3 +232,13 @@ def test_under_the_asgi_server_a_dropped_connection_still_stores_the_turn_once(
     assert reply.content.startswith("Logged a medium banana, a fine snack")
     assert replies(alice).count() == 1
     assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_the_stream_and_its_events_are_in_the_openapi_description(alice_api):
+    schema = alice_api.get("/api/schema/", {"format": "json"}).json()
+    turn = schema["paths"]["/api/chat/"]["post"]
+
+    assert SSE in turn["responses"]["200"]["content"]
+    assert "application/json" in turn["responses"]["200"]["content"]
+    for event in ("`step`", "`text`", "`entry`", "`done`", "`error`"):
+        assert event in turn["description"], event
