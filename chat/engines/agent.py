@@ -401,10 +401,12 @@ class _Step:
 
 class _Draft:
     """The text of one model reply, passed on to the turn's listener as it is written, unless
-    it opens like a tool call written as text or a reasoning block (never shown to the user).
-    The reply the turn ends with may still differ: the final "done" event carries it."""
+    it opens like a tool call written as text (never shown to the user); a reasoning block
+    before the answer is held back until it closes. The reply the turn ends with may still
+    differ: the final "done" event carries it."""
 
     _HIDDEN_OPENINGS = ("{", "[", "`", "<")
+    _REASONING = re.compile(r"<(think|thinking|reasoning|reflection)>(.*?)</\1>", re.I | re.S)
 
     def __init__(self, turn: Turn):
         self.turn = turn
@@ -422,14 +424,26 @@ class _Draft:
         if not self.shown:
             self.held += piece
             opening = self.held.lstrip()
-            if not opening:
-                return
+            closed = self._REASONING.match(opening)
+            if closed:  # the thinking is over: what follows it is the answer
+                self.held = opening = opening[closed.end() :].lstrip()
+            if not opening or _thinking(opening):
+                return  # nothing yet, or still thinking
             if opening.startswith(self._HIDDEN_OPENINGS):
                 self.hidden = True
                 return
             self.shown = True
             piece = opening
         self.turn.tell("text", text=piece)
+
+
+def _thinking(text: str) -> bool:
+    """Whether a reply opens a reasoning block ("<think>...") or may be about to ("<thi")."""
+    head = text[:12].lower()
+    return any(
+        head.startswith(f"<{tag}>") or f"<{tag}>".startswith(head)
+        for tag in ("think", "thinking", "reasoning", "reflection")
+    )
 
 
 def _write_key(active, call) -> str | None:

@@ -242,3 +242,20 @@ def test_the_stream_and_its_events_are_in_the_openapi_description(alice_api):
     assert "application/json" in turn["responses"]["200"]["content"]
     for event in ("`step`", "`text`", "`entry`", "`done`", "`error`"):
         assert event in turn["description"], event
+
+
+def test_a_models_thinking_is_not_streamed_but_the_answer_after_it_is(
+    alice_api, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_text("food")  # the classifier
+    fake_llm.reply_text(
+        "<think>The user asks about bananas; no tool is needed.</think>"
+        "Bananas are a good source of potassium.",
+        token_delay=0.01,
+    )
+
+    events = stream(alice_api, "are bananas good for me?")
+
+    written = "".join(d["text"] for d in named(events, "text"))
+    assert written == "Bananas are a good source of potassium."
+    assert named(events, "done")[0]["message"] == "Bananas are a good source of potassium."
