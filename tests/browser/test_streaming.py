@@ -2,9 +2,12 @@
 page shows the step being run, the words and each saved entry's chip before the turn ends; then
 the finished reply takes their place and the diary follows."""
 
+import time
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from chat.models import ChatMessage
 from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from tests.browser.conftest import last_reply, log_in, send
@@ -80,6 +83,27 @@ def test_each_chip_appears_as_its_entry_is_saved(
     expect(live).to_have_count(0)
     expect(last_reply(page).locator(".chip")).to_have_count(2)
     expect(page.locator("#diary")).to_contain_text("Egg, raw")
+
+
+def test_leaving_the_page_mid_reply_loses_nothing(
+    page: Page, live_server, carol, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text(ANSWER, token_delay=0.25)
+    log_in(page, live_server)
+    send(page, "a banana")
+    expect(page.locator("#thread .msg--live .msg__draft")).to_contain_text("Logged")
+
+    page.goto(f"{live_server.url}/settings/")  # away while the reply is being written
+
+    deadline = time.monotonic() + 20
+    while not ChatMessage.objects.for_user(carol).filter(content=ANSWER).exists():
+        assert time.monotonic() < deadline, "the turn did not finish without its reader"
+        time.sleep(0.2)
+    page.goto(live_server.url)
+    expect(last_reply(page).locator(".msg__text")).to_have_text(ANSWER)
+    expect(page.locator("#thread .msg--user")).to_have_count(1)
+    assert FoodEntry.objects.for_user(carol).count() == 1
 
 
 def test_the_offline_parser_answers_at_once_through_the_same_stream(
