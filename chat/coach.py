@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import logging
 import re
 import time
@@ -27,7 +28,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from chat import circuit, llm
+from chat import circuit, llm, steps
 from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
@@ -74,7 +75,8 @@ def handle_turn(
         idempotency_key = str(idempotency_key).strip()[:100] or None
         # A retry that arrives while the first request is still being answered waits for that
         # answer (bounded) instead of getting "pending": the client asked for the first answer.
-        if idempotency_key and (done := _replay(user, idempotency_key, wait=True)):
+        waiting = functools.partial(events, "step", {"text": steps.ALREADY}) if events else None
+        if idempotency_key and (done := _replay(user, idempotency_key, wait=True, waiting=waiting)):
             return done
     stored = None
     if image is not None:
@@ -109,7 +111,7 @@ def handle_turn(
         previous=previous,
         events=events,
     )
-    turn.step("Reading your message…")
+    turn.step(steps.READING)
     try:
         response = _respond(turn)
     except Exception:
@@ -176,8 +178,9 @@ def _history(user) -> list[ChatMessage]:
     return list(reversed(recent))
 
 
-def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
-    """The stored answer to an earlier request with this idempotency key."""
+def _replay(user, key: str, *, wait: bool = False, waiting=None) -> CoachResponse | None:
+    """The stored answer to an earlier request with this idempotency key. `waiting` is called
+    once if the answer is still being written and this waits for it."""
     deadline = time.monotonic() + (15 if wait else 0)
     while True:
         asked = ChatMessage.objects.for_user(user).filter(idempotency_key=key).first()
@@ -212,6 +215,9 @@ def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
                 message="This message is already being answered.",
                 user_message_id=str(asked.id),
             )
+        if waiting is not None:
+            waiting()
+            waiting = None
         time.sleep(0.2)
 
 

@@ -15,6 +15,7 @@ import json
 from chat.tools.base import registry
 
 READING = "Reading your message…"
+ALREADY = "Sparky is already answering this message: waiting for that answer…"
 THINKING = "Thinking it over…"
 WRITING = "Writing the reply…"
 

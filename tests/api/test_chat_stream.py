@@ -168,6 +168,38 @@ def test_a_dropped_connection_still_stores_the_turn_once(
     assert FoodEntry.objects.for_user(alice).count() == 1
 
 
+def test_a_retry_while_the_first_is_still_answered_waits_for_that_answer(
+    live_server, alice, catalog, model, fake_llm
+):
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    answer = "Logged a medium banana for your snack, well done."
+    fake_llm.reply_text(answer, token_delay=0.3)
+    headers = {
+        "Authorization": f"Token {token_issue(user=alice).key}",
+        "Accept": SSE,
+        "Idempotency-Key": "twice-1",
+    }
+
+    with (
+        httpx.Client(base_url=live_server.url, timeout=30, headers=headers) as client,
+        client.stream("POST", "/api/chat/", json={"message": "a banana"}) as first,
+    ):
+        lines = first.iter_lines()
+        while next(lines) != "event: text":
+            pass  # the first request is being answered...
+        retry = client.post("/api/chat/", json={"message": "a banana"})  # ...and sent again
+        rest = list(lines)
+    events = parse([retry.content])
+
+    assert named(events, "step") == [
+        {"text": "Sparky is already answering this message: waiting for that answer…"}
+    ]
+    assert named(events, "done")[0]["message"] == answer
+    assert any("done" in line for line in rest)  # the first request got its answer too
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert replies(alice).count() == 1
+
+
 def replies(user):
     """The user's replies from Sparky (not the progress notes that follow them)."""
     return ChatMessage.objects.for_user(user).filter(metadata__has_key="reply_to")
