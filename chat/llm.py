@@ -355,6 +355,7 @@ def complete(
     response_format: Mapping[str, Any] | None = None,
     retry: bool = True,
     on_text: Callable[[str], None] | None = None,
+    on_call: Callable[[str, str], None] | None = None,
 ) -> LLMResult:
     """One model reply (text and/or tool calls), with the gateway's retry rules applied.
 
@@ -362,7 +363,8 @@ def complete(
     agent loop may accept a silent final step after its tools have done the work. `retry=False`
     makes exactly one attempt (the settings page's connection test, which has a time bound).
     With `on_text` the reply is streamed from the provider and each piece of its text is handed
-    to `on_text` as it arrives; the result is the same whole reply as without it.
+    to `on_text` as it arrives (and, with `on_call`, each tool call as it is written: its name
+    and its arguments so far); the result is the same whole reply as without them.
     """
     litellm = _litellm()
     timeout = float(timeout if timeout is not None else config.timeout)
@@ -386,7 +388,7 @@ def complete(
         kwargs["temperature"] = temperature
     if response_format is not None:
         kwargs["response_format"] = dict(response_format)
-    if on_text is not None:
+    if on_text is not None or on_call is not None:
         kwargs["stream"] = True
         kwargs["stream_options"] = {"include_usage": True}
 
@@ -398,8 +400,10 @@ def complete(
         while True:
             try:
                 response = litellm.completion(**kwargs)
-                if on_text is not None:
-                    response = _gathered(litellm, response, kwargs["messages"], on_text)
+                if kwargs.get("stream"):
+                    response = _gathered(
+                        litellm, response, kwargs["messages"], on_text=on_text, on_call=on_call
+                    )
                 return _result(response, config, allow_empty=allow_empty)
             except LLMError as error:
                 _log_failure(config, error)
@@ -418,15 +422,26 @@ def complete(
             http_client.close()
 
 
-def _gathered(litellm, stream, messages, on_text: Callable[[str], None]):
-    """A streamed reply read to its end, its text handed on piece by piece, rebuilt whole."""
+def _gathered(litellm, stream, messages, *, on_text=None, on_call=None):
+    """A streamed reply read to its end, its text and calls handed on as they come, rebuilt
+    whole."""
     chunks = []
+    calls: dict[int, list[str]] = {}  # index -> [name, arguments so far]
     for chunk in stream:
         chunks.append(chunk)
         for choice in getattr(chunk, "choices", None) or []:
-            piece = getattr(getattr(choice, "delta", None), "content", None)
-            if isinstance(piece, str) and piece:
+            delta = getattr(choice, "delta", None)
+            piece = getattr(delta, "content", None)
+            if on_text is not None and isinstance(piece, str) and piece:
                 on_text(piece)
+            for number, call in enumerate(getattr(delta, "tool_calls", None) or []):
+                index = getattr(call, "index", None)
+                written = calls.setdefault(number if index is None else index, ["", ""])
+                function = getattr(call, "function", None)
+                written[0] = getattr(function, "name", None) or written[0]
+                written[1] += getattr(function, "arguments", None) or ""
+                if on_call is not None and written[0]:
+                    on_call(written[0], written[1])
     if not chunks:
         return None
     return litellm.stream_chunk_builder(chunks, messages=list(messages))

@@ -11,6 +11,7 @@ category ("Checking your diary…").
 from __future__ import annotations
 
 import json
+import re
 
 from chat.tools.base import registry
 
@@ -85,6 +86,24 @@ def doing(name: str, arguments) -> str:
     return _BY_CATEGORY.get(tool.category if tool else "", THINKING)
 
 
+def doing_so_far(name: str, arguments: str) -> str | None:
+    """The line for a call the model is still writing, once its subject is written out in
+    full ('{"food_name": "oatmeal", "qu'); None before that, and for calls named by their
+    tool alone (their line comes when they run)."""
+    if name not in _NAMED:
+        return None
+    key = _NAMED[name][1]
+    found = re.search(rf'"{key}"\s*:\s*"((?:[^"\\]|\\.)*)"', arguments)
+    if found is None:
+        return None
+    try:
+        value = json.loads(f'"{found.group(1)}"')
+    except ValueError:
+        return None
+    subject = _subject({key: value}, key)
+    return _NAMED[name][0].format(subject) if subject else None
+
+
 def _subject(arguments, key: str) -> str:
     if isinstance(arguments, str):
         try:
@@ -98,5 +117,5 @@ def _subject(arguments, key: str) -> str:
         return ""
     words = " ".join(value.split())
     if len(words) > _LONGEST_SUBJECT:
-        words = words[:_LONGEST_SUBJECT].rsplit(" ", 1)[0] + "…"
+        words = words[:_LONGEST_SUBJECT].rsplit(" ", 1)[0]  # the line's own "…" follows
     return words if any(c.isalpha() for c in words) else ""

@@ -85,6 +85,7 @@ class Turn:
     events: Callable[[str, dict], None] | None = dataclasses.field(default=None, repr=False)
     # The rows already announced as "entry" events, so each is announced once.
     announced: set = dataclasses.field(default_factory=set, repr=False)
+    last_step: str = dataclasses.field(default="", repr=False)
 
     def __post_init__(self):
         if self.reading is None:
@@ -113,7 +114,7 @@ class Turn:
     def adopt(self, trial: Turn) -> None:
         """Keep what a trial did as this turn's own."""
         for field in dataclasses.fields(self):
-            if field.name not in ("events", "announced"):
+            if field.name not in ("events", "announced", "last_step"):
                 setattr(self, field.name, getattr(trial, field.name))
         self.announce_saved()
 
@@ -131,8 +132,11 @@ class Turn:
             self.events(event, data)
 
     def step(self, text: str) -> None:
-        """Name what the turn is doing now, in the user's words ("Looking up oatmeal…")."""
-        self.tell("step", text=text)
+        """Name what the turn is doing now, in the user's words ("Looking up oatmeal…"); the
+        same line twice in a row is said once."""
+        if text != self.last_step:
+            self.last_step = text
+            self.tell("step", text=text)
 
     def announce_saved(self) -> None:
         """An "entry" event for each row saved for good (its batch committed) and not yet

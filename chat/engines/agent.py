@@ -136,6 +136,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
             on_text=_Draft.for_turn(turn),
+            on_call=_announce_call(turn),
         )
         turn.add_usage(result.usage.as_dict())
         calls = list(result.tool_calls)
@@ -435,6 +436,20 @@ class _Draft:
             self.shown = True
             piece = opening
         self.turn.tell("text", text=piece)
+
+
+def _announce_call(turn: Turn):
+    """A listener naming a tool call's step while the model is still writing it, as soon as
+    the call names its subject ("Looking up oatmeal…" once `"food_name": "oatmeal"` is out)."""
+    if turn.events is None:
+        return None
+
+    def heard(name: str, arguments: str) -> None:
+        line = steps.doing_so_far(name, arguments)
+        if line:
+            turn.step(line)
+
+    return heard
 
 
 def _thinking(text: str) -> bool:
