@@ -10,7 +10,8 @@ call, classifies the categories, then runs one of three engines:
 
 Every tool call runs in its own transaction through `chat.tools.run_tool`, so a turn that fails
 half-way leaves whole tool calls or nothing. The reply is stored with its metadata and returned as
-a CoachResponse.
+a CoachResponse. A listener (`events=`, chat.streaming) hears the turn as it runs: the step, the
+model's words as they are written, each entry once saved.
 """
 
 from __future__ import annotations

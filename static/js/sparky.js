@@ -340,6 +340,7 @@
           chips.appendChild(chip);
           chips.hidden = false;
           scrollThread();
+          if (window.htmx) htmx.trigger(document.body, "diary-changed", {}); // the diary follows
         } else if (name === "done") {
           ended = true;
           finish(live, data.html, data.dates);

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from chat.models import ChatMessage
 from chat.services import ai_service_create
 from nutrition.models import FoodEntry
-from tests.browser.conftest import last_reply, log_in, send
+from tests.browser.conftest import last_reply, log_in, send, shoot
 from tests.fake_llm import Reply, ToolCall
 
 pytestmark = pytest.mark.browser
@@ -51,6 +51,7 @@ def test_the_reply_appears_word_by_word_before_the_turn_ends(
     assert not live.locator(".msg__draft").inner_text().endswith("stomach.")
     expect(live.locator(".chip")).to_have_count(1)
     expect(page.get_by_label("Message to Sparky")).to_have_value("")  # delivered
+    shoot(page, "streaming.png")
 
     expect(live).to_have_count(0, timeout=20_000)  # the finished reply took its place
     reply = last_reply(page)
@@ -78,6 +79,7 @@ def test_each_chip_appears_as_its_entry_is_saved(
     live = page.locator("#thread .msg--live")
     expect(live.locator(".chip")).to_have_count(1)
     expect(live.locator(".chip")).to_contain_text("Banana")
+    expect(page.locator("#diary")).to_contain_text("Banana")  # the diary follows each entry
     assert FoodEntry.objects.for_user(carol).count() == 1  # the egg is not saved yet
     expect(live.locator(".chip")).to_have_count(2)
     expect(live).to_have_count(0)
