@@ -316,8 +316,9 @@ class LLMResult:
 # Reasoning -------------------------------------------------------------------------------------
 # Reasoning models write their thinking before the answer (<think>...</think> and the like); a
 # small model may also never close the tag. Only what follows is the answer.
+REASONING_TAGS = ("think", "thinking", "reasoning", "reflection")
 _REASONING = re.compile(
-    r"<(think|thinking|reasoning|reflection)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL
+    rf"<({'|'.join(REASONING_TAGS)})>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL
 )
 
 

@@ -86,6 +86,9 @@ class Turn:
     # The rows already announced as "entry" events, so each is announced once.
     announced: set = dataclasses.field(default_factory=set, repr=False)
     last_step: str = dataclasses.field(default="", repr=False)
+    # Whether a model reply's words were streamed already: the next reply's start on a new
+    # paragraph.
+    drafted: bool = dataclasses.field(default=False, repr=False)
 
     def __post_init__(self):
         if self.reading is None:
@@ -114,7 +117,7 @@ class Turn:
     def adopt(self, trial: Turn) -> None:
         """Keep what a trial did as this turn's own."""
         for field in dataclasses.fields(self):
-            if field.name not in ("events", "announced", "last_step"):
+            if field.name not in ("events", "announced", "last_step", "drafted"):
                 setattr(self, field.name, getattr(trial, field.name))
         self.announce_saved()
 

@@ -127,6 +127,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             break
         tools_payload = active.payload(cache_control=config.supports_cache_control) or None
         turn.step(steps.WRITING if number else steps.THINKING)
+        draft = _Draft.for_turn(turn)
         result = llm.complete(
             config,
             messages=messages,
@@ -135,9 +136,11 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             temperature=0 if profile == "core" else None,
             max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
-            on_text=_Draft.for_turn(turn),
+            on_text=draft,
             on_call=_announce_call(turn),
         )
+        if draft is not None:
+            draft.finish()
         turn.add_usage(result.usage.as_dict())
         calls = list(result.tool_calls)
         text = llm.strip_reasoning(result.text)
@@ -277,6 +280,7 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
     """The model asked once more, with no tools, for a plain answer from what it found; None
     when that is no answer either."""
     turn.step(steps.WRITING)
+    draft = _Draft.for_turn(turn)
     try:
         result = llm.complete(
             config,
@@ -284,10 +288,12 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
             timeout=min(config.timeout, max(deadline - time.monotonic(), 1)),
             temperature=0,
             max_tokens=STEP_TOKENS["full"],
-            on_text=_Draft.for_turn(turn),
+            on_text=draft,
         )
     except llm.LLMError:
         return None
+    if draft is not None:
+        draft.finish()
     turn.add_usage(result.usage.as_dict())
     text = llm.strip_reasoning(result.text or "")
     calls, text = written_calls(text, build_chatbot_tools(turn.user, "full", None))
@@ -401,18 +407,19 @@ class _Step:
 
 
 class _Draft:
-    """The text of one model reply, passed on to the turn's listener as it is written, unless
-    it opens like a tool call written as text (never shown to the user); a reasoning block
-    before the answer is held back until it closes. The reply the turn ends with may still
-    differ: the final "done" event carries it."""
+    """The text of one model reply, passed on to the turn's listener as it is written. What a
+    user must never see is held back: a reasoning block (the answer after it streams), a reply
+    that opens like JSON, and everything from a tool call written as text on ("```json",
+    "<tool_call>"). A few characters stay back until the next piece, in case they begin such a
+    marker. The reply the turn ends with may still differ: the final "done" event carries it."""
 
-    _HIDDEN_OPENINGS = ("{", "[", "`", "<")
-    _REASONING = re.compile(r"<(think|thinking|reasoning|reflection)>(.*?)</\1>", re.I | re.S)
+    _MARKERS = ("```", "<tool_call", '{"name"', '{"tool"', '{"function"')
+    _HOLD = max(len(m) for m in _MARKERS) - 1
 
     def __init__(self, turn: Turn):
         self.turn = turn
-        self.held = ""
-        self.shown = False
+        self.text = ""
+        self.sent = 0
         self.hidden = False
 
     @classmethod
@@ -420,22 +427,42 @@ class _Draft:
         return cls(turn) if turn.events is not None else None
 
     def __call__(self, piece: str) -> None:
+        self.text += piece
+        self._send(self._showable())
+
+    def finish(self) -> None:
+        """The reply is complete: what was held back in case a marker began is sent."""
+        self._send(self._showable(complete=True))
+
+    def _send(self, shown: str) -> None:
+        if len(shown) > self.sent:
+            piece = shown[self.sent :]
+            if not self.sent and self.turn.drafted:
+                piece = f"\n\n{piece}"  # after an earlier reply's words
+            self.turn.tell("text", text=piece)
+            self.turn.drafted = True
+            self.sent = len(shown)
+
+    def _showable(self, *, complete: bool = False) -> str:
         if self.hidden:
-            return
-        if not self.shown:
-            self.held += piece
-            opening = self.held.lstrip()
-            closed = self._REASONING.match(opening)
-            if closed:  # the thinking is over: what follows it is the answer
-                self.held = opening = opening[closed.end() :].lstrip()
-            if not opening or _thinking(opening):
-                return  # nothing yet, or still thinking
-            if opening.startswith(self._HIDDEN_OPENINGS):
-                self.hidden = True
-                return
-            self.shown = True
-            piece = opening
-        self.turn.tell("text", text=piece)
+            return ""
+        text = self.text.lstrip()
+        closed = _CLOSED_REASONING.match(text)
+        if closed:  # the thinking is over: what follows it is the answer
+            text = text[closed.end() :].lstrip()
+        elif _thinking(text):
+            return ""
+        if text.startswith(("{", "[")):
+            self.hidden = True
+            return ""
+        cuts = [at for at in (text.find(m) for m in self._MARKERS) if at >= 0]
+        if cuts:
+            self.hidden = True
+            return text[: min(cuts)].rstrip()
+        return text if complete else text[: max(len(text) - self._HOLD, 0)]
+
+
+_CLOSED_REASONING = re.compile(rf"<({'|'.join(llm.REASONING_TAGS)})>.*?</\1>", re.I | re.S)
 
 
 def _announce_call(turn: Turn):
@@ -455,9 +482,8 @@ def _announce_call(turn: Turn):
 def _thinking(text: str) -> bool:
     """Whether a reply opens a reasoning block ("<think>...") or may be about to ("<thi")."""
     head = text[:12].lower()
-    return any(
-        head.startswith(f"<{tag}>") or f"<{tag}>".startswith(head)
-        for tag in ("think", "thinking", "reasoning", "reflection")
+    return bool(head) and any(
+        head.startswith(f"<{tag}>") or f"<{tag}>".startswith(head) for tag in llm.REASONING_TAGS
     )
 
 

@@ -14,6 +14,7 @@ from chat.models import ChatMessage
 from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from sparky.api import token_issue
+from tests.fake_llm import Reply
 from tests.mcp import conftest as mcp_fixtures
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,13 +106,26 @@ def test_a_model_turn_names_its_steps_and_streams_its_words(
     assert all(request.stream for request in fake_llm.completion_requests)
 
 
-def test_a_tool_call_written_as_text_is_never_streamed(alice_api, alice, catalog, model, fake_llm):
-    fake_llm.reply_text('{"name": "log_food", "arguments": {"food_name": "banana"}}')
-    fake_llm.reply_text("Logged a banana.")
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"name": "log_food", "arguments": {"food_name": "banana"}}',
+        'Sure, logging it now.\n```json\n{"name": "log_food", "arguments": {"food_name": '
+        '"banana"}}\n```',
+    ],
+    ids=["alone", "after-words"],
+)
+def test_a_tool_call_written_as_text_is_never_streamed(
+    alice_api, alice, catalog, model, fake_llm, written
+):
+    fake_llm.enqueue(Reply.message(written, token_delay=0.001))
+    fake_llm.reply_text("Logged a banana for you, a fine snack.", token_delay=0.001)
 
     events = stream(alice_api, "a banana")
 
-    assert not any("log_food" in d["text"] for d in named(events, "text"))
+    streamed = "".join(d["text"] for d in named(events, "text"))
+    assert "log_food" not in streamed and "```" not in streamed and "{" not in streamed
+    assert "Logged a banana" in streamed
     assert FoodEntry.objects.for_user(alice).count() == 1
     assert named(events, "done")[0]["action"] == "logged"
 
