@@ -323,6 +323,7 @@
       var chips = live.querySelector(".chips");
       var ended = false;
       var accepted = false;
+      var status = 0;
       shown(thread, live);
       form.classList.add("htmx-request");
       sendButton.disabled = true;
@@ -371,7 +372,8 @@
             });
           }
           if (!response.ok || !response.body) {
-            throw new Error("status " + response.status);
+            status = response.status;
+            throw new Error("status " + status);
           }
           accepted = true;
           delivered();
@@ -393,8 +395,10 @@
             var note = element(
               "div",
               "msg msg--rejected",
-              "Sparky can't be reached right now (check your connection). Your message is still " +
-                "in the box; send it again in a moment."
+              (status
+                ? "Sparky couldn't answer (server error " + status + "). "
+                : "Sparky can't be reached right now (check your connection). ") +
+                "Your message is still in the box; send it again in a moment."
             );
             note.setAttribute("role", "alert");
             shown(thread, note);
