@@ -236,7 +236,8 @@
       var asked = element("article", "msg msg--user");
       asked.setAttribute("aria-label", "You said");
       asked.appendChild(element("p", "msg__text" + (text ? "" : " muted"), text || (hasPhoto ? "(photo)" : "")));
-      var reply = element("article", "msg msg--reply msg--live");
+      // not yet a .msg--reply: that is the finished reply, drawn by the server
+      var reply = element("article", "msg msg--live");
       reply.setAttribute("aria-label", "Sparky is replying");
       reply.setAttribute("aria-busy", "true");
       var step = element("p", "msg__step");
