@@ -73,8 +73,8 @@ class ChatTurnView(APIView):
         "while the turn runs (a refusal is still a 400 in JSON):\n\n"
         '- `step` `{"text": "Looking up oatmeal…"}`: what Sparky is doing now, in plain '
         "words;\n"
-        '- `text` `{"text": "…"}`: the next piece of the reply as the model writes it (a '
-        "draft: the final wording is in `done`);\n"
+        '- `text` `{"text": "…"}`: the next piece of the reply as the model writes it (a reply '
+        "no model wrote comes whole, at once); a draft: the final wording is in `done`;\n"
         "- `entry`: a diary row once it is saved, shaped like an item of `entries`;\n"
         "- `done`: the whole answer, the same object as the JSON response;\n"
         '- `error` `{"message": "…"}`: the turn failed on Sparky\'s side.\n\n'

@@ -127,6 +127,8 @@ def handle_turn(
             ),
         )
     turn.announce_saved()
+    if not turn.drafted:  # not written word by word (the offline parser, Sparky's own words)
+        turn.tell("text", text=response.message)
     response.entries = [w.as_dict() for w in turn.written]
     response.tools_called = turn.tools_called
     response.escalations = turn.escalations

@@ -10,8 +10,8 @@ turn, which completes and is stored once (a reload shows it; a retry with the sa
 Idempotency-Key gets the stored reply). The events, in order:
 
 - `step` `{"text": "Looking up oatmeal…"}`: what the turn is doing now, in plain words;
-- `text` `{"text": "Logged a bowl"}`: a piece of the reply as the model writes it (a draft: the
-  reply the turn ends with is in `done`);
+- `text` `{"text": "Logged a bowl"}`: a piece of the reply as the model writes it, or the whole
+  reply at once when no model wrote it (a draft: the reply the turn ends with is in `done`);
 - `entry` `{"kind", "id", "summary", "chip", "date", ...}`: a diary row, once it is saved;
 - `done`: the turn's answer, as the JSON API returns it (the page's carries the drawn reply);
 - `error` `{"message"}`: the turn failed on Sparky's side (its message is saved all the same).

@@ -68,13 +68,14 @@ def model(alice, fake_llm, settings):
 def test_the_offline_parser_streams_its_reply_at_once(alice_api, alice, catalog):
     events = stream(alice_api, "2 eggs for breakfast")
 
-    assert [e for e, _ in events] == ["step", "entry", "done"]
+    assert [e for e, _ in events] == ["step", "entry", "text", "done"]
     assert named(events, "step") == [{"text": "Reading your message…"}]
     entry = named(events, "entry")[0]
     saved = FoodEntry.objects.for_user(alice).get()
     assert entry["id"] == str(saved.pk) and entry["kind"] == "food_entry"
     assert entry["chip"].startswith("Egg, raw")
     done = named(events, "done")[0]
+    assert named(events, "text") == [{"text": done["message"]}]  # the whole reply at once
     assert done["action"] == "logged" and done["engine"] == "offline"
     assert done["entries"][0]["id"] == str(saved.pk)
     stored = ChatMessage.objects.for_user(alice).get(pk=done["message_id"])

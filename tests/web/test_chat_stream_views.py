@@ -33,7 +33,7 @@ def test_a_streamed_turn_sends_its_chips_then_the_drawn_reply_and_the_days(
     )
 
     events = events_of(response)
-    assert [name for name, _ in events] == ["step", "entry", "entry", "done"]
+    assert [name for name, _ in events] == ["step", "entry", "entry", "text", "done"]
     chips = [data for name, data in events if name == "entry"]
     assert chips[0]["text"].startswith("Egg, raw") and chips[0]["kind"] == "food_entry"
     assert chips[0]["title"].startswith("2 large Egg, raw")
