@@ -42,8 +42,8 @@ MEDIA_TYPE = "text/event-stream"
 # A comment line when nothing was sent for this long, so proxies keep the connection open.
 KEEP_ALIVE_SECONDS = 15
 FAILED = (
-    "Something went wrong on Sparky's side while answering. Your message is saved; reload the "
-    "page to see where it got to, or send it again."
+    "Something went wrong on Sparky's side while answering. Your message is saved, and whatever "
+    "was logged is in your diary. Please try again."
 )
 _END = object()
 

@@ -108,6 +108,42 @@ def test_a_model_turn_names_its_steps_and_streams_its_words(
 
 
 @pytest.mark.parametrize(
+    ("service_type", "model_name", "base"),
+    [
+        ("anthropic", "claude-haiku-4-5", "anthropic_base"),
+        ("ollama", "gemma2:2b", "ollama_base"),
+    ],
+)
+def test_other_providers_stream_through_the_same_events(
+    alice_api, alice, catalog, fake_llm, settings, service_type, model_name, base
+):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    ai_service_create(
+        user=alice,
+        service_name="Another",
+        service_type=service_type,
+        api_key="sk-test-0002",
+        model_name=model_name,
+        custom_url=getattr(fake_llm, base),
+        tool_profile="full",
+        sparky_reads_first=False,
+        is_active=True,
+    )
+    fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
+    fake_llm.reply_text("Logged a medium banana for your snack.")
+
+    events = stream(alice_api, "a banana")
+
+    assert "Looking up banana…" in [d["text"] for d in named(events, "step")]
+    assert "".join(d["text"] for d in named(events, "text")) == (
+        "Logged a medium banana for your snack."
+    )
+    assert named(events, "done")[0]["action"] == "logged"
+    assert all(r.stream for r in fake_llm.completion_requests)
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+@pytest.mark.parametrize(
     "written",
     [
         '{"name": "log_food", "arguments": {"food_name": "banana"}}',
