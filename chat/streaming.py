@@ -114,13 +114,13 @@ class TurnStream:
 
     def events(self) -> Iterator[bytes]:
         while (item := self._next(KEEP_ALIVE_SECONDS)) is not _END:
-            yield b": still working\n\n" if item is None else encode(*item)
+            yield _as_bytes(item)
 
     async def aevents(self) -> AsyncIterator[bytes]:
         self._arrived = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         while (item := await self._anext()) is not _END:
-            yield b": still working\n\n" if item is None else encode(*item)
+            yield _as_bytes(item)
 
     async def _anext(self):
         self._arrived.clear()  # before looking: an item put after this sets it again
@@ -140,3 +140,11 @@ class TurnStream:
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return response
+
+
+def _as_bytes(item) -> bytes:
+    if item is None:  # nothing new for a while
+        return b": still working\n\n"
+    if isinstance(item, TurnRejected):  # refused once under way: said like any failure
+        return encode("error", {"message": str(item)})
+    return encode(*item)

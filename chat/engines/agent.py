@@ -385,7 +385,8 @@ class _Step:
                 self.repeats += 1
                 outcome = _repeated(self.earlier[key])
             else:
-                self.turn.step(steps.doing(call.name, call.arguments))
+                if self.turn.events is not None:
+                    self.turn.step(steps.doing(call.name, call.arguments))
                 outcome = run_tool(
                     self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
                 )
