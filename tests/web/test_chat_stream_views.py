@@ -3,16 +3,21 @@ turn as events, the chips drawn as the page draws them, then the same fragment h
 
 import json
 
+import httpx
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from chat.models import ChatMessage
 from nutrition.models import FoodEntry
+from tests.mcp import conftest as mcp_fixtures
 from tests.web.conftest import HTMX
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the turn runs in a thread of its own
 
 STREAM = {**HTMX, "HTTP_ACCEPT": "text/event-stream"}
+
+mcp_url = mcp_fixtures.mcp_url  # config.asgi under uvicorn
 
 
 def events_of(response) -> list[tuple[str, dict]]:
@@ -55,4 +60,28 @@ def test_a_plain_post_still_redirects_back_to_the_page(alice, alice_client, cata
     response = alice_client.post(reverse("chat:send"), {"message": "2 eggs"})
 
     assert response.status_code == 302
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_under_the_asgi_server_the_page_gets_its_turn_as_events(mcp_url, alice, catalog):
+    login = Client()
+    login.force_login(alice)
+    cookies = {"sessionid": login.cookies["sessionid"].value}
+    with httpx.Client(base_url=mcp_url, cookies=cookies, timeout=20) as browser:
+        assert browser.get("/").status_code == 200  # the page, which sets the CSRF cookie
+        response = browser.post(
+            "/chat/send/",
+            data={"message": "2 eggs for breakfast"},
+            headers={
+                "Accept": "text/event-stream",
+                "HX-Request": "true",
+                "X-CSRFToken": browser.cookies["csrftoken"],
+                "Referer": mcp_url + "/",
+            },
+        )
+
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    names = [line[7:] for line in response.text.splitlines() if line.startswith("event: ")]
+    assert names == ["step", "entry", "text", "done"]
     assert FoodEntry.objects.for_user(alice).count() == 1
