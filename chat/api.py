@@ -3,7 +3,11 @@ user's AI services."""
 
 from __future__ import annotations
 
+import functools
+
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -12,28 +16,71 @@ from drf_spectacular.utils import (
 from rest_framework import generics, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import llm, services
+from chat import llm, services, streaming
 from chat import serializers as s
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
 from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
 
+STREAM_EXAMPLE = (
+    'event: step\ndata: {"text": "Reading your message…"}\n\n'
+    'event: step\ndata: {"text": "Looking up banana…"}\n\n'
+    'event: entry\ndata: {"kind": "food_entry", "id": "…", "summary": "1 medium Bananas, raw '
+    '(snack, 2026-12-05, 105 kcal)", "date": "2026-12-05", "chip": "Bananas, raw · 105 kcal", '
+    '"undo": {…}}\n\n'
+    'event: step\ndata: {"text": "Writing the reply…"}\n\n'
+    'event: text\ndata: {"text": "Logged a"}\n\n'
+    'event: text\ndata: {"text": " banana."}\n\n'
+    'event: done\ndata: {"action": "logged", "message": "Logged a banana.", "entries": […], …}\n\n'
+)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client ask for `text/event-stream`: the turn view answers it with a stream of its
+    own; anything else it says (a refusal, a throttle) is JSON."""
+
+    media_type = streaming.MEDIA_TYPE
+    format = "sse"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return JSONRenderer().render(data)
+
 
 class ChatTurnView(APIView):
     parser_classes = [JSONParser, MultiPartParser, FormParser]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, EventStreamRenderer]
     throttle_classes = [ScopedThrottle]
     throttle_scope = "chat"
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if isinstance(response, Response) and streaming.wants_stream(request):
+            request.accepted_renderer = JSONRenderer()  # errors of a streamed turn are JSON
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
         summary="Talk to Sparky",
         description="Sparky reads the message (and photo), logs what it describes and answers. "
         "A refused turn (empty, too long, bad photo, unknown categories) stores nothing and "
         "answers 400 with error empty, too_long, bad_image or bad_categories. Retrying with "
-        "the same Idempotency-Key returns the first answer and logs nothing again.",
+        "the same Idempotency-Key returns the first answer and logs nothing again.\n\n"
+        "**Streaming.** With `Accept: text/event-stream` the answer comes as server-sent events "
+        "while the turn runs (a refusal is still a 400 in JSON):\n\n"
+        '- `step` `{"text": "Looking up oatmeal…"}`: what Sparky is doing now, in plain '
+        "words;\n"
+        '- `text` `{"text": "…"}`: the next piece of the reply as the model writes it (a reply '
+        "no model wrote comes whole, at once); a draft: the final wording is in `done`;\n"
+        "- `entry`: a diary row once it is saved, shaped like an item of `entries`;\n"
+        "- `done`: the whole answer, the same object as the JSON response;\n"
+        '- `error` `{"message": "…"}`: the turn failed on Sparky\'s side.\n\n'
+        "A line starting with `:` keeps a quiet connection open. A closed connection stops "
+        "the events, never the turn: it completes and is stored once; the same Idempotency-Key "
+        "then returns its answer (as a single `done` event when streaming).",
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
@@ -46,7 +93,23 @@ class ChatTurnView(APIView):
             "application/json": s.ChatTurnJSONSerializer,
             "multipart/form-data": s.ChatTurnMultipartSerializer,
         },
-        responses={200: s.CoachResponseSerializer, 400: ERRORS["400"], 429: ERRORS["429"]},
+        responses={
+            (200, "application/json"): s.CoachResponseSerializer,
+            (200, streaming.MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="Server-sent events: step, text, entry, then done (or error).",
+                examples=[
+                    OpenApiExample(
+                        "A logging turn",
+                        media_type=streaming.MEDIA_TYPE,
+                        response_only=True,
+                        value=STREAM_EXAMPLE,
+                    )
+                ],
+            ),
+            400: ERRORS["400"],
+            429: ERRORS["429"],
+        },
         tags=["chat"],
     )
     def post(self, request):
@@ -54,15 +117,20 @@ class ChatTurnView(APIView):
         given.is_valid(raise_exception=True)
         data = given.validated_data
         key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None
+        turn = functools.partial(
+            handle_turn,
+            request.user,
+            data.get("message", ""),
+            image=data.get("image"),
+            categories=data.get("categories") or None,
+            idempotency_key=key,
+            source="api",
+        )
         try:
-            response = handle_turn(
-                request.user,
-                data.get("message", ""),
-                image=data.get("image"),
-                categories=data.get("categories") or None,
-                idempotency_key=key,
-                source="api",
-            )
+            if streaming.wants_stream(request):
+                stream = streaming.TurnStream.start(lambda events: turn(events=events).as_dict())
+                return stream.response(request)
+            response = turn()
         except TurnRejected as exc:
             return Response(
                 {"error": exc.code, "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST

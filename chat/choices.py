@@ -57,6 +57,7 @@ def held_for_confirmation(turn: Turn, run_calls) -> str | None:
         del turn.written[written:]
         del turn.option_requests[offered:]
         return question
+    turn.announce_saved()  # the batch is saved for good: its chips may be shown now
     return None
 
 

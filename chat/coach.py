@@ -10,23 +10,26 @@ call, classifies the categories, then runs one of three engines:
 
 Every tool call runs in its own transaction through `chat.tools.run_tool`, so a turn that fails
 half-way leaves whole tool calls or nothing. The reply is stored with its metadata and returned as
-a CoachResponse.
+a CoachResponse. A listener (`events=`, chat.streaming) hears the turn as it runs: the step, the
+model's words as they are written, each entry once saved.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from chat import circuit, llm
+from chat import circuit, llm, steps
 from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
@@ -60,7 +63,11 @@ def handle_turn(
     idempotency_key: str | None = None,
     source: str = "chat",
     session_id=None,
+    events: Callable[[str, dict], None] | None = None,
 ) -> CoachResponse:
+    """One turn, answered and stored. `events`, when given, hears the turn as it runs (see
+    chat.streaming): the step being run, the reply's text as the model writes it, each entry
+    once it is saved; the turn itself is the same with or without it."""
     text = _clean_text(text)
     if not text and image is None:
         raise TurnRejected("Type a message or attach a photo.", code="empty")
@@ -69,7 +76,8 @@ def handle_turn(
         idempotency_key = str(idempotency_key).strip()[:100] or None
         # A retry that arrives while the first request is still being answered waits for that
         # answer (bounded) instead of getting "pending": the client asked for the first answer.
-        if idempotency_key and (done := _replay(user, idempotency_key, wait=True)):
+        waiting = functools.partial(events, "step", {"text": steps.ALREADY}) if events else None
+        if idempotency_key and (done := _replay(user, idempotency_key, wait=True, waiting=waiting)):
             return done
     stored = None
     if image is not None:
@@ -102,7 +110,9 @@ def handle_turn(
         source=source,
         history=history,
         previous=previous,
+        events=events,
     )
+    turn.step(steps.READING)
     try:
         response = _respond(turn)
     except Exception:
@@ -117,6 +127,9 @@ def handle_turn(
                 + "Please try again."
             ),
         )
+    turn.announce_saved()
+    if not turn.drafted:  # not written word by word (the offline parser, Sparky's own words)
+        turn.tell("text", text=response.message)
     response.entries = [w.as_dict() for w in turn.written]
     response.tools_called = turn.tools_called
     response.escalations = turn.escalations
@@ -169,8 +182,9 @@ def _history(user) -> list[ChatMessage]:
     return list(reversed(recent))
 
 
-def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
-    """The stored answer to an earlier request with this idempotency key."""
+def _replay(user, key: str, *, wait: bool = False, waiting=None) -> CoachResponse | None:
+    """The stored answer to an earlier request with this idempotency key. `waiting` is called
+    once if the answer is still being written and this waits for it."""
     deadline = time.monotonic() + (15 if wait else 0)
     while True:
         asked = ChatMessage.objects.for_user(user).filter(idempotency_key=key).first()
@@ -205,6 +219,9 @@ def _replay(user, key: str, *, wait: bool = False) -> CoachResponse | None:
                 message="This message is already being answered.",
                 user_message_id=str(asked.id),
             )
+        if waiting is not None:
+            waiting()
+            waiting = None
         time.sleep(0.2)
 
 

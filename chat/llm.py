@@ -23,7 +23,7 @@ import socket
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -316,8 +316,9 @@ class LLMResult:
 # Reasoning -------------------------------------------------------------------------------------
 # Reasoning models write their thinking before the answer (<think>...</think> and the like); a
 # small model may also never close the tag. Only what follows is the answer.
+REASONING_TAGS = ("think", "thinking", "reasoning", "reflection")
 _REASONING = re.compile(
-    r"<(think|thinking|reasoning|reflection)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL
+    rf"<({'|'.join(REASONING_TAGS)})>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL
 )
 
 
@@ -354,12 +355,17 @@ def complete(
     allow_empty: bool = False,
     response_format: Mapping[str, Any] | None = None,
     retry: bool = True,
+    on_text: Callable[[str], None] | None = None,
+    on_call: Callable[[str, str], None] | None = None,
 ) -> LLMResult:
     """One model reply (text and/or tool calls), with the gateway's retry rules applied.
 
     A reply with neither text nor tool calls raises LLMBadResponse, unless `allow_empty`: an
     agent loop may accept a silent final step after its tools have done the work. `retry=False`
     makes exactly one attempt (the settings page's connection test, which has a time bound).
+    With `on_text` the reply is streamed from the provider and each piece of its text is handed
+    to `on_text` as it arrives (and, with `on_call`, each tool call as it is written: its name
+    and its arguments so far); the result is the same whole reply as without them.
     """
     litellm = _litellm()
     timeout = float(timeout if timeout is not None else config.timeout)
@@ -383,6 +389,9 @@ def complete(
         kwargs["temperature"] = temperature
     if response_format is not None:
         kwargs["response_format"] = dict(response_format)
+    if on_text is not None or on_call is not None:
+        kwargs["stream"] = True
+        kwargs["stream_options"] = {"include_usage": True}
 
     http_client = None
     if config.target is not None:
@@ -392,6 +401,10 @@ def complete(
         while True:
             try:
                 response = litellm.completion(**kwargs)
+                if kwargs.get("stream"):
+                    response = _gathered(
+                        litellm, response, kwargs["messages"], on_text=on_text, on_call=on_call
+                    )
                 return _result(response, config, allow_empty=allow_empty)
             except LLMError as error:
                 _log_failure(config, error)
@@ -408,6 +421,31 @@ def complete(
     finally:
         if http_client is not None:
             http_client.close()
+
+
+def _gathered(litellm, stream, messages, *, on_text=None, on_call=None):
+    """A streamed reply read to its end, its text and calls handed on as they come, rebuilt
+    whole."""
+    chunks = []
+    calls: dict[int, list[str]] = {}  # index -> [name, arguments so far]
+    for chunk in stream:
+        chunks.append(chunk)
+        for choice in getattr(chunk, "choices", None) or []:
+            delta = getattr(choice, "delta", None)
+            piece = getattr(delta, "content", None)
+            if on_text is not None and isinstance(piece, str) and piece:
+                on_text(piece)
+            for number, call in enumerate(getattr(delta, "tool_calls", None) or []):
+                index = getattr(call, "index", None)
+                written = calls.setdefault(number if index is None else index, ["", ""])
+                function = getattr(call, "function", None)
+                written[0] = getattr(function, "name", None) or written[0]
+                written[1] += getattr(function, "arguments", None) or ""
+                if on_call is not None and written[0]:
+                    on_call(written[0], written[1])
+    if not chunks:
+        return None
+    return litellm.stream_chunk_builder(chunks, messages=list(messages))
 
 
 def _retry_delay(failures: list[LLMError]) -> float | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 
 from chat.images import StoredImage
 from chat.models import ChatMessage
@@ -80,6 +81,15 @@ class Turn:
     # Each call that saved something, as {"name", "arguments", "result"}: stored with the reply
     # so a small model's history shows the calls, not only the words that followed them.
     saved_calls: list[dict] = dataclasses.field(default_factory=list)
+    # Who hears the turn as it runs (a streamed reply): called with ("step", {"text"}),
+    # ("text", {"text"}) and ("entry", a Written's dict). None when nobody listens.
+    events: Callable[[str, dict], None] | None = dataclasses.field(default=None, repr=False)
+    # The rows already announced as "entry" events, so each is announced once.
+    announced: set = dataclasses.field(default_factory=set, repr=False)
+    last_step: str = dataclasses.field(default="", repr=False)
+    # Whether a model reply's words were streamed already: the next reply's start on a new
+    # paragraph.
+    drafted: bool = dataclasses.field(default=False, repr=False)
 
     def __post_init__(self):
         if self.reading is None:
@@ -100,12 +110,17 @@ class Turn:
             pending_confirmation=None,
             refusals=[],
             saved_calls=[],
+            # a trial may be undone: only what the turn keeps is announced, by the turn
+            events=None,
+            announced=set(),
         )
 
     def adopt(self, trial: Turn) -> None:
         """Keep what a trial did as this turn's own."""
         for field in dataclasses.fields(self):
-            setattr(self, field.name, getattr(trial, field.name))
+            if field.name not in ("events", "announced", "last_step", "drafted"):
+                setattr(self, field.name, getattr(trial, field.name))
+        self.announce_saved()
 
     def absorb(self, trial: Turn) -> None:
         """Add the saves of a trial run after this turn's own."""
@@ -113,6 +128,30 @@ class Turn:
         self.tools_called += trial.tools_called
         self.calls += trial.calls
         self.saved_calls += trial.saved_calls
+        self.announce_saved()
+
+    def tell(self, event: str, **data) -> None:
+        """Pass an event to whoever listens to the turn (nobody, most of the time)."""
+        if self.events is not None:
+            self.events(event, data)
+
+    def step(self, text: str) -> None:
+        """Name what the turn is doing now, in the user's words ("Looking up oatmeal…"); the
+        same line twice in a row is said once."""
+        if text != self.last_step:
+            self.last_step = text
+            self.tell("step", text=text)
+
+    def announce_saved(self) -> None:
+        """An "entry" event for each row saved for good (its batch committed) and not yet
+        announced. Called where a batch can no longer be held back for a confirmation."""
+        if self.events is None:
+            return
+        for written in self.written:
+            key = (written.kind, written.id)
+            if key not in self.announced:
+                self.announced.add(key)
+                self.events("entry", written.as_dict())
 
     def add_usage(self, values: dict | None, prefix: str = "") -> None:
         for key, value in (values or {}).items():

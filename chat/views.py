@@ -3,11 +3,15 @@
 A message is posted by htmx and answered with the fragment of new messages (the user's message,
 Sparky's reply, and the progress summary once it exists), so the page never reloads. A turn that
 wrote diary rows also sends the `diary-changed` client event, on which the diary panel reloads
-itself. Without JavaScript the same form posts normally and the page is redirected back.
+itself. Where the browser can read a fetch stream, the page asks for the turn as events instead
+(`Accept: text/event-stream`, chat.streaming): the step being run, the reply as it is written and
+each saved entry's chip show as they come, then the same fragment takes their place. Without
+JavaScript the same form posts normally and the page is redirected back.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from pathlib import Path
@@ -24,6 +28,7 @@ from django_htmx.http import trigger_client_event
 
 from chat import options as chat_options
 from chat import services as chat_services
+from chat import streaming
 from chat.categories import CATEGORIES
 from chat.categories import LABELS as CATEGORY_LABELS
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
@@ -244,21 +249,50 @@ def send(request):
         _mode, categories = _posted_selection(request)
     except _SelectionError as exc:
         return _rejected(request, str(exc), "bad_categories")
+    turn = functools.partial(
+        handle_turn,
+        request.user,
+        request.POST.get("message", ""),
+        image=request.FILES.get("image"),
+        categories=categories or None,
+        idempotency_key=request.POST.get("idempotency_key") or None,
+        session_id=_session_id(request),
+        source="chat",
+    )
     try:
-        response = handle_turn(
-            request.user,
-            request.POST.get("message", ""),
-            image=request.FILES.get("image"),
-            categories=categories or None,
-            idempotency_key=request.POST.get("idempotency_key") or None,
-            session_id=_session_id(request),
-            source="chat",
-        )
+        if request.htmx and streaming.wants_stream(request):
+            return streaming.TurnStream.start(
+                lambda events: _streamed(request, turn(events=_page_events(events)))
+            ).response(request)
+        response = turn()
     except TurnRejected as exc:
         return _rejected(request, str(exc), exc.code)
     if not request.htmx:
         return redirect("chat:page")
+    return _turn_fragment(request, response)
 
+
+def _page_events(events):
+    """The turn's events as the page draws them: an entry as its chip."""
+
+    def tell(event: str, data: dict) -> None:
+        events(event, chip_for(data) if event == "entry" else data)
+
+    return tell
+
+
+def _streamed(request, response) -> dict:
+    """The `done` event of a streamed turn on the page: the turn drawn as the thread shows it,
+    and the diary days it changed."""
+    rendered = _turn_fragment(request, response)
+    return {"html": rendered.content.decode(), "dates": _dates(response)}
+
+
+def _dates(response) -> list[str]:
+    return sorted({e.get("date") for e in response.entries if e.get("date")})
+
+
+def _turn_fragment(request, response) -> HttpResponse:
     ids = [i for i in (response.user_message_id, response.message_id) if i]
     rows = {str(m.id): m for m in ChatMessage.objects.for_user(request.user).filter(id__in=ids)}
     asked = rows.get(response.user_message_id or "")
@@ -278,8 +312,7 @@ def send(request):
     }
     rendered = render(request, "chat/page.html#turn", context)
     if response.entries:
-        dates = sorted({e.get("date") for e in response.entries if e.get("date")})
-        trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
+        trigger_client_event(rendered, DIARY_EVENT, {"dates": _dates(response)})
     return rendered
 
 

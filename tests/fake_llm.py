@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 import uuid
@@ -82,6 +83,9 @@ class Reply:
     headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes | None = None
     delay: float = 0.0
+    # Seconds between streamed pieces of the text (a slow model writing word by word); 0 sends
+    # the text in 16-character pieces at once. Only a streamed reply (``stream`` true) waits.
+    token_delay: float = 0.0
 
     @classmethod
     def message(
@@ -92,6 +96,7 @@ class Reply:
         usage: Usage | None = None,
         finish_reason: str | None = None,
         delay: float = 0.0,
+        token_delay: float = 0.0,
     ) -> Reply:
         calls = tuple(c if isinstance(c, ToolCall) else ToolCall(*c) for c in tool_calls)
         return cls(
@@ -101,6 +106,7 @@ class Reply:
             usage=usage or Usage(),
             finish_reason=finish_reason,
             delay=delay,
+            token_delay=token_delay,
         )
 
     @classmethod
@@ -306,8 +312,17 @@ class FakeLLM:
             self._queue.extend(_as_reply(r) for r in replies)
         return self
 
-    def reply_text(self, text: str, *, usage: Usage | None = None, delay: float = 0.0) -> FakeLLM:
-        return self.enqueue(Reply.message(text, usage=usage, delay=delay))
+    def reply_text(
+        self,
+        text: str,
+        *,
+        usage: Usage | None = None,
+        delay: float = 0.0,
+        token_delay: float = 0.0,
+    ) -> FakeLLM:
+        """A text answer; with ``token_delay`` a streamed one comes word by word, that many
+        seconds apart."""
+        return self.enqueue(Reply.message(text, usage=usage, delay=delay, token_delay=token_delay))
 
     def reply_tool_call(
         self,
@@ -536,8 +551,14 @@ def _openai_stream(reply: Reply, req: RecordedRequest) -> Iterable[bytes]:
 
     yield chunk({"role": "assistant", "content": ""})
     text = reply.text or ""
-    for start in range(0, len(text), 16):
-        yield chunk({"content": text[start : start + 16]})
+    if reply.token_delay > 0:
+        for number, word in enumerate(re.findall(r"\s*\S+", text)):
+            if number:
+                time.sleep(reply.token_delay)
+            yield chunk({"content": word})
+    else:
+        for start in range(0, len(text), 16):
+            yield chunk({"content": text[start : start + 16]})
     for index, call in enumerate(body["choices"][0]["message"].get("tool_calls", [])):
         head = {
             "id": call["id"],

@@ -1,6 +1,7 @@
 """The fake LLM server speaks the real wire formats: litellm itself is the client here."""
 
 import threading
+import time
 
 import httpx
 import pytest
@@ -191,6 +192,19 @@ def test_streaming_delivers_text_and_a_tool_call(litellm, fake_llm, call):
     assert message.content == "One apple."
     assert message.tool_calls[0].function.name == "log_food"
     assert message.tool_calls[0].function.arguments == '{"food_name": "apple"}'
+
+
+def test_a_slow_model_streams_its_words_one_by_one(litellm, fake_llm):
+    fake_llm.reply_text("two eggs and toast", token_delay=0.2)
+
+    started = time.monotonic()
+    arrivals = []
+    for chunk in openai_call(litellm, fake_llm, stream=True):
+        if chunk.choices and chunk.choices[0].delta.content:
+            arrivals.append((chunk.choices[0].delta.content, time.monotonic() - started))
+
+    assert [word for word, _ in arrivals] == ["two", " eggs", " and", " toast"]
+    assert arrivals[-1][1] - arrivals[0][1] >= 0.55  # three pauses of 0.2 s between four words
 
 
 def test_ollama_chat_is_answered_in_its_own_format(litellm, fake_llm):

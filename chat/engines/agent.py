@@ -27,7 +27,7 @@ import uuid
 from django.conf import settings
 from django.db import transaction
 
-from chat import llm
+from chat import llm, steps
 from chat.answers import answer_for, answer_question
 from chat.choices import held_for_confirmation
 from chat.classify import Classification
@@ -124,11 +124,13 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     # What the message named, followed for every model: once each item is saved and nothing is
     # asked, Sparky writes the confirmation itself instead of asking the model for one.
     covered = named or (NamedItems(turn.reading) if turn.text and turn.image is None else None)
-    for _step in range(max_steps):
+    for number in range(max_steps):
         remaining = deadline - time.monotonic()
         if remaining <= 1:
             break
         tools_payload = active.payload(cache_control=config.supports_cache_control) or None
+        turn.step(steps.WRITING if number else steps.THINKING)
+        draft = _Draft.for_turn(turn)
         result = llm.complete(
             config,
             messages=messages,
@@ -137,7 +139,11 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             temperature=0 if profile == "core" else None,
             max_tokens=STEP_TOKENS.get(profile, STEP_TOKENS["full"]),
             allow_empty=bool(turn.written or turn.option_requests),
+            on_text=draft,
+            on_call=_announce_call(turn),
         )
+        if draft is not None:
+            draft.finish()
         turn.add_usage(result.usage.as_dict())
         calls = list(result.tool_calls)
         text = llm.strip_reasoning(result.text)
@@ -286,6 +292,8 @@ def _only_machinery(text: str, messages: list[dict]) -> bool:
 def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str | None:
     """The model asked once more, with no tools, for a plain answer from what it found; None
     when that is no answer either."""
+    turn.step(steps.WRITING)
+    draft = _Draft.for_turn(turn)
     try:
         result = llm.complete(
             config,
@@ -293,9 +301,12 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
             timeout=min(config.timeout, max(deadline - time.monotonic(), 1)),
             temperature=0,
             max_tokens=STEP_TOKENS["full"],
+            on_text=draft,
         )
     except llm.LLMError:
         return None
+    if draft is not None:
+        draft.finish()
     turn.add_usage(result.usage.as_dict())
     text = llm.strip_reasoning(result.text or "")
     calls, text = written_calls(text, build_chatbot_tools(turn.user, "full", None))
@@ -387,6 +398,8 @@ class _Step:
                 self.repeats += 1
                 outcome = _repeated(self.earlier[key])
             else:
+                if self.turn.events is not None:
+                    self.turn.step(steps.doing(call.name, call.arguments))
                 outcome = run_tool(
                     self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
                 )
@@ -405,6 +418,87 @@ class _Step:
                 reply = {"ok": True, "message": outcome.message, "next": hint or _NEXT}
             content = json.dumps(reply)
             self.replies.append({"role": "tool", "tool_call_id": call.id, "content": content})
+
+
+class _Draft:
+    """The text of one model reply, passed on to the turn's listener as it is written. What a
+    user must never see is held back: a reasoning block (the answer after it streams), a reply
+    that opens like JSON, and everything from a tool call written as text on ("```json",
+    "<tool_call>"). A few characters stay back until the next piece, in case they begin such a
+    marker. The reply the turn ends with may still differ: the final "done" event carries it."""
+
+    _MARKERS = ("```", "<tool_call", '{"name"', '{"tool"', '{"function"')
+    _HOLD = max(len(m) for m in _MARKERS) - 1
+
+    def __init__(self, turn: Turn):
+        self.turn = turn
+        self.text = ""
+        self.sent = 0
+        self.hidden = False
+
+    @classmethod
+    def for_turn(cls, turn: Turn):
+        return cls(turn) if turn.events is not None else None
+
+    def __call__(self, piece: str) -> None:
+        self.text += piece
+        self._send(self._showable())
+
+    def finish(self) -> None:
+        """The reply is complete: what was held back in case a marker began is sent."""
+        self._send(self._showable(complete=True))
+
+    def _send(self, shown: str) -> None:
+        if len(shown) > self.sent:
+            piece = shown[self.sent :]
+            if not self.sent and self.turn.drafted:
+                piece = f"\n\n{piece}"  # after an earlier reply's words
+            self.turn.tell("text", text=piece)
+            self.turn.drafted = True
+            self.sent = len(shown)
+
+    def _showable(self, *, complete: bool = False) -> str:
+        if self.hidden:
+            return ""
+        text = self.text.lstrip()
+        closed = _CLOSED_REASONING.match(text)
+        if closed:  # the thinking is over: what follows it is the answer
+            text = text[closed.end() :].lstrip()
+        elif _thinking(text):
+            return ""
+        if text.startswith(("{", "[")):
+            self.hidden = True
+            return ""
+        cuts = [at for at in (text.find(m) for m in self._MARKERS) if at >= 0]
+        if cuts:
+            self.hidden = True
+            return text[: min(cuts)].rstrip()
+        return text if complete else text[: max(len(text) - self._HOLD, 0)]
+
+
+_CLOSED_REASONING = re.compile(rf"<({'|'.join(llm.REASONING_TAGS)})>.*?</\1>", re.I | re.S)
+
+
+def _announce_call(turn: Turn):
+    """A listener naming a tool call's step while the model is still writing it, as soon as
+    the call names its subject ("Looking up oatmeal…" once `"food_name": "oatmeal"` is out)."""
+    if turn.events is None:
+        return None
+
+    def heard(name: str, arguments: str) -> None:
+        line = steps.doing_so_far(name, arguments)
+        if line:
+            turn.step(line)
+
+    return heard
+
+
+def _thinking(text: str) -> bool:
+    """Whether a reply opens a reasoning block ("<think>...") or may be about to ("<thi")."""
+    head = text[:12].lower()
+    return bool(head) and any(
+        head.startswith(f"<{tag}>") or f"<{tag}>".startswith(head) for tag in llm.REASONING_TAGS
+    )
 
 
 def _write_key(active, call) -> str | None:

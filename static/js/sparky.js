@@ -181,24 +181,30 @@
       }
     }, true);
 
+    // Only a delivered message clears the box; a refused or failed one keeps the text.
+    function delivered() {
+      textarea.value = "";
+      tooLong();
+      clearPhoto();
+      showError("");
+      keyField.value = newKey();
+      grow();
+    }
+
     form.addEventListener("htmx:beforeRequest", function () {
       announce("Sparky is thinking…");
     });
     form.addEventListener("htmx:afterRequest", function (event) {
       if (event.detail.successful) {
-        // Only a delivered message clears the box; a refused or failed one keeps the text.
-        textarea.value = "";
-        tooLong();
-        clearPhoto();
-        showError("");
-        keyField.value = newKey();
-        grow();
+        delivered();
         announce("Sparky replied.");
       } else {
         announce("The message was not sent.");
       }
       textarea.focus();
     });
+
+    setupStreaming(form, textarea, delivered);
 
     document.querySelectorAll(".example").forEach(function (button) {
       button.addEventListener("click", function () {
@@ -207,6 +213,205 @@
         textarea.focus();
       });
     });
+  }
+
+  // The reply as it is written: where the browser can read a fetch stream, the composer asks
+  // for the turn as server-sent events (the step being run, the words, each saved entry's chip)
+  // instead of htmx's one answer at the end; the finished turn then takes the live bubble's
+  // place, drawn by the server as htmx would have had it. Without this, htmx (or a plain post)
+  // sends the form as before.
+  function setupStreaming(form, textarea, delivered) {
+    if (!window.fetch || !window.ReadableStream || !window.TextDecoder || !window.FormData) return;
+    var sendButton = form.querySelector(".composer__send");
+
+    function element(tag, className, text) {
+      var node = document.createElement(tag);
+      if (className) node.className = className;
+      if (text) node.textContent = text;
+      return node;
+    }
+
+    function liveTurn(text, hasPhoto) {
+      var box = element("div", "turn-live");
+      var asked = element("article", "msg msg--user");
+      asked.setAttribute("aria-label", "You said");
+      asked.appendChild(element("p", "msg__text" + (text ? "" : " muted"), text || (hasPhoto ? "(photo)" : "")));
+      // not yet a .msg--reply: that is the finished reply, drawn by the server
+      var reply = element("article", "msg msg--live");
+      reply.setAttribute("aria-label", "Sparky is replying");
+      reply.setAttribute("aria-busy", "true");
+      var step = element("p", "msg__step");
+      step.setAttribute("role", "status");
+      var dots = element("span", "thinking__dots");
+      dots.setAttribute("aria-hidden", "true");
+      for (var i = 0; i < 3; i++) dots.appendChild(element("span"));
+      step.appendChild(dots);
+      step.appendChild(element("span", "msg__step-text", "Sending…"));
+      var words = element("p", "msg__text msg__draft");
+      var chips = element("ul", "chips");
+      chips.setAttribute("aria-label", "Saved to your diary");
+      chips.hidden = true;
+      reply.appendChild(step);
+      reply.appendChild(words);
+      reply.appendChild(chips);
+      box.appendChild(asked);
+      box.appendChild(reply);
+      return box;
+    }
+
+    function shown(thread, node) {
+      var intro = thread.querySelector(".intro");
+      if (intro) intro.remove();
+      thread.appendChild(node);
+      scrollThread();
+    }
+
+    // Each "event: name / data: json" block of the body, handed to `handle` as it arrives.
+    function readEvents(response, handle) {
+      var reader = response.body.getReader();
+      var decoder = new TextDecoder();
+      var buffer = "";
+      function pump() {
+        return reader.read().then(function (part) {
+          buffer += decoder.decode(part.value || new Uint8Array(), { stream: !part.done });
+          var blocks = buffer.split("\n\n");
+          buffer = part.done ? "" : blocks.pop();
+          blocks.forEach(function (block) {
+            var name = "message";
+            var data = "";
+            block.split("\n").forEach(function (line) {
+              if (line.indexOf("event: ") === 0) name = line.slice(7);
+              else if (line.indexOf("data: ") === 0) data += line.slice(6);
+            });
+            if (data) handle(name, JSON.parse(data));
+          });
+          if (!part.done) return pump();
+        });
+      }
+      return pump();
+    }
+
+    function finish(live, html, dates) {
+      var template = document.createElement("template");
+      template.innerHTML = html;
+      var nodes = Array.prototype.slice.call(template.content.children);
+      live.replaceWith(template.content);
+      nodes.forEach(function (node) {
+        if (window.htmx) htmx.process(node);
+      });
+      refreshOptions();
+      scrollThread();
+      if (dates && dates.length && window.htmx) htmx.trigger(document.body, "diary-changed", { dates: dates });
+    }
+
+    form.addEventListener("submit", function (event) {
+      if (event.defaultPrevented) return; // refused by the checks above
+      event.preventDefault();
+      event.stopImmediatePropagation(); // htmx does not send it as well
+      if (form.classList.contains("htmx-request")) return;
+      var thread = byId("thread");
+      var body = new FormData(form);
+      var selector = byId("tool-selector");
+      if (selector) {
+        new FormData(selector).forEach(function (value, key) {
+          if (key !== "csrfmiddlewaretoken") body.append(key, value);
+        });
+      }
+      var photo = body.get("image");
+      var live = liveTurn(textarea.value.trim(), photo && photo.size);
+      var stepText = live.querySelector(".msg__step-text");
+      var draft = live.querySelector(".msg__draft");
+      var chips = live.querySelector(".chips");
+      var ended = false;
+      var accepted = false;
+      var status = 0;
+      shown(thread, live);
+      form.classList.add("htmx-request");
+      sendButton.disabled = true;
+      announce("Sparky is thinking…");
+
+      function handle(name, data) {
+        if (name === "step") {
+          stepText.textContent = data.text;
+        } else if (name === "text") {
+          draft.textContent += data.text;
+          scrollThread();
+        } else if (name === "entry") {
+          var chip = element("li", "chip chip--" + data.kind, data.text);
+          if (data.title && data.title !== data.text) chip.title = data.title;
+          chips.appendChild(chip);
+          chips.hidden = false;
+          scrollThread();
+          if (window.htmx) htmx.trigger(document.body, "diary-changed", {}); // the diary follows
+        } else if (name === "done") {
+          ended = true;
+          finish(live, data.html, data.dates);
+          announce("Sparky replied.");
+        } else if (name === "error") {
+          ended = true;
+          live.querySelector(".msg__step").remove();
+          draft.textContent = data.message;
+          live.querySelector(".msg--live").classList.add("msg--error");
+          announce("Sparky couldn't finish the reply.");
+        }
+      }
+
+      fetch(form.action, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: { Accept: "text/event-stream", "HX-Request": "true" },
+      })
+        .then(function (response) {
+          if (response.status === 422) {
+            return response.text().then(function (html) {
+              var template = document.createElement("template");
+              template.innerHTML = html; // the server's own explanation
+              live.remove();
+              shown(thread, template.content);
+              announce("The message was not sent.");
+            });
+          }
+          if (!response.ok || !response.body) {
+            status = response.status;
+            throw new Error("status " + status);
+          }
+          accepted = true;
+          delivered();
+          return readEvents(response, handle).then(function () {
+            if (!ended) throw new Error("cut off");
+          });
+        })
+        .catch(function () {
+          if (ended) return;
+          if (accepted) {
+            // The message reached Sparky, which finishes the turn whatever happens here.
+            live.querySelector(".msg__step").remove();
+            draft.textContent =
+              "The connection dropped while Sparky was answering. Your message is saved; reload " +
+              "the page to see the reply.";
+            live.querySelector(".msg--live").classList.add("msg--error");
+          } else {
+            live.remove();
+            var note = element(
+              "div",
+              "msg msg--rejected",
+              (status
+                ? "Sparky couldn't answer (server error " + status + "). "
+                : "Sparky can't be reached right now (check your connection). ") +
+                "Your message is still in the box; send it again in a moment."
+            );
+            note.setAttribute("role", "alert");
+            shown(thread, note);
+          }
+          announce("The reply did not arrive.");
+        })
+        .then(function () {
+          form.classList.remove("htmx-request");
+          sendButton.disabled = false;
+          textarea.focus();
+        });
+    }, true);
   }
 
   // A request that got no usable answer (network down, server error) says so in the thread.

@@ -108,10 +108,12 @@ def test_a_photo_is_checked_previewed_sent_and_logged(
     page.get_by_label("Message to Sparky").fill("my lunch")
     page.get_by_role("button", name="Send").click()
 
-    expect(page.locator("#thinking")).to_be_visible()
+    # the reply being written names the step it is on
+    live = page.locator("#thread .msg--live")
+    expect(live.get_by_role("status")).to_have_text("Writing the reply…")
     expect(page.get_by_role("button", name="Send")).to_be_disabled()
     expect(last_reply(page)).to_contain_text("two eggs", timeout=20_000)
-    expect(page.locator("#thinking")).to_be_hidden()
+    expect(live).to_have_count(0)
     expect(page.get_by_role("button", name="Send")).to_be_enabled()
     expect(page.locator("#attachment")).to_be_hidden()
     photo = page.locator("#thread .msg--user img.msg__photo").last
