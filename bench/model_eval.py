@@ -49,6 +49,7 @@ The scratch database `<name>_model_eval` is created, loaded and dropped (kept wi
 """
 
 import argparse
+import inspect
 import io
 import json
 import os
@@ -198,8 +199,17 @@ class Row:
                 is_active=True,
             )
         started = time.monotonic()
+        first_text: list[float] = []
+
+        def heard(kind, data):  # the turn as the page streams it: when its first words came
+            if kind == "text" and not first_text:
+                first_text.append(time.monotonic() - started)
+
         try:
-            response = handle_turn(user, text, categories=self.categories)
+            listens = "events" in inspect.signature(handle_turn).parameters  # older commits
+            response = handle_turn(
+                user, text, categories=self.categories, **({"events": heard} if listens else {})
+            )
         except TurnRejected as exc:
             response = None
             message = str(exc)
@@ -207,6 +217,8 @@ class Row:
             "seconds": time.monotonic() - started,
             "usage": dict(getattr(response, "usage", None) or {}),
             "engine": getattr(response, "engine", "") or "",
+            "action": getattr(response, "action", "") or "",
+            "first_text": first_text[0] if first_text else None,
         }
         if response is None:
 
@@ -286,6 +298,21 @@ def run_row(name, model, server, cases, *, failures, out):
         "p95": pct(seconds, 0.95),
         "minutes": (time.monotonic() - started) / 60,
     }
+    # The turns the model handled that logged something: their full-turn p50, the tokens the
+    # model generated in them, and when the first streamed words came.
+    handled = [
+        last for _, last in per_case if last["engine"] == "tools" and last["action"] == "logged"
+    ]
+    if handled:
+        spans = [last["seconds"] for last in handled]
+        generated = [last["usage"].get("completion_tokens", 0) for last in handled]
+        firsts = [last["first_text"] for last in handled if last["first_text"] is not None]
+        first = f"{pct(firsts, 0.5):.1f} s" if firsts else "-"
+        print(
+            f"{model} {name}: {len(handled)} model-handled logging turns: full-turn p50 "
+            f"{pct(spans, 0.5):.1f} s, generated tokens per turn {statistics.mean(generated):.0f}, "
+            f"first streamed text p50 {first}"
+        )
     # At once, so a row stopped at its time limit has said what it got so far.
     print(
         f"{model} {name}: {passed}/{total}, machinery: {summary['machinery']} replies, "

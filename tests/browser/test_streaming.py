@@ -71,7 +71,6 @@ def test_each_chip_appears_as_its_entry_is_saved(
     fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
     egg = ToolCall("log_food", {"food_name": "egg", "quantity": 2})
     fake_llm.enqueue(Reply.message(None, [egg]).delayed(3))  # the model takes its time
-    fake_llm.reply_text("Logged a banana and 2 eggs, a fine start to the day.", token_delay=0.3)
     log_in(page, live_server)
 
     send(page, "a banana and 2 eggs")
@@ -81,9 +80,10 @@ def test_each_chip_appears_as_its_entry_is_saved(
     expect(live.locator(".chip")).to_contain_text("Banana")
     expect(page.locator("#diary")).to_contain_text("Banana")  # the diary follows each entry
     assert FoodEntry.objects.for_user(carol).count() == 1  # the egg is not saved yet
-    expect(live.locator(".chip")).to_have_count(2)
+    # both saved, the turn ends with Sparky's own sentence (no third request) and its chips
     expect(live).to_have_count(0)
     expect(last_reply(page).locator(".chip")).to_have_count(2)
+    expect(last_reply(page).locator(".msg__text")).to_contain_text("Logged a medium banana")
     expect(page.locator("#diary")).to_contain_text("Egg, raw")
 
 
