@@ -90,7 +90,7 @@ def logged_sentence(rows: list[Written], today: dt.date) -> str:
         groups.setdefault((row.meal, row.date), []).append(row.phrase or row.summary)
     parts = []
     for (meal, day), phrases in groups.items():
-        when = f" for {meal}" if meal else ""
+        when = (" as a snack" if meal == "snack" else f" for {meal}") if meal else ""
         if day and day != today.isoformat():
             when += (
                 f" {'' if spoken_day(day, today) == 'yesterday' else 'on '}{spoken_day(day, today)}"
