@@ -13,10 +13,11 @@ from django.core.exceptions import ValidationError
 
 from chat.offline.food import FoodItem, food_item
 from chat.offline.tokens import tokenise
-from chat.reading import question_kind, wants_advice
+from chat.reading import question_kind, search_subject, wants_advice
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
+from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
@@ -31,8 +32,9 @@ _TOPICS = {
     "sugars": re.compile(r"\bsugars?\b", re.I),
     "sodium": re.compile(r"\b(sodium|salt)\b", re.I),
     "water": re.compile(r"\b(water|hydrat\w*|glasses)\b", re.I),
-    "exercise": re.compile(r"\b(exercis\w*|burn(ed|t)?|workouts?|active|steps)\b", re.I),
-    "weight": re.compile(r"\b(weigh\w*)\b", re.I),
+    "steps": re.compile(r"\bsteps?\b", re.I),
+    "exercise": re.compile(r"\b(exercis\w*|burn(ed|t)?|workouts?|active)\b", re.I),
+    "weight": re.compile(r"\b(weigh\w*|lost|losing|lose|gained|gaining)\b", re.I),
     "calories": re.compile(r"\b(calories|kcal|cals?|eat|ate|eaten)\b", re.I),
 }
 
@@ -49,6 +51,9 @@ def _nutrient_line(summary: dict, name: str, label: str) -> str:
     text = f"{label} {_n(row['consumed'], 1)} {row['unit']}"
     if row["goal"] is not None:
         text += f" of {_n(row['goal'], 1)} {row['unit']} ({row['percent']}%)"
+        left = (row["goal"] or 0) - (row["consumed"] or 0)
+        if left > 0:
+            text += f", {_n(left, 1)} {row['unit']} to go"
     return text
 
 
@@ -90,12 +95,60 @@ _MEALS = ("breakfast", "lunch", "dinner", "snack")
 _ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
 
 
+# "how many calories was my breakfast", "did i log my dinner", "what was my last meal"
+_A_MEAL = re.compile(
+    r"\b(my|the|for|at|log(ged)?)\s+(breakfast|lunch|dinner|supper|snacks?)\b"
+    r"|\b(breakfast|lunch|dinner|supper)\s+(logged|in)\b",
+    re.I,
+)
+_LAST_MEAL = re.compile(r"\b(last|latest|most recent)\s+(meal|thing i ate|bite)\b", re.I)
+# What a custom measurement is asked by: "how much sleep did i get", "what was my mood".
+_ASKED_MEASURE = {"sleep": re.compile(r"\b(sleep|slept)\b", re.I)}
+
+
+def _custom_answer(user, day, text: str) -> str | None:
+    """The day's value of a measurement of the user's own the question names."""
+    rows = measurements_for(user=user, day=day)["custom"]
+    for row in reversed(rows):  # the latest first
+        name = row["category"].lower()
+        asked = _ASKED_MEASURE.get(name) or re.compile(rf"\b{re.escape(name)}\b", re.I)
+        if asked.search(text):
+            unit = f" {row['unit']}" if row["unit"] else ""
+            return f"{name} {Decimal(row['value']).normalize():f}{unit}"
+    return None
+
+
+def _weight_line(user, weight, unit: str) -> str:
+    """Today's weight and how it moved over the month: "weight 90.1 kg, down 0.4 kg from 90.5 kg
+    on 1 Dec"."""
+    trend = weight_trend(user=user, days=30)
+    if weight is None and not trend:
+        return "no weigh-in recorded"
+    if weight is None:
+        day, weight = trend[-1]
+        text = f"no weigh-in today; the latest is {_n(weight, 1)} {unit} on {day:%-d %b}"
+    else:
+        text = f"weight {_n(weight, 1)} {unit}"
+    if len(trend) >= 2:
+        first_day, first = trend[0]
+        change = Decimal(weight) - Decimal(first)
+        way = "down" if change < 0 else "up"
+        if change:
+            text += f", {way} {_n(abs(change), 1)} {unit} from {_n(first, 1)} {unit} on "
+            text += f"{first_day:%-d %b}"
+        else:
+            text += f", the same as on {first_day:%-d %b}"
+    return text
+
+
 def _eaten_answer(user, day, label: str, text: str) -> str:
     """What was eaten on the day, meal by meal (one meal when the question names it)."""
     asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
     if asked_meal is None and re.search(r"\bsupper\b", text, re.I):
         asked_meal = "dinner"
     diary = food_diary(user=user, day=day)
+    if asked_meal is None and _LAST_MEAL.search(text):
+        asked_meal = next((m for m in reversed(_MEALS) if diary.get(m)), None)
     meals = []
     for meal in _MEALS:
         rows = diary.get(meal) or []
@@ -106,6 +159,8 @@ def _eaten_answer(user, day, label: str, text: str) -> str:
             f"{r['food_name']} ({_n(r['calories'])} kcal)".replace("  ", " ")
             for r in rows
         )
+        if asked_meal:
+            items += f"; {_n(sum(r['calories'] or 0 for r in rows))} kcal for {meal}"
         meals.append(f"{meal}: {items}")
     when = f"{label} ({day.isoformat()})"
     if not meals:
@@ -274,7 +329,8 @@ def search_answer(user, text: str) -> str | None:
     """The catalog's best matches for a search ("find me oat milk"), with a usual helping's
     calories each; nothing is logged."""
     plain = re.sub(r"[?!.]+\s*$", "", " ".join(text.split()))
-    query = _SEARCH_TAIL.sub("", _SEARCH_LEAD.sub("", plain, count=1)).strip(" ,")
+    query = search_subject(text) or _SEARCH_TAIL.sub("", _SEARCH_LEAD.sub("", plain, count=1))
+    query = query.strip(" ,")
     query = re.sub(r"^(?:a|an|some|any|the)\s+", "", query, flags=re.I)
     if not query:
         return None
@@ -328,6 +384,10 @@ def answer_question(*, user, text: str) -> str:
     label = "Yesterday" if day_word == "yesterday" else "Today"
     if _WHAT_EATEN.search(text) and not _ADVICE.search(text):
         return _eaten_answer(user, day, label, text)
+    if _A_MEAL.search(text) or _LAST_MEAL.search(text):  # "how many calories was my breakfast"
+        return _eaten_answer(user, day, label, text)
+    if measured := _custom_answer(user, day, text):  # "how much sleep did i get"
+        return f"{label} ({day.isoformat()}): {measured}."
     summary = daily_summary(user=user, day=day)
     asked = [topic for topic, rx in _TOPICS.items() if rx.search(text)]
     parts = []
@@ -337,7 +397,9 @@ def answer_question(*, user, text: str) -> str:
         elif topic == "water":
             water = summary["water"]
             glasses = "glass" if water["glasses"] == 1 else "glasses"
-            goal = f" (your goal is {water['goal']})" if water["goal"] else ""
+            left = (water["goal"] or 0) - water["glasses"]
+            to_go = f", {left} to go" if water["goal"] and left > 0 else ""
+            goal = f" (your goal is {water['goal']}{to_go})" if water["goal"] else ""
             parts.append(f"{water['glasses']} {glasses} of water{goal}")
         elif topic == "exercise":
             ex = summary["exercise"]
@@ -349,9 +411,11 @@ def answer_question(*, user, text: str) -> str:
             checkin = measured.get("checkin") or {}
             weight = checkin.get("weight")
             unit = measured.get("weight_unit") or "kg"
-            parts.append(
-                f"weight {_n(weight, 1)} {unit}" if weight is not None else "no weigh-in recorded"
-            )
+            parts.append(_weight_line(user, weight, unit))
+        elif topic == "steps":
+            checkin = (summary.get("measurements") or {}).get("checkin") or {}
+            steps = checkin.get("steps")
+            parts.append(f"{_n(steps)} steps" if steps is not None else "no steps recorded")
         else:
             names = {
                 "protein": "protein",

@@ -93,6 +93,34 @@ _SEARCH = re.compile(
     r")\b",
     re.I,
 )
+# Searches said another way, each with the words it looks for: "serch for spinach", "do u have
+# almond milk", "what cereals do you have", "which cheeses can i pick from", "is granola in there".
+_SEARCH_FORMS = tuple(
+    re.compile(form)
+    for form in (
+        r"^(?:search|serch|seach|serach|sreach|searh)\s+(?:for\s+)?(?P<q>.+)$",
+        r"^do\s+(?:you|u|ya)\s+(?:have|got|know|carry|stock)\s+(?:any\s+)?(?P<q>.+?)"
+        r"(?:\s+in\s+(?:there|the\s+\w+|your\s+\w+))?$",
+        r"^what\s+(?P<q>[a-z][\w\s-]*?)\s+(?:do|have)\s+(?:you|u)\s+(?:have|got|carry)$",
+        r"^which\s+(?P<q>[a-z][\w\s-]*?)\s+(?:can|could|do|may)\s+i\s+"
+        r"(?:pick|choose|select|use)(?:\s+from)?$",
+        r"^is\s+(?:there\s+)?(?:any\s+)?(?P<q>[a-z][\w\s-]*?)\s+in\s+(?:there|the\s+\w+|"
+        r"your\s+\w+)(?:\s+search\s+(?:it|for\s+it))?$",
+    )
+)
+_SEARCH_OPENERS = re.compile(r"^(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\s+)+")
+
+
+def search_subject(text: str) -> str | None:
+    """What a search said in one of _SEARCH_FORMS looks for, else None."""
+    plain = " ".join(re.sub(r"[?!.,;:]+", " ", (text or "").lower()).split())
+    plain = _SEARCH_OPENERS.sub("", plain)
+    for form in _SEARCH_FORMS:
+        if (m := form.match(plain)) and m.group("q").strip():
+            return m.group("q").strip()
+    return None
+
+
 # The user's own numbers: "my", "I", "today", "so far", "left".
 _PERSONAL = re.compile(
     r"\b(i|i'm|im|i've|ive|me|my|mine|today|todays|today's|yesterday|tonight|so far|this week|"
@@ -179,7 +207,7 @@ def numbers_in(text: str) -> tuple[float, ...]:
 def question_kind(text: str) -> str:
     """What a question asks for: a catalog search, advice, the user's own numbers, a food fact,
     or something else."""
-    if _SEARCH.search(text):
+    if _SEARCH.search(text) or search_subject(text):
         return "search"
     if _ADVICE.search(text):
         return "advice"
@@ -200,7 +228,7 @@ def _kind(text: str, tokens: list[str], parse: ParseResult) -> str:
         return "empty"  # a photo alone says what it shows
     if CHANGE_HINT in parse.errors or tokens[0] in CHANGE_WORDS:
         return "change"
-    if _SEARCH.search(text) and not _logs_explicitly(tokens):
+    if (_SEARCH.search(text) or search_subject(text)) and not _logs_explicitly(tokens):
         return "search"
     if len(tokens) <= 4 and all(t in _AFFIRMATIVE or not t.isalpha() for t in tokens):
         return "follow_up"

@@ -13,6 +13,7 @@ from chat.answers import (
     search_answer,
     wants_advice,
 )
+from chat.coach import handle_turn
 from nutrition.models import FoodEntry
 from nutrition.services import water_add
 from sparky.dates import today_for
@@ -91,9 +92,32 @@ def test_water_exercise_and_weight_are_read_from_the_diary(alice, catalog, day):
     workouts = answer_question(user=alice, text="how much exercise today?")
     weight = answer_question(user=alice, text="what's my weight today?")
 
-    assert water == f"Today ({day.isoformat()}): 3 glasses of water (your goal is 8)."
+    assert water == f"Today ({day.isoformat()}): 3 glasses of water (your goal is 8, 5 to go)."
     assert "1 workouts, 40 min, 201 kcal" in workouts
     assert weight == f"Today ({day.isoformat()}): weight 72.4 kg."
+
+
+def test_what_is_left_of_a_goal_and_how_the_weight_moved_are_said(alice, catalog, day):
+    CheckInFactory(user=alice, weight="90.50", entry_date=day - dt.timedelta(days=1))
+    CheckInFactory(user=alice, weight="90.10", entry_date=day)
+    water_add(user=alice, glasses=5)
+
+    lost = answer_question(user=alice, text="how much weight have i lost")
+    water = answer_question(user=alice, text="how many more glasses of water to hit my goal")
+
+    assert "weight 90.1 kg, down 0.4 kg from 90.5 kg on" in lost
+    assert "3 to go" in water
+
+
+def test_a_meal_asked_about_is_answered_with_its_items_and_calories(alice, catalog, day):
+    handle_turn(alice, "2 eggs for breakfast")
+    handle_turn(alice, "a banana for lunch")
+
+    breakfast = answer_question(user=alice, text="how many calories was my breakfast")
+    last = answer_question(user=alice, text="what was my last meal")
+
+    assert "143 kcal for breakfast" in breakfast and "anana" not in breakfast
+    assert "105 kcal for lunch" in last
 
 
 def test_no_weigh_in_is_said_plainly(alice, day):
@@ -167,3 +191,23 @@ def test_the_week_is_summed_from_the_weekly_report(alice, catalog, day):
     assert "food logged on 2 of 7 days, average 306 kcal" in answer
     assert "30 min of exercise, 350 kcal burned" in answer
     assert answer.endswith("4 glasses of water in all.")
+
+
+@pytest.mark.parametrize(
+    ("text", "looked_for"),
+    [
+        ("serch for spinach", "spinach"),
+        ("do u have almond milk", "almond"),
+        ("what cereals do you have", "ereal"),
+        ("which cheeses can i pick from", "heese"),
+        ("is granola in there? search it", "ranola"),
+    ],
+)
+def test_a_search_said_any_way_looks_in_the_catalog_for_what_it_names(
+    alice, catalog, text, looked_for
+):
+    response = handle_turn(alice, text)
+
+    assert response.action == "answered"  # what it found, or that nothing matches those words
+    assert "food catalog" in response.message and looked_for in response.message
+    assert not FoodEntry.objects.for_user(alice).exists()
