@@ -6,6 +6,7 @@ read from the same daily summary every other surface uses, and say it plainly.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from decimal import Decimal
 
@@ -17,6 +18,8 @@ from chat.reading import question_kind, search_subject, wants_advice
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
+from exercise.phrases import activity_words
+from exercise.selectors import exercise_diary
 from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition.models import nutrient_unit
@@ -79,6 +82,12 @@ def _week_answer(user) -> str:
     text = report.message.rstrip(".")
     if minutes:
         text += f"; {minutes} min of exercise, {_n(burned)} kcal burned"
+        done: dict[str, int] = {}
+        for d in days:
+            for row in exercise_diary(user=user, day=dt.date.fromisoformat(str(d["date"]))):
+                name = activity_words(row["name"])
+                done[name] = done.get(name, 0) + (row["duration_minutes"] or 0)
+        text += " (" + ", ".join(f"{name} {m} min" for name, m in done.items()) + ")"
     water = sum(d["water"] or 0 for d in days)
     if water:
         text += f"; {water} glasses of water in all"

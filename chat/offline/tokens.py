@@ -8,7 +8,7 @@ import re
 from django.conf import settings
 from text_to_num import text2num
 
-from chat.offline.vocabulary import CIRCUMSTANCES, INTERJECTIONS, PHRASES
+from chat.offline.vocabulary import CIRCUMSTANCES, INTERJECTIONS, PHRASES, SHORTHAND
 
 _TOKEN = re.compile(
     r"""
@@ -47,7 +47,9 @@ def tokenise(text: str) -> list[str]:
     text = re.sub(r"\s[-\u2013\u2014]+\s", " : ", text)  # "dinner - salmon": a dash sets off
     text = re.sub(r"\ba lot of\b", "lots of", text)
     text = _CIRCUMSTANCE.sub(" ", _EMOTICON.sub(" ", text))
-    words = [token for token in _TOKEN.findall(text) if token not in INTERJECTIONS]
+    words = [
+        SHORTHAND.get(token, token) for token in _TOKEN.findall(text) if token not in INTERJECTIONS
+    ]
     return _join_phrases(words)
 
 

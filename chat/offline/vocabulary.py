@@ -33,6 +33,7 @@ PHRASES: tuple[str, ...] = tuple(
     )
 )
 INTERJECTIONS = _words(_tokens, "interjections")
+SHORTHAND: dict[str, str] = dict(_tokens["shorthand"])
 CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
 
 _talk = _load("talk")

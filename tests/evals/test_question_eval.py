@@ -30,12 +30,12 @@ from tests.evals.test_diary_eval import _outcome, real_catalog  # noqa: F401  (a
 
 QUESTION_CASES = HERE / "question_cases.jsonl"
 # 178 of 180 (98.9%) when the set was written, 2026-12-05; with the second batch 283 of 318
-# (89.0%, 2026-12-05), rounded down. It may only rise.
-FLOOR = 0.88
-# Messages that report nothing but write today (2026-12-05, offline): a question with a typo read
-# as a log ("hw much water have i drunk so far" adds a glass), a wish with an amount ("i'd like to
-# drink 3 liters of water a day" adds 12 glasses). A ceiling: none may be added, these are to fix.
-KNOWN_NOTHING_WRITES = {"b2-mine-water-coffee", "b2-wish-liters"}
+# (89.0%), then 300 of 318 (94.3%, same day), rounded down. It may only rise.
+FLOOR = 0.94
+# Messages that report nothing but write today (2026-12-05, offline): a wish with an amount ("i'd
+# like to drink 3 liters of water a day" adds 12 glasses). A ceiling: none may be added, this is
+# to fix.
+KNOWN_NOTHING_WRITES = {"b2-wish-liters"}
 # The kinds of message that report nothing done: none of them may write anything.
 REPORTS_NOTHING = {"advice", "smalltalk", "wish", "plan", "negation", "others", "search"}
 TAGS = REPORTS_NOTHING | {"food-fact", "my-data", "mood", "sleep", "custom"}
