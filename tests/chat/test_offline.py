@@ -432,6 +432,16 @@ LOGGED = [
         id="a dish named by its fillings is one dish",
     ),
     pytest.param(
+        "resting hr 61 bpm",
+        [measured(custom("Resting heart rate", 61, "bpm"))],
+        id="resting hr is the resting heart rate",
+    ),
+    pytest.param(
+        "ran for 1 hr",
+        [exercise("Running", 60)],
+        id="an hr after a number is an hour, never a heart rate",
+    ),
+    pytest.param(
         "3x12 bicep curls",
         [exercise("Bicep curls", 9)],
         id="sets by reps of a strength move named in two words",
@@ -464,6 +474,8 @@ def test_it_logs(message, expected):
         pytest.param("what should I eat for dinner?", "ask_question", id="advice is asked"),
         pytest.param("show me my diary", "ask_question", id="a request is asked"),
         pytest.param("should I have pizza?", "ask_question", id="a question is never logged"),
+        pytest.param("who are you?", "chat", id="who sparky is is small talk"),
+        pytest.param("my gf had a smoothie", "chat", id="a girlfriend's smoothie is hers"),
     ],
 )
 def test_it_answers_without_logging(message, expected):
