@@ -26,6 +26,7 @@ from chat.tools.base import Written
 from chat.turns import said_logged
 
 TTL = dt.timedelta(hours=12)
+CANCELLED = "Cancelled: nothing was logged."
 # The arguments a user may change on an item, per call: the amount, its unit and the meal.
 EDITABLE = ("quantity", "unit", "meal_type")
 _NAMES = ("food_name", "exercise_name", "name", "measurement_name")
@@ -151,7 +152,9 @@ def review_confirm(user, message_id, *, edits: list[dict] | None = None, source=
             # one list, one answer: nothing of it stays when an item cannot be logged
             raise ReviewRefused("Not logged: " + " ".join(refused), "refused")
         entries = [w.as_dict() for w in written]
+        said = said_logged(user, written) if written else "Nothing was left to log."
         pending["resolved"] = "yes"
+        pending["said"] = said
         meta["confirm"] = pending
         response = dict(meta.get("response") or {})
         response["entries"] = [*(response.get("entries") or []), *entries]
@@ -160,7 +163,6 @@ def review_confirm(user, message_id, *, edits: list[dict] | None = None, source=
         meta["response"] = response
         message.metadata = meta
         message.save(update_fields=["metadata"])
-    said = said_logged(user, written) if written else "Nothing was left to log."
     return Reviewed(message=said, entries=entries, resolved="logged")
 
 
@@ -169,7 +171,8 @@ def review_cancel(user, message_id) -> Reviewed:
     with transaction.atomic():
         message, meta, pending = _locked(user, message_id)
         pending["resolved"] = "no"
+        pending["said"] = CANCELLED
         meta["confirm"] = pending
         message.metadata = meta
         message.save(update_fields=["metadata"])
-    return Reviewed(message="OK, nothing was logged.", entries=[], resolved="cancelled")
+    return Reviewed(message=CANCELLED, entries=[], resolved="cancelled")
