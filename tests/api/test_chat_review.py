@@ -116,3 +116,25 @@ def test_a_reply_with_nothing_waiting_is_a_409(alice_api, catalog):
     response = confirm(alice_api, body["message_id"])
 
     assert response.status_code == 409 and response.json()["error"] == "nothing_to_review"
+
+
+def test_ask_before_logging_holds_a_plain_meal_for_review(alice_api, alice, catalog):
+    assert alice_api.get("/api/preferences/").json()["review_before_logging"] is False
+    changed = alice_api.patch("/api/preferences/", {"review_before_logging": True}, format="json")
+    assert changed.status_code == 200, changed.content
+
+    body = alice_api.post("/api/chat/", {"message": "2 eggs for breakfast"}, format="json").json()
+
+    assert body["action"] == "confirm" and body["entries"] == []
+    [item] = body["review"]
+    assert item["quantity"] == 2 and item["meal_type"] == "breakfast"
+    assert FoodEntry.objects.for_user(alice).count() == 0
+    assert confirm(alice_api, body["message_id"]).status_code == 200
+    assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_without_the_preference_a_plain_meal_is_logged_at_once(alice_api, alice, catalog):
+    body = alice_api.post("/api/chat/", {"message": "2 eggs for breakfast"}, format="json").json()
+
+    assert body["action"] == "logged" and body["review"] is None
+    assert FoodEntry.objects.for_user(alice).count() == 1
