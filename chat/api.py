@@ -24,6 +24,7 @@ from chat import llm, services, streaming
 from chat import serializers as s
 from chat.coach import TurnRejected, handle_turn
 from chat.models import AIServiceSettings, ChatMessage
+from chat.review import ReviewRefused, review_cancel, review_confirm
 from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
 
@@ -193,6 +194,69 @@ class ChatUndoView(APIView):
             missing = exc.code == "not_found"
             code = status.HTTP_404_NOT_FOUND if missing else status.HTTP_409_CONFLICT
             return Response({"error": exc.code, "detail": str(exc)}, status=code)
+        return Response(done.as_dict())
+
+
+_REVIEW_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "bad_item": status.HTTP_400_BAD_REQUEST}
+
+
+def _review_refused(exc: ReviewRefused) -> Response:
+    code = _REVIEW_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
+    return Response({"error": exc.code, "detail": str(exc)}, status=code)
+
+
+class ChatReviewConfirmView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(
+        summary="Log the items a reply is waiting on",
+        description="A reply with action confirm lists, in review, what it would log. This logs "
+        "them in one go, with any changes to an item's quantity, unit or meal, leaving out "
+        "items marked remove. Undo of the reply then takes them back. A list is answered once: "
+        "a second call answers 409 already_resolved (nothing logged again); a list older than "
+        "12 hours 409 expired; a reply with nothing waiting 409 nothing_to_review; an item "
+        "that cannot be logged 409 refused, with nothing logged; someone else's reply is 404.",
+        request=s.ReviewConfirmSerializer,
+        responses={
+            200: s.ReviewedSerializer,
+            400: ERRORS["400"],
+            404: ERRORS["404"],
+            409: OpenApiResponse(
+                description="already_resolved, expired, nothing_to_review or refused"
+            ),
+        },
+        tags=["chat"],
+    )
+    def post(self, request, message_id):
+        given = s.ReviewConfirmSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            done = review_confirm(
+                request.user, message_id, edits=given.validated_data.get("items") or []
+            )
+        except ReviewRefused as exc:
+            return _review_refused(exc)
+        return Response(done.as_dict())
+
+
+class ChatReviewCancelView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(
+        summary="Drop the items a reply is waiting on",
+        description="Nothing is logged and the list is closed. A second call answers 409 "
+        "already_resolved; someone else's reply is 404.",
+        request=None,
+        responses={200: s.ReviewedSerializer, 404: ERRORS["404"], 409: OpenApiResponse()},
+        tags=["chat"],
+    )
+    def post(self, request, message_id):
+        try:
+            done = review_cancel(request.user, message_id)
+        except ReviewRefused as exc:
+            return _review_refused(exc)
         return Response(done.as_dict())
 
 

@@ -17,10 +17,12 @@ from chat.tools import ToolContext, run_tool
 from chat.turns import CoachResponse, Turn, said_logged
 from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
+from sparky.services import preferences_for
 
 # --- confirmations ----------------------------------------------------------------------------
 
 CONFIRM_TTL = dt.timedelta(hours=12)
+REVIEWED_KINDS = ("food_entry", "exercise_entry")
 _YES = re.compile(
     r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
     r"\s*[.!]*\s*$",
@@ -44,7 +46,7 @@ def held_for_confirmation(turn: Turn, run_calls) -> str | None:
     try:
         with transaction.atomic():
             run_calls()
-            question = _confirmation_question(turn, asked)
+            question = _confirmation_question(turn, asked) or _review_asked(turn, written)
             if question:
                 raise _Held
     except _Held:
@@ -58,6 +60,17 @@ def held_for_confirmation(turn: Turn, run_calls) -> str | None:
         del turn.option_requests[offered:]
         return question
     turn.announce_saved()  # the batch is saved for good: its chips may be shown now
+    return None
+
+
+def _review_asked(turn: Turn, written: int) -> str | None:
+    """The user's preference to check what a turn logs (every turn, or a photo's) before it is
+    saved: the batch's new diary rows wait for review."""
+    if not any(w.kind in REVIEWED_KINDS for w in turn.written[written:]):
+        return None
+    prefs = preferences_for(turn.user)
+    if prefs.review_before_logging or (turn.image is not None and prefs.review_photos):
+        return "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
     return None
 
 

@@ -39,6 +39,7 @@ from chat.models import ChatMessage
 from chat.offline import guess_categories
 from chat.prompts import classifier_prompt
 from chat.reading import wants_advice
+from chat.review import review_items
 from chat.services import active_ai_service
 from chat.summaries import KIND as SUMMARY_KIND
 from chat.tasks import queue_progress_summary
@@ -360,6 +361,8 @@ def _respond(turn: Turn) -> CoachResponse:
         if question not in response.message:
             response.message = f"{response.message}\n\n{question}".strip()
         response.action = "confirm" if not turn.written else response.action
+    if response.action == "confirm" and turn.pending_confirmation:
+        response.review = review_items(turn.pending_confirmation)
     if turn.option_requests and response.action != "error":
         attach_options(turn, response, config)
     if turn.notes:

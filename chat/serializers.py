@@ -97,11 +97,47 @@ class WrittenSerializer(serializers.Serializer):
     date = serializers.DateField(allow_null=True)
 
 
+class ReviewItemSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="Its place in the list, to name it in a change.")
+    name = serializers.CharField(help_text="The item as the message named it.")
+    quantity = serializers.FloatField(allow_null=True)
+    unit = serializers.CharField(allow_blank=True)
+    meal_type = serializers.CharField(allow_blank=True)
+    editable = serializers.BooleanField(help_text="Whether amount, unit and meal may change.")
+
+
+class ReviewEditSerializer(serializers.Serializer):
+    index = serializers.IntegerField(min_value=0)
+    quantity = serializers.FloatField(required=False, min_value=0)
+    unit = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    meal_type = serializers.ChoiceField(
+        choices=["breakfast", "lunch", "dinner", "snack"], required=False
+    )
+    remove = serializers.BooleanField(required=False, default=False)
+
+
+class ReviewConfirmSerializer(serializers.Serializer):
+    items = ReviewEditSerializer(
+        many=True,
+        required=False,
+        help_text="Changes by item index; items not named are logged as shown. remove: true "
+        "leaves an item out.",
+    )
+
+
+class ReviewedSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    entries = WrittenSerializer(
+        many=True, help_text="Rows written; undo of the reply takes them back."
+    )
+    resolved = serializers.ChoiceField(choices=["logged", "cancelled"])
+
+
 class CoachResponseSerializer(serializers.Serializer):
     """What Sparky answered and did (chat.coach.CoachResponse)."""
 
     action = serializers.ChoiceField(
-        choices=["logged", "options", "selected", "answered", "none", "error", "pending"]
+        choices=["logged", "options", "selected", "answered", "none", "error", "pending", "confirm"]
     )
     message = serializers.CharField()
     entries = WrittenSerializer(many=True, help_text="Rows written by this turn.")
@@ -114,6 +150,13 @@ class CoachResponseSerializer(serializers.Serializer):
     usage = serializers.DictField(child=serializers.FloatField())
     options = serializers.ListField(
         child=serializers.DictField(), allow_null=True, help_text="Numbered choices to reply to."
+    )
+    review = ReviewItemSerializer(
+        many=True,
+        allow_null=True,
+        help_text="With action confirm: the items the reply would log, nothing saved yet. Log "
+        "them (with changes) at POST /api/chat/messages/{message_id}/review/confirm/, or drop "
+        "them at .../review/cancel/.",
     )
     error = serializers.CharField(allow_null=True)
     user_message_id = serializers.UUIDField(allow_null=True)

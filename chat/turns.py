@@ -43,6 +43,8 @@ class CoachResponse:
     tools_called: list[str] = dataclasses.field(default_factory=list)
     usage: dict = dataclasses.field(default_factory=dict)
     options: list[dict] | None = None
+    # The items a reply would log once the user reviews them (chat.review), when it waits on them.
+    review: list[dict] | None = None
     error: str | None = None
     user_message_id: str | None = None
     message_id: str | None = None

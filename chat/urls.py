@@ -11,5 +11,6 @@ urlpatterns = [
     path("chat/tools/", views.tool_selector, name="tools"),
     path("chat/summary/<uuid:reply_id>/", views.summary, name="summary"),
     path("chat/undo/<uuid:reply_id>/", views.undo, name="undo"),
+    path("chat/review/<uuid:reply_id>/", views.review, name="review"),
     path("chat/images/<uuid:user_id>/<str:filename>", views.image, name="image"),
 ]

@@ -33,14 +33,23 @@ from chat.categories import CATEGORIES
 from chat.categories import LABELS as CATEGORY_LABELS
 from chat.coach import SUMMARY_KIND, TurnRejected, handle_turn
 from chat.models import ChatMessage
+from chat.review import (
+    ReviewRefused,
+    pending_review,
+    review_cancel,
+    review_confirm,
+    review_items,
+)
 from chat.services import CHAT_SESSION_KEY, history_start_session
 from chat.undo import UndoRefused, can_undo, reply_undo, undo_entries
 from diary.views import diary_context, diary_day
+from nutrition.models import MealType
 from sparky import services
 
 THREAD_LIMIT = 60
 SUMMARY_POLL_TRIES = 8
 DIARY_EVENT = "diary-changed"
+MEALS = list(MealType.values)
 _IMAGE_FILE = re.compile(r"^[0-9a-f]{32}\.jpg$")
 # What a manual pick starts with when nothing was picked before: the core logging set.
 DEFAULT_MANUAL = ["food", "exercise", "checkin", "goals"]
@@ -102,8 +111,10 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
             {"number": i, "label": chat_options.describe_option(pending.get("kind"), option)}
             for i, option in enumerate(pending["options"], 1)
         ]
-    confirm = meta.get("confirm") if latest_reply else None
-    asks_confirmation = isinstance(confirm, dict) and not confirm.get("resolved")
+    confirm = meta.get("confirm")
+    asks_confirmation = (
+        latest_reply and isinstance(confirm, dict) and pending_review(message) is not None
+    )
     categories = response.get("categories") or []
     return {
         **view,
@@ -115,6 +126,9 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         "engine": response.get("engine") or "",
         "options": choices,
         "confirm": asks_confirmation,
+        "review": review_items(confirm) if asks_confirmation else None,
+        "reviewed": (confirm or {}).get("said") if isinstance(confirm, dict) else None,
+        "meals": MEALS,
         "can_undo": can_undo(message),
         "undone": meta.get("undone"),
     }
@@ -342,6 +356,59 @@ def undo(request, reply_id: uuid.UUID):
         {"m": message_view(reply), "summaries_removed": done.summaries_removed},
     )
     trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
+    return rendered
+
+
+def _review_edits(post, count: int) -> list[dict]:
+    edits = []
+    for index in range(count):
+        if post.get(f"remove_{index}"):
+            edits.append({"index": index, "remove": True})
+            continue
+        edit = {"index": index}
+        quantity = (post.get(f"quantity_{index}") or "").strip()
+        if quantity:
+            try:
+                edit["quantity"] = float(quantity)
+            except ValueError:
+                raise ReviewRefused(f"'{quantity}' is not an amount.", "bad_item") from None
+        if post.get(f"unit_{index}") is not None:
+            edit["unit"] = post[f"unit_{index}"].strip()
+        if post.get(f"meal_{index}") in MEALS:
+            edit["meal_type"] = post[f"meal_{index}"]
+        edits.append(edit)
+    return edits
+
+
+@login_required
+@require_POST
+def review(request, reply_id: uuid.UUID):
+    """The review card's answer: Log all (with the amounts, units and meals as edited, removed
+    items left out) or Cancel; the reply is drawn again, saying what was logged."""
+    reply = get_object_or_404(
+        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
+    )
+    problem, entries = None, []
+    try:
+        if request.POST.get("answer") == "log":
+            count = len(review_items((reply.metadata or {}).get("confirm")))
+            entries = review_confirm(
+                request.user, reply.id, edits=_review_edits(request.POST, count), source="chat"
+            ).entries
+        else:
+            review_cancel(request.user, reply.id)
+    except ReviewRefused as exc:
+        problem = str(exc)
+    if not request.htmx:
+        if problem:
+            messages.error(request, problem)
+        return redirect("chat:page")
+    reply.refresh_from_db()
+    view = message_view(reply, latest_reply=problem is not None)
+    rendered = render(request, "chat/page.html#message", {"m": {**view, "problem": problem}})
+    dates = sorted({e.get("date") for e in entries if e.get("date")})
+    if dates:
+        trigger_client_event(rendered, DIARY_EVENT, {"dates": dates})
     return rendered
 
 

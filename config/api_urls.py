@@ -12,7 +12,14 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from chat.api import AIServiceViewSet, ChatHistoryView, ChatTurnView, ChatUndoView
+from chat.api import (
+    AIServiceViewSet,
+    ChatHistoryView,
+    ChatReviewCancelView,
+    ChatReviewConfirmView,
+    ChatTurnView,
+    ChatUndoView,
+)
 from diary.api import PreferencesView, SummaryView
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
@@ -74,6 +81,16 @@ urlpatterns = [
     path("chat/", ChatTurnView.as_view(), name="api-chat"),
     path("chat/history/", ChatHistoryView.as_view(), name="api-chat-history"),
     path("chat/messages/<uuid:message_id>/undo/", ChatUndoView.as_view(), name="api-chat-undo"),
+    path(
+        "chat/messages/<uuid:message_id>/review/confirm/",
+        ChatReviewConfirmView.as_view(),
+        name="api-chat-review-confirm",
+    ),
+    path(
+        "chat/messages/<uuid:message_id>/review/cancel/",
+        ChatReviewCancelView.as_view(),
+        name="api-chat-review-cancel",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "docs/",

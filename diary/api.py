@@ -138,6 +138,11 @@ class PreferencesSerializer(serializers.Serializer):
         help_text="The chat tool selector; [] means automatic.",
     )
     dietary_notes = serializers.CharField(allow_blank=True, max_length=services.MAX_NOTES_CHARS)
+    review_before_logging = serializers.BooleanField(
+        help_text="Every logging turn waits for review: the turn's answer lists its items "
+        "(review) and nothing is saved until they are confirmed."
+    )
+    review_photos = serializers.BooleanField(help_text="A photo's estimate waits for review.")
     time_zone = serializers.CharField(
         source="user.time_zone", max_length=64, help_text="IANA name, e.g. Europe/Berlin."
     )

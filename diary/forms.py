@@ -43,6 +43,16 @@ class PreferencesForm(DescribedErrorsMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Allergies, vegetarian, low sodium... Sparky keeps them in mind.",
     )
+    review_before_logging = forms.BooleanField(
+        label="Ask before logging",
+        required=False,
+        help_text="Sparky shows what it would log, for you to change or cancel, before saving.",
+    )
+    review_photos = forms.BooleanField(
+        label="Ask before logging a photo",
+        required=False,
+        help_text="A photo's estimate is shown for you to check before it is saved.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

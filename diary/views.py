@@ -486,6 +486,8 @@ def preferences(request):
         "auto_clear_history": prefs.auto_clear_history or "never",
         "system_prompt": prefs.system_prompt or "",
         "dietary_notes": prefs.dietary_notes or "",
+        "review_before_logging": prefs.review_before_logging,
+        "review_photos": prefs.review_photos,
     }
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -29,6 +29,8 @@ _PREFERENCE_FIELDS = {
     "system_prompt",
     "chat_categories",
     "dietary_notes",
+    "review_before_logging",
+    "review_photos",
     "time_zone",
 }
 
@@ -161,6 +163,10 @@ def preferences_update(*, user: User, **fields) -> UserPreferences:
             prefs.dietary_notes = (
                 optional_text(value, field="dietary_notes", limit=MAX_NOTES_CHARS) or ""
             )
+        elif name in ("review_before_logging", "review_photos"):
+            if not isinstance(value, bool):
+                raise ValidationError(f"{name} is true or false.", code="invalid")
+            setattr(prefs, name, value)
         elif name == "chat_categories":
             prefs.chat_categories = _chat_categories(value)
         elif name == "time_zone":

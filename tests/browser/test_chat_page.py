@@ -10,6 +10,7 @@ from chat.services import ai_service_create
 from measurements.services import checkin_upsert
 from nutrition.services import goal_set, water_add
 from sparky.dates import today_for
+from sparky.services import preferences_update
 from tests.browser.conftest import last_reply, log_in, png_file, send, shoot
 
 pytestmark = pytest.mark.browser
@@ -90,6 +91,7 @@ def test_a_photo_is_checked_previewed_sent_and_logged(
         custom_url=fake_llm.openai_base,
         is_active=True,
     )
+    preferences_update(user=carol, review_photos=False)  # logged at once, as asked
     fake_llm.reply_tool_call("log_food", {"food_name": "egg", "quantity": 2, "meal_type": "lunch"})
     # a slow model: the page must stay usable and say that Sparky is thinking
     fake_llm.reply_text("That looks like two eggs; I logged them for lunch.", delay=1.5)

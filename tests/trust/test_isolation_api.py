@@ -115,6 +115,12 @@ def _matrix(w, egg_id) -> dict:
         ("api-chat-history", "GET"): [("/api/chat/history/", None, 200, None)],
         # alice's reply, which logged her meal: bob cannot take it back, nor learn it exists
         ("api-chat-undo", "POST"): [(f"/api/chat/messages/{w.reply.pk}/undo/", None, 404, None)],
+        ("api-chat-review-confirm", "POST"): [
+            (f"/api/chat/messages/{w.reply.pk}/review/confirm/", {"items": []}, 404, None)
+        ],
+        ("api-chat-review-cancel", "POST"): [
+            (f"/api/chat/messages/{w.reply.pk}/review/cancel/", None, 404, None)
+        ],
         ("api-usual-meals", "GET"): [("/api/usual-meals/", None, 200, lambda r: r.json() == [])],
         # bob logged no breakfast: nothing to save; alice's usual breakfast is not his to log
         ("api-usual-meals", "POST"): [("/api/usual-meals/", {"meal_type": "breakfast"}, 400, None)],
