@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from chat.offline.food import FoodItem, food_item
-from chat.offline.tokens import tokenise
+from chat.offline.tokens import spelled_out, tokenise
 from chat.reading import question_kind, search_subject, wants_advice
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
@@ -197,6 +197,12 @@ _FACT_FOOD = (
     re.compile(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b", re.I),
     re.compile(r"\b(?:in|of|for)\s+(?P<food>.+)$", re.I),
     re.compile(r"\b(?:is|are)\s+(?P<food>.+)$", re.I),
+    # "hard boiled egg calories", "a bagel macros": the food, then what is asked of it
+    re.compile(
+        r"^\W*(?!(?:how|what|which|total|my|the)\b)(?P<food>[a-z][^?!.\d]*?)\s+(?:calories|calorie|kcal|cals|macros|nutrition"
+        r"(?:al)?(?:\s+(?:facts|info|information))?)\W*$",
+        re.I,
+    ),
 )
 _FACT_TAIL = re.compile(
     r"(?:\s+(?:roughly|approximately|approx|about|exactly|have|has|contain|contains|got|please|"
@@ -368,16 +374,18 @@ def answer_for(*, user, reading) -> str | None:
     """Sparky's own answer to a question it reads whole (chat.reading): a food's facts, a
     catalog search, the user's own numbers. None when a model should answer (advice, anything
     else) or the question is not one of these after all."""
+    text = spelled_out(reading.text)  # "calroies": the words the user meant
     if reading.kind == "search":
-        return search_answer(user, reading.text)
+        return search_answer(user, text)
     if reading.kind == "food_question":
-        return food_fact(user, reading.text)
+        return food_fact(user, text)
     if reading.kind == "data_question":
-        return data_answer(user=user, text=reading.text)
+        return data_answer(user=user, text=text)
     return None
 
 
 def answer_question(*, user, text: str) -> str:
+    text = spelled_out(text)
     kind = question_kind(text)
     if kind in ("search", "food_question"):
         answer = answer_for(user=user, reading=_Asked(text, kind))

@@ -37,6 +37,7 @@ from chat.intents import ParseResult
 from chat.offline import CHANGE_HINT, parse_message, tokenise
 from chat.offline.people import about_the_user, someone_else
 from chat.offline.talk import social_kind
+from chat.offline.tokens import spelled_out
 from chat.offline.vocabulary import (
     CHANGE_WORDS,
     EATING,
@@ -134,6 +135,9 @@ _NUTRIENT = re.compile(
     r"nutrients?|energy)\b",
     re.I,
 )
+# What a food named alone is asked for: "hard boiled egg calories", "big mac macros" (never
+# "whey protein" or "chicken fat", which are foods).
+_ASKED_OF_A_FOOD = frozenset({"calories", "calorie", "kcal", "cals", "macros", "nutrition"})
 # Requests for coaching: what to do, not what happened.
 _ADVICE = re.compile(
     r"\b(how (?:do|can|should|could) (?:i|we)|should (?:i|we)|what should|tips?|advice|advise|"
@@ -189,7 +193,7 @@ def read(text: str) -> Reading:
         numbers=numbers_in(text),
         parse=parse,
         categories=tuple(keyword_categories(text)),
-        kind=_kind(text, list(tokens), parse),
+        kind=_kind(spelled_out(text), list(tokens), parse),
     )
 
 
@@ -207,6 +211,7 @@ def numbers_in(text: str) -> tuple[float, ...]:
 def question_kind(text: str) -> str:
     """What a question asks for: a catalog search, advice, the user's own numbers, a food fact,
     or something else."""
+    text = spelled_out(text)
     if _SEARCH.search(text) or search_subject(text):
         return "search"
     if _ADVICE.search(text):
@@ -347,4 +352,10 @@ def _part_kind(words: list[str], asked: bool) -> str | None:
         return "habit"
     if about_the_user(words) or first in EATING or done:
         return "report"
+    if (
+        len(words) > 1
+        and words[-1] in _ASKED_OF_A_FOOD
+        and not any(_NUMBER.search(t) for t in words)
+    ):
+        return "question"  # "hard boiled egg calories": a food, then what is asked of it
     return None

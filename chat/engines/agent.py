@@ -265,6 +265,16 @@ _RESULT_ONLY = re.compile(
     r"offered|not done:|already done in this turn|already refused in this turn)",
     re.I,
 )
+# A reply that talks about Sparky's machinery instead of to the user: "the tool recorded 6.5 hours
+# of sleep", "The user asked about...", or a tool's result echoed as JSON (fenced or not).
+_NARRATED = re.compile(
+    r"\bthe tools? (recorded|logged|saved|added|returned|reported|shows?|showed|says|said|"
+    r"confirm(s|ed)?|indicates?|responded|found)\b"
+    r"|\btool[ _](calls?|results?|outputs?|responses?)\b"
+    r"|\bthe user('s)? (asked|said|says|wants|is|has|had|mentioned)\b"
+    r'|\{\s*"',
+    re.I,
+)
 _ONCE_MORE = (
     "Answer the user's last message now, in plain words, from the results above. Do not call "
     "a tool, and do not name tools or steps."
@@ -275,7 +285,7 @@ def _only_machinery(text: str, messages: list[dict]) -> bool:
     """Whether the model's last words are a tool's one-line summary or a notice of Sparky's own
     (an escalation, a refusal), not an answer to the user."""
     plain = " ".join(text.split()).strip()
-    if _RESULT_ONLY.match(plain):
+    if _RESULT_ONLY.match(plain) or _NARRATED.search(plain):
         return True
     for message in messages:
         if message.get("role") != "tool":

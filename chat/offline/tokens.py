@@ -53,6 +53,15 @@ def tokenise(text: str) -> list[str]:
     return _join_phrases(words)
 
 
+def spelled_out(text: str) -> str:
+    """The text with chat shorthand and common slips read as the words they stand for ("hw
+    many calroies in an orange" -> "how many calories in an orange"), all else as written."""
+    return _WORDS.sub(lambda m: SHORTHAND.get(m.group().lower(), m.group()), text or "")
+
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z']*")
+
+
 def _join_phrases(tokens: list[str]) -> list[str]:
     joined = []
     i = 0

@@ -324,8 +324,8 @@ def run_tool(
     except ValueError as exc:
         return _corrective(t, str(exc))
     if t.writes and ctx.said is not None:
-        if ctx.profile == "core":  # a small model's made-up details; a capable one's estimates stay
-            args = grounding.grounded_arguments(t.name, args, ctx.said)
+        strict = ctx.profile == "core"  # a small model's made-up details; a capable one's stay
+        args = grounding.grounded_arguments(t.name, args, ctx.said, strict=strict)
         reason = grounding.ungrounded(t.name, args, ctx.said)
         if reason:
             return ToolResult(

@@ -135,11 +135,18 @@ class Said:
         )
 
 
-def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
-    """The arguments without the details a model made up: a unit or a meal the message never
-    says ("ate an apple" sent as 1 kg for breakfast), a goal it does not set. Sparky's own
-    defaults (a household measure, the meal of the hour) stand in for them, as when a model
-    leaves them out; a meal the model left out is the one the message names, if it names one."""
+def grounded_arguments(tool: str, args: dict, said: Said, *, strict: bool = True) -> dict:
+    """The arguments without the details a model made up (`strict`: a small model's; a capable
+    one's estimates stay): a unit or a meal the message never says ("ate an apple" sent as 1 kg
+    for breakfast), a goal it does not set. Sparky's own defaults (a household measure, the meal
+    of the hour) stand in for them, as when a model leaves them out. Whatever the model, a meal
+    it left out is the one the message names, if it names one ("2 eggs for breakfast" logged
+    at noon is breakfast)."""
+    if not strict:
+        food = tool in ("log_food", "log_external_food")
+        if food and not args.get("meal_type") and (meal := _named_meal(said)) is not None:
+            return {**args, "meal_type": meal}
+        return args
     if tool == "set_goals":
         # "protein target 140 g" sent with calories 500 and carbs 0: only the goals said
         return {k: v for k, v in args.items() if k == "date" or v is None or said.has_number(v)}
@@ -151,13 +158,22 @@ def grounded_arguments(tool: str, args: dict, said: Said) -> dict:
         args.pop("unit")
         if not _said_quantity(args.get("quantity"), said):
             args.pop("quantity", None)  # "8" of a unit nobody said is no 8 pieces either
-    words = said.own_words  # "2 eggs for lunch" after a snack: lunch
-    named_meals = {meal_for_word(w) for w in (*words, *_pairs(words))} - {None}
-    if args.get("meal_type") and not named_meals:
+    if args.get("meal_type") and not _named_meals(said):
         args.pop("meal_type")
-    elif not args.get("meal_type") and len(named_meals) == 1:
-        args["meal_type"] = named_meals.pop()  # "... for dinner": the meal the message names
+    elif not args.get("meal_type") and (meal := _named_meal(said)) is not None:
+        args["meal_type"] = meal  # "... for dinner": the meal the message names
     return args
+
+
+def _named_meals(said: Said) -> set[str]:
+    words = said.own_words  # "2 eggs for lunch" after a snack: lunch
+    return {meal_for_word(w) for w in (*words, *_pairs(words))} - {None}
+
+
+def _named_meal(said: Said) -> str | None:
+    """The one meal the message names, if it names exactly one."""
+    meals = _named_meals(said)
+    return meals.pop() if len(meals) == 1 else None
 
 
 def _pairs(words):

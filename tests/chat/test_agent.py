@@ -12,6 +12,7 @@ import time_machine
 
 from chat.coach import handle_turn
 from chat.models import ChatMessage
+from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, UserGoal, WaterIntake
 
@@ -28,7 +29,8 @@ def test_the_same_write_is_made_once_and_the_turn_still_ends_with_what_was_saved
     for _ in range(6):  # the 1.5B model asked for the same banana six times
         fake_llm.reply_tool_call("log_food", {"food_name": "banana", "quantity": 1})
 
-    response = handle_turn(alice, "a banana")
+    with time_machine.travel(dt.datetime(2026, 12, 2, 8, 0, tzinfo=dt.UTC), tick=True):
+        response = handle_turn(alice, "a banana")  # at breakfast time
 
     assert FoodEntry.objects.for_user(alice).count() == 1
     assert response.action == "logged" and response.error is None
@@ -222,7 +224,8 @@ def test_reasoning_never_reaches_the_user_and_every_step_is_bounded(
     fake_llm.reply_tool_call("log_food", {"food_name": "banana"})
     fake_llm.reply_text("<think>The user ate a banana. I logged it.")  # never closed
 
-    response = handle_turn(alice, "a banana")
+    with time_machine.travel(dt.datetime(2026, 12, 2, 8, 0, tzinfo=dt.UTC), tick=True):
+        response = handle_turn(alice, "a banana")  # at breakfast time
 
     assert "<think>" not in response.message and "I logged it" not in response.message
     assert response.message.startswith("Logged a medium banana (105 kcal) for breakfast")
@@ -418,3 +421,23 @@ def test_a_capable_models_estimate_of_an_amount_is_kept(alice, catalog, openai_s
 
     entry = FoodEntry.objects.for_user(alice).get()
     assert (entry.quantity, entry.unit) == (150, "g")
+
+
+@pytest.mark.parametrize(
+    "narration",
+    [
+        "The tool recorded that you want to walk more.",
+        "The user said they need to walk more, so I answered.",
+        '```json\n{"ok": true, "message": "Enabled exercise."}\n```',
+    ],
+)
+def test_a_reply_about_the_machinery_is_never_shown(
+    alice, catalog, core_service, fake_llm, narration
+):
+    fake_llm.reply_text(narration)
+    fake_llm.reply_text("Short walks after meals are an easy start.")
+
+    response = handle_turn(alice, "i need to start walking more")
+
+    assert response.message == "Short walks after meals are an easy start."
+    assert not ExerciseEntry.objects.for_user(alice).exists()

@@ -14,7 +14,7 @@ from chat.answers import (
     wants_advice,
 )
 from chat.coach import handle_turn
-from nutrition.models import FoodEntry
+from nutrition.models import FoodEntry, WaterIntake
 from nutrition.services import water_add
 from sparky.dates import today_for
 from tests.factories import CheckInFactory, ExerciseEntryFactory, FoodEntryFactory, UserGoalFactory
@@ -211,3 +211,27 @@ def test_a_search_said_any_way_looks_in_the_catalog_for_what_it_names(
     assert response.action == "answered"  # what it found, or that nothing matches those words
     assert "food catalog" in response.message and looked_for in response.message
     assert not FoodEntry.objects.for_user(alice).exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "banana calories",
+        "a banana macros",
+        "how many calroies in a banana",  # a slip of the keyboard
+        "hw many calories in a banana?",  # chat shorthand
+    ],
+)
+def test_a_food_named_then_what_is_asked_of_it_is_a_question_not_a_meal(alice, catalog, text):
+    response = handle_turn(alice, text)
+
+    assert response.action == "answered"
+    assert "1 medium Bananas, raw" in response.message and "105 kcal" in response.message
+    assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_a_wish_with_an_amount_writes_nothing(alice, catalog):
+    response = handle_turn(alice, "i'd like to drink 3 liters of water a day")
+
+    assert not WaterIntake.objects.for_user(alice).exists()
+    assert response.action != "logged" and not response.entries

@@ -31,11 +31,7 @@ from tests.evals.test_diary_eval import _outcome, real_catalog  # noqa: F401  (a
 QUESTION_CASES = HERE / "question_cases.jsonl"
 # 178 of 180 (98.9%) when the set was written, 2026-12-05; with the second batch 283 of 318
 # (89.0%), then 300 of 318 (94.3%, same day), rounded down. It may only rise.
-FLOOR = 0.94
-# Messages that report nothing but write today (2026-12-05, offline): a wish with an amount ("i'd
-# like to drink 3 liters of water a day" adds 12 glasses). A ceiling: none may be added, this is
-# to fix.
-KNOWN_NOTHING_WRITES = {"b2-wish-liters"}
+FLOOR = 0.96
 # The kinds of message that report nothing done: none of them may write anything.
 REPORTS_NOTHING = {"advice", "smalltalk", "wish", "plan", "negation", "others", "search"}
 TAGS = REPORTS_NOTHING | {"food-fact", "my-data", "mood", "sleep", "custom"}
@@ -59,7 +55,7 @@ def test_the_question_set_scores_at_least_the_floor_and_writes_nothing_for_nothi
     assert passed / total >= FLOOR, report(results, failures=True)
     wrote, quiet = nothing_writes(results)
     assert quiet >= 250  # every question, advice, chat, wish, plan, negation and other person
-    assert {r.case.id for r in wrote} <= KNOWN_NOTHING_WRITES, report(wrote, failures=True)
+    assert wrote == [], report(wrote, failures=True)  # a wish, a question: never an entry
     assert machinery_replies(results) == []
 
 
