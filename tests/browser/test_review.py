@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 
 from chat.services import ai_service_create
 from nutrition.models import FoodEntry
-from tests.browser.conftest import last_reply, log_in, png_file, send
+from tests.browser.conftest import last_reply, log_in, png_file, send, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -77,6 +77,7 @@ def test_a_photo_is_reviewed_then_logged(
     assert FoodEntry.objects.for_user(carol).count() == 0
 
     card.get_by_label("Amount").fill("2")
+    shoot(page, "review.png")
     card.get_by_role("button", name="Log all").click()
 
     expect(reply.get_by_role("status")).to_contain_text("Logged 2")
