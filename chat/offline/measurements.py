@@ -50,6 +50,7 @@ def measurement_items(tokens: list[str], when: When) -> list[dict]:
     """Every measurement in a clause; 'weight 80.2kg waist 84cm' gives two."""
     items, used = [], set()
     for i, token in enumerate(tokens):
+        token = _without_is(token)
         if token in STANDARD_WORDS:
             item = _standard_measurement(tokens, i, STANDARD_WORDS[token], used)
         elif token in CUSTOM_WORDS:
@@ -64,6 +65,32 @@ def measurement_items(tokens: list[str], when: When) -> list[dict]:
     if not items and (weight := _bare_weight(tokens)):
         items.append({**weight, "date": when.date})
     return items
+
+
+def _without_is(token: str) -> str:
+    """ "mood's" (mood is) as "mood"; any other word as it is."""
+    if token.endswith("'s") and (token[:-2] in CUSTOM_WORDS or token[:-2] in STANDARD_WORDS):
+        return token[:-2]
+    return token
+
+
+def measures(token: str) -> bool:
+    """Whether a word names a measurement ("weight", "mood", "mood's")."""
+    token = _without_is(token)
+    return token in STANDARD_WORDS or token in CUSTOM_WORDS
+
+
+def _score_after(tokens: list[str], i: int, used: set[int]) -> tuple[float, int, int] | None:
+    """A score said further on ("mood today 3/10", "rate my mood a 7"): the first number after
+    the word, if it can be one (0 to 10)."""
+    for j in range(i + 1, len(tokens)):
+        value, end = take_quantity(tokens, j, articles=False)
+        if value is None or j in used:
+            continue
+        out_of = tokens[j].endswith("/10") or tokens[end : end + 3] == ["out", "of", "10"]
+        hedged = token_at(tokens, j - 1) in ("a", "at", "maybe", "about", "around", "like")
+        return (value, j, end) if out_of or (hedged and 0 <= value <= 10) else None
+    return None
 
 
 def _bare_weight(tokens: list[str]) -> dict | None:
@@ -127,12 +154,20 @@ def _custom_measurement(
             {"type": "custom", "name": "Sleep", "value": round(minutes / 60, 2), "unit": "hours"}
         ]
     found = number_near(tokens, i, used)
+    if found is None and default_unit == SCORE:
+        found = _score_after(tokens, i, used)
     if found is None:
         return []
     value, start, end = found
     used.update(range(start, end + 1))
     unit = CUSTOM_UNITS.get(token_at(tokens, end), default_unit)
     reading = tokens[start]
+    if name == "Blood pressure" and token_at(tokens, end) == "over":  # "118 over 76"
+        diastolic, after = take_quantity(tokens, end + 1, articles=False)
+        if diastolic is not None:
+            used.update(range(end, after + 1))
+            reading = f"{value:g}/{diastolic:g}"
+            unit = default_unit
     if default_unit == SCORE:
         if re.fullmatch(r"\d+(\.\d+)?/10", reading):  # "7/10" is 7, not 0.7
             value = float(reading.split("/")[0])

@@ -26,14 +26,13 @@ from chat.offline.food import (
     with_nutrition,
 )
 from chat.offline.goals import read_goals
-from chat.offline.measurements import is_water, measurement_items, water_amount
+from chat.offline.measurements import is_water, measurement_items, measures, water_amount
 from chat.offline.people import about_the_user, someone_else
 from chat.offline.state import Reading, When
 from chat.offline.talk import is_question, social_kind, split_sentences, strip_openers
 from chat.offline.tokens import take_quantity, token_at, tokenise
 from chat.offline.vocabulary import (
     CHANGE_WORDS,
-    CUSTOM_WORDS,
     EATING,
     FOOD_FILLER,
     GOAL_WORDS,
@@ -43,7 +42,6 @@ from chat.offline.vocabulary import (
     NOT_DONE,
     REMOVE_WORDS,
     SOCIAL_REPLIES,
-    STANDARD_WORDS,
     TIME_UNITS,
 )
 from chat.offline.when import take_time
@@ -305,12 +303,13 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
             rest = previous[start:] if had is not None else previous[lead:]
             out[-1] = [*previous[:lead], counted, *rest]
             continue
+        unmeasured = previous is not None and (
+            any(measures(t) for t in previous) and not measurement_items(previous, When())
+        )
+        if unmeasured and clause[0] in _HEDGES:
+            clause = clause[1:]  # "low mood today, maybe 3/10": the score is the mood's
         bare_number = take_quantity(clause, 0, articles=False)[0] is not None and (
             len(clause) <= 3 or all(_measure_word(t) for t in clause)  # "5 km in 28 min"
-        )
-        unmeasured = previous is not None and (
-            any(t in STANDARD_WORDS or t in CUSTOM_WORDS for t in previous)
-            and not measurement_items(previous, When())
         )
         untimed = previous is not None and (
             (found := exercise_item(previous)) is not None
@@ -323,6 +322,10 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
         else:
             out.append(clause)
     return out
+
+
+# Words that hedge a number said after a measurement: "mood's low, maybe 3/10".
+_HEDGES = frozenset({"maybe", "about", "around", "like", "probably", "roughly", "prob", "approx"})
 
 
 def _counted_back(clause: list[str]) -> str | None:

@@ -353,6 +353,31 @@ LOGGED = [
         id="scores out of ten",
     ),
     pytest.param(
+        "low mood, maybe 3/10",
+        [measured(custom("Mood", 3, "out of 10"))],
+        id="a score in the clause after its measurement",
+    ),
+    pytest.param(
+        "i'd rate my mood a 7",
+        [measured(custom("Mood", 7, "out of 10"))],
+        id="a score rated",
+    ),
+    pytest.param(
+        "mood's about 8 out of 10",
+        [measured(custom("Mood", 8, "out of 10"))],
+        id="mood's",
+    ),
+    pytest.param(
+        "my blood pressure was 118 over 76",
+        [
+            measured(
+                custom("Blood pressure systolic", 118, "mmHg"),
+                custom("Blood pressure diastolic", 76, "mmHg"),
+            )
+        ],
+        id="a blood pressure said as 118 over 76",
+    ),
+    pytest.param(
         "on monday I had pasta for dinner",
         [food("pasta", meal="dinner", date="monday")],
         id="on monday",
