@@ -191,3 +191,49 @@ def _custom_measurement(
             },
         ]
     return [{"type": "custom", "name": name, "value": value, "unit": unit}]
+
+
+# "went to bed at 11 and woke up at 7": the hours between going to bed and getting up.
+_TO_BED = ("bed", "asleep")
+_UP = ("woke", "awake", "up", "wake", "waking")
+_AT = ("at", "by", "around", "about", "like", "~")
+
+
+def _clock(tokens: list[str], i: int) -> tuple[float, str] | None:
+    """The time of day said from tokens[i] ("11", "11 : 30 pm", "7am"), in hours, with its
+    am/pm word ('' when none was said)."""
+    hour = token_at(tokens, i)
+    if not hour.isdigit() or not 0 < int(hour) <= 12:
+        return None
+    minutes, j = 0, i + 1
+    if token_at(tokens, j) == ":" and token_at(tokens, j + 1).isdigit():
+        minutes, j = int(tokens[j + 1]), j + 2
+    half = token_at(tokens, j) if token_at(tokens, j) in ("am", "pm") else ""
+    return int(hour) % 12 + minutes / 60, half
+
+
+def _time_after(tokens: list[str], words: tuple[str, ...]) -> tuple[float, str] | None:
+    for i, token in enumerate(tokens):
+        if token not in words:
+            continue
+        for j in range(i + 1, min(i + 4, len(tokens))):
+            if token_at(tokens, j - 1) in _AT and (clock := _clock(tokens, j)) is not None:
+                return clock
+    return None
+
+
+def bed_or_wake(clause: list[str]) -> bool:
+    """Whether a clause says when the user went to bed or got up ("woke up at 7")."""
+    return _time_after(clause, _TO_BED) is not None or _time_after(clause, _UP) is not None
+
+
+def sleep_between(tokens: list[str]) -> float | None:
+    """Hours slept when the message says when the user went to bed and got up, else None."""
+    bed, up = _time_after(tokens, _TO_BED), _time_after(tokens, _UP)
+    if bed is None or up is None:
+        return None
+    (went, went_half), (rose, rose_half) = bed, up
+    went += 12 if went_half == "pm" or (not went_half and went >= 6) else 0  # "at 11": night
+    rose += 12 if rose_half == "pm" else 0
+    hours = (rose - went) % 24
+    return round(hours, 2) if 1 <= hours <= 16 else None

@@ -26,7 +26,14 @@ from chat.offline.food import (
     with_nutrition,
 )
 from chat.offline.goals import read_goals
-from chat.offline.measurements import is_water, measurement_items, measures, water_amount
+from chat.offline.measurements import (
+    bed_or_wake,
+    is_water,
+    measurement_items,
+    measures,
+    sleep_between,
+    water_amount,
+)
 from chat.offline.people import about_the_user, someone_else
 from chat.offline.state import Reading, When
 from chat.offline.talk import is_question, social_kind, split_sentences, strip_openers
@@ -202,7 +209,13 @@ def _read_change(tokens: list[str], when: When, reading: Reading) -> None:
 
 
 def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
-    clauses = _the_users_own(with_nutrition(_rejoined(split_clauses(tokens))), reading)
+    clauses = split_clauses(tokens)
+    if (hours := sleep_between(tokens)) is not None:  # "in bed by 11, up at 7"
+        sleep = {"type": "custom", "name": "Sleep", "value": hours, "unit": "hours", "date": None}
+        reading.measurements.append(sleep)
+        reading.entries.append(("log_measurement", None))
+        clauses = [clause for clause in clauses if not bed_or_wake(clause)]
+    clauses = _the_users_own(with_nutrition(_rejoined(clauses)), reading)
     domains = [_domain(clause) for clause in clauses]
     if "food" in domains:
         # "eggs, toast and coffee for breakfast": bare items belong to the sentence's food.

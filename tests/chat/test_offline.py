@@ -378,6 +378,16 @@ LOGGED = [
         id="a blood pressure said as 118 over 76",
     ),
     pytest.param(
+        "went to bed at 11:30pm and woke up at 6:45",
+        [measured(custom("Sleep", 7.25, "hours"))],
+        id="sleep from bedtime to getting up",
+    ),
+    pytest.param(
+        "in bed by 11, up at 7 and had 2 eggs",
+        [measured(custom("Sleep", 8, "hours")), food("egg", 2)],
+        id="sleep from the clock, and the breakfast after it",
+    ),
+    pytest.param(
         "on monday I had pasta for dinner",
         [food("pasta", meal="dinner", date="monday")],
         id="on monday",
