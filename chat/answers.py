@@ -260,9 +260,19 @@ def _fact_phrase(text: str) -> str | None:
         if found is None:
             continue
         phrase = _FACT_TAIL.sub("", found.group("food")).strip(" ,")
+        if (after := _AMOUNT_AFTER.match(phrase)) is not None:
+            phrase = f"{after.group('amount')} of {after.group('food')}"
         if phrase and not any(rx.fullmatch(phrase) for _, rx in _ASKED_NUTRIENTS):
             return phrase
     return None
+
+
+# "ketchup, like a tablespoon": the amount said after the food
+_AMOUNT_AFTER = re.compile(
+    r"^(?P<food>[^,]+),\s*(?:like|about|around|say|roughly|maybe|so)?\s*"
+    r"(?P<amount>(?:an?|one|half an?|\d[\d./]*)\s*[a-z]+)$",
+    re.I,
+)
 
 
 def food_fact(user, text: str) -> str | None:

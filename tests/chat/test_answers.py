@@ -235,3 +235,9 @@ def test_a_wish_with_an_amount_writes_nothing(alice, catalog):
 
     assert not WaterIntake.objects.for_user(alice).exists()
     assert response.action != "logged" and not response.entries
+
+
+def test_an_amount_said_after_the_food_is_the_amount_asked_about(alice, catalog):
+    answer = food_fact(alice, "how many carbs in a banana, like 2 bananas")
+
+    assert answer.startswith("2 medium Bananas, raw has about 54 g of carbs")
