@@ -1,0 +1,311 @@
+"""The food diary: an entry logged, picked from options, changed or deleted, and the checks
+that keep it plausible."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from nutrition import units
+from nutrition.models import (
+    ESTIMATE_SOURCE,
+    NUTRIENTS,
+    Food,
+    FoodEntry,
+    FoodVariant,
+)
+from nutrition.services.foods import _same_custom_food, food_create_custom, food_get
+from nutrition.services.values import (
+    CRUMB_COUNT,
+    CRUMB_GRAMS,
+    IMPLAUSIBLE_KCAL,
+    TURN_MAX_ENTRIES,
+    TURN_MAX_KCAL,
+    _uuid,
+    clean_meal_type,
+)
+from sparky.dates import parse_day
+from sparky.services import storable_text
+
+# --- diary ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def food_entry_create(
+    *,
+    user,
+    food,
+    quantity=1,
+    unit=None,
+    meal_type=None,
+    entry_date=None,
+    variant=None,
+    unsized=False,
+    several=False,
+    confirmed=False,
+) -> FoodEntry:
+    """Log `quantity` `unit` of a food the user may see into their diary.
+
+    `unit` None means the food's natural unit: pieces of a countable food ("2 eggs" is two large
+    eggs), else servings; `unsized` (no count was said: "almonds") takes a household measure
+    over a tiny piece such as one almond, and `several` (a plural with no count: "eggs") a
+    couple of pieces. Refuses future days, unknown units, absurd amounts, and (code
+    'implausible', with the numbers, unless `confirmed` by the user) entries over 5,000 kcal or
+    a crumb of a food eaten by the piece ("0.01 eggs").
+    """
+    food = _visible_food(user, food)
+    day = parse_day(user, entry_date)
+    meal = clean_meal_type(meal_type, user=user)
+    chosen = _variant_of(food, variant)
+    try:
+        portion = units.portion(
+            food=food,
+            quantity=quantity,
+            unit=unit,
+            variant=chosen,
+            unsized=unsized,
+            several=several,
+        )
+    except ValidationError as exc:
+        if exc.code == "invalid_quantity":  # "-3 eggs", "0 g of pasta": name what was refused
+            raise ValidationError(
+                f"{food.readable_name}: {' '.join(exc.messages)}", code="invalid_quantity"
+            ) from None
+        # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
+        quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
+        portion = units.portion(food=food, quantity=quantity, unit=unit)
+    if not confirmed:
+        _check_plausible(food, portion, quantity, unit)
+    entry = FoodEntry(
+        user=user,
+        food=food,
+        meal_type=meal,
+        quantity=portion.quantity,
+        unit=portion.unit[:50],
+        entry_date=day,
+        variant=portion.variant,
+    )
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def food_option_add(
+    *,
+    user,
+    option: dict,
+    quantity=None,
+    unit=None,
+    meal_type=None,
+    entry_date=None,
+    confirmed=False,
+) -> FoodEntry:
+    """Log an option the coach offered ({name, calories, protein, carbs, fat, serving_size,
+    serving_unit, ...nutrients}) as a custom food of the user's; one serving unless a quantity
+    is given. Picking the same option again reuses the food instead of making a copy."""
+    if not isinstance(option, dict) or not str(option.get("name") or "").strip():
+        raise ValidationError("The option has no food name.", code="invalid_option")
+    parse_day(user, entry_date)  # refused before a food is created for nothing
+    meal_type = clean_meal_type(meal_type, user=user)
+    nutrients = {k: option[k] for k in NUTRIENTS if option.get(k) is not None}
+    serving_size = option.get("serving_size") or 1
+    serving_unit = storable_text(
+        str(option.get("serving_unit") or units.SERVING), field="The serving unit"
+    )
+    name = storable_text(" ".join(str(option["name"]).split()), field="The food name")
+    food = _same_custom_food(user, name, serving_size, serving_unit, nutrients.get("calories"))
+    if food is None:
+        food = food_create_custom(
+            user=user,
+            name=name,
+            serving_size=serving_size,
+            serving_unit=serving_unit,
+            **nutrients,
+        )
+        if option.get("estimate"):  # a model's numbers: the diary says so
+            food.source = ESTIMATE_SOURCE
+            food.save(update_fields=["source"])
+    return food_entry_create(
+        user=user,
+        food=food,
+        quantity=1 if quantity is None else quantity,
+        unit=unit,
+        meal_type=meal_type,
+        entry_date=entry_date,
+        confirmed=confirmed,
+    )
+
+
+@transaction.atomic
+def food_entry_update(
+    *, user, entry_id, quantity=None, unit=None, meal_type=None, entry_date=None
+) -> FoodEntry:
+    """Change an entry's amount, unit, meal or day; what is not given stays."""
+    entry = (
+        FoodEntry.objects.for_user(user)
+        .select_related("food", "variant")
+        .select_for_update(of=("self",))
+        .get(pk=_uuid(entry_id, FoodEntry))
+    )
+    if quantity is None and unit is None and meal_type is None and entry_date is None:
+        raise ValidationError(
+            "Say what to change: quantity, unit, meal_type or entry_date.", code="no_changes"
+        )
+    if quantity is not None or unit is not None:
+        same_unit = unit is None
+        portion = units.portion(
+            food=entry.food,
+            quantity=entry.quantity if quantity is None else quantity,
+            unit=entry.unit if same_unit else unit,
+            variant=entry.variant if same_unit else None,
+        )
+        _check_plausible(
+            entry.food,
+            portion,
+            entry.quantity if quantity is None else quantity,
+            entry.unit if same_unit else unit,
+        )
+        entry.quantity, entry.unit, entry.variant = (
+            portion.quantity,
+            portion.unit[:50],
+            portion.variant,
+        )
+    if meal_type is not None:
+        entry.meal_type = clean_meal_type(meal_type)
+    if entry_date is not None:
+        entry.entry_date = parse_day(user, entry_date)
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def food_entry_delete(*, user, entry_id) -> None:
+    entry = FoodEntry.objects.for_user(user).get(pk=_uuid(entry_id, FoodEntry))
+    entry.delete()
+
+
+def _visible_food(user, food) -> Food:
+    food_id = food.pk if isinstance(food, Food) else food
+    try:
+        return food_get(user=user, food_id=food_id)
+    except Food.DoesNotExist:
+        raise ValidationError(
+            "That food is not in the catalog or your foods; search for it again.",
+            code="food_not_found",
+        ) from None
+
+
+def _variant_of(food: Food, variant) -> FoodVariant | None:
+    if variant is None:
+        return None
+    variant_id = variant.pk if isinstance(variant, FoodVariant) else variant
+    try:
+        return FoodVariant.objects.get(pk=_uuid(variant_id, FoodVariant), food=food)
+    except FoodVariant.DoesNotExist:
+        raise ValidationError(
+            f"That serving is not one of {food.readable_name}'s servings.", code="unknown_unit"
+        ) from None
+
+
+# Kin say how much a cup weighs when three in four of them agree within 15%.
+KIN_SPREAD = Decimal("1.15")
+
+
+def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
+    """A volume of a food kept only by weight, as grams at the density of its kin (foods named
+    the same up to the first comma, "Yogurt, ..."), when most agree; else `problem` again."""
+    asked = units.parse_unit(unit)
+    ml_per = units.VOLUME_ML.get(asked.canonical)
+    if asked.canonical in units.CONTAINERS:  # "a bowl of Greek yogurt": 1.5 cups of it
+        size = units.standard_size(food, asked.canonical, drink=False)
+        if size is not None and size.unit in units.VOLUME_ML:
+            ml_per = size.amount * units.VOLUME_ML[size.unit]
+    kin_name = food.name.split(",")[0].strip()
+    if ml_per is None or getattr(problem, "code", None) != "unknown_unit" or len(kin_name) < 3:
+        raise problem
+    densities = []
+    kin = FoodVariant.objects.filter(
+        food__name__istartswith=f"{kin_name},",
+        food__is_custom=False,
+        gram_weight__gt=0,
+        serving_size__gt=0,
+        serving_unit__iregex=r"^(cups?|tbsp|fl oz)([ ,(]|$)",
+    ).values_list("serving_size", "serving_unit", "gram_weight")[:200]
+    for size, serving_unit, grams in kin:
+        ml = units.VOLUME_ML.get(units.head_of(serving_unit))
+        if ml:
+            densities.append(Decimal(grams) / (Decimal(size) * ml))
+    densities.sort()
+    density = densities[len(densities) // 2] if densities else None
+    agree = [d for d in densities if density / KIN_SPREAD <= d <= density * KIN_SPREAD]
+    if len(densities) < 3 or len(agree) < len(densities) * 3 / 4:
+        raise problem
+    amount = units.clean_quantity(quantity) * asked.factor * ml_per
+    return (amount * density).quantize(Decimal(1)), "g"
+
+
+def bulk_problem(*, entries: int, kcal) -> str | None:
+    """Why one message's entries need the user's confirmation before they are written (more than
+    TURN_MAX_ENTRIES entries, or more than TURN_MAX_KCAL kcal), else None."""
+    kcal = Decimal(str(kcal or 0))
+    if entries > TURN_MAX_ENTRIES:
+        return (
+            f"That is {entries} entries ({kcal:,.0f} kcal) in one message, more than "
+            f"{TURN_MAX_ENTRIES}."
+        )
+    if kcal > TURN_MAX_KCAL:
+        return (
+            f"That is {kcal:,.0f} kcal in one message ({entries} "
+            f"entr{'y' if entries == 1 else 'ies'}), more than {TURN_MAX_KCAL:,} kcal."
+        )
+    return None
+
+
+def _check_plausible(food: Food, portion: units.Portion, quantity, unit) -> None:
+    if food.calories is None:
+        return
+    kcal = Decimal(food.calories) * portion.multiplier
+    _check_crumb(food, portion, kcal)
+    if kcal <= IMPLAUSIBLE_KCAL:
+        return
+    said = units.clean_quantity(quantity).normalize()
+    said_unit = " ".join(str(unit).split()) if unit else portion.unit
+    asked = units.parse_unit(unit)
+    suggestion = ""
+    if asked.factor != 1 and asked.canonical:  # "75 x 100 g" was most likely 75 g
+        suggestion = f" Did you mean {said:f} {asked.canonical} ({kcal / asked.factor:,.0f} kcal)?"
+    elif asked.canonical not in units.MASS_G:  # "75 servings" may have been 75 g
+        try:
+            grams = units.portion(food=food, quantity=said, unit="g")
+        except ValidationError:
+            grams = None
+        if grams is not None:
+            in_grams = Decimal(food.calories) * grams.multiplier
+            suggestion = f" Did you mean {said:f} g ({in_grams:,.0f} kcal)?"
+    raise ValidationError(
+        f"{said:f} x {said_unit} of {food.readable_name} would be {kcal:,.0f} kcal, more than "
+        f"anyone eats at once.{suggestion} If another unit or amount was meant, log it with that.",
+        code="implausible",
+    )
+
+
+def _check_crumb(food: Food, portion: units.Portion, kcal: Decimal) -> None:
+    """A tenth of a piece or serving, or less than a gram, of a food: a slip, not a meal."""
+    asked = units.parse_unit(portion.unit)
+    measured = asked.canonical in units.MASS_G or asked.canonical in units.VOLUME_ML
+    amount = portion.quantity or Decimal(0)
+    crumb_count = not measured and asked.canonical != units.KCAL and amount < CRUMB_COUNT
+    crumb_weight = portion.grams is not None and portion.grams < CRUMB_GRAMS
+    if not (crumb_count or crumb_weight):
+        return
+    said = f"{amount.normalize():f} {units.unit_text(amount, portion.unit)}".strip()
+    raise ValidationError(
+        f"{said} of {food.name} is {kcal:,.1f} kcal, a crumb rather than a helping. Did you "
+        f"mean 1 {units.unit_text(1, portion.unit)} ({kcal / amount:,.0f} kcal)? Say the amount "
+        "again, or confirm to log it as it is.",
+        code="implausible",
+    )
