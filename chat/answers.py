@@ -442,8 +442,8 @@ def answer_question(*, user, text: str) -> str:
 
 # "how many calories so far", "did I drink enough water", "what's my weight": the diary's numbers.
 _ABOUT_MY_DATA = re.compile(
-    r"\b(how (much|many)|did i|have i|what('s| is| was) my|my total|in total|so far|today|"
-    r"yesterday)\b",
+    r"\b(how (much|many)|did i|have i|am i|is my|are my|what('s| is| was) my|my total|"
+    r"in total|so far|on track|today|yesterday)\b",
     re.I,
 )
 
@@ -457,6 +457,7 @@ def data_answer(*, user, text: str) -> str | None:
     eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
     numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)
     week = _WEEK.search(text) and re.search(r"\b(my|i|i'm|i've)\b", text, re.I)
-    if eaten or numbers or week:
+    meal = (_A_MEAL.search(text) or _LAST_MEAL.search(text)) and _ABOUT_MY_DATA.search(text)
+    if eaten or numbers or week or meal:
         return answer_question(user=user, text=text)
     return None

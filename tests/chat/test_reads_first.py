@@ -97,3 +97,22 @@ def test_advice_is_the_models_to_give(alice, catalog, reads_first_service, fake_
     response = handle_turn(alice, "what should I eat for dinner?")
 
     assert response.message == "Try grilled fish with vegetables."
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("am i on track with water?", "3 glasses of water"),
+        ("did i log my breakfast?", "143 kcal"),
+    ],
+)
+def test_a_yes_no_question_about_the_day_is_answered_with_its_numbers(
+    alice, catalog, reads_first_service, fake_llm, text, said
+):
+    handle_turn(alice, "2 eggs for breakfast")
+    handle_turn(alice, "3 glasses of water")
+
+    response = handle_turn(alice, text)
+
+    assert response.engine == "sparky" and said in response.message
+    assert fake_llm.completion_requests == []
