@@ -5,9 +5,9 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from chat.llm import test_service
-from chat.models import AIServiceSettings
-from chat.services import (
+from aiservices.llm import test_service
+from aiservices.models import AIServiceSettings
+from aiservices.services import (
     ServiceTestFailed,
     active_ai_service,
     ai_service_activate,
