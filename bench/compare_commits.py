@@ -139,6 +139,28 @@ def show(label: str, f: dict) -> str:
     )
 
 
+def show_all(results: dict[str, list[dict]], title: str, before_sha: str, after_sha: str):
+    before, after = figures(results["before"]), figures(results["after"])
+    both = {c["id"] for c in results["before"] if handled(c)} & {
+        c["id"] for c in results["after"] if handled(c)
+    }
+    paired_b = figures([c for c in results["before"] if c["id"] in both])
+    paired_a = figures([c for c in results["after"] if c["id"] in both])
+    print()
+    print(title)
+    print(
+        f"{'commit':<22} {'passed':>7} {'turns':>5} {'p50':>8} {'p95':>8} {'generated':>9} "
+        f"{'first text':>10}"
+    )
+    print(show(f"before {before_sha}", before))
+    print(show(f"after  {after_sha}", after))
+    print(show("before, paired", paired_b))
+    print(show("after, paired", paired_a))
+    for label, b, a in (("all", before, after), ("paired", paired_b, paired_a)):
+        if b["p50"] and a["p50"]:
+            print(f"full-turn p50 after/before ({label}): {a['p50'] / b['p50']:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="the commit before the change")
@@ -151,7 +173,17 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=12, help="logging cases to run")
     parser.add_argument("--chunk", type=int, default=3, help="cases per turn of a commit")
     parser.add_argument("--json", dest="json_path", help="write every case's figures here")
+    parser.add_argument(
+        "--report", nargs="+", metavar="JSON", help="print the figures of earlier runs' --json"
+    )
     args = parser.parse_args()
+    if args.report:  # chunks run one after another, summed
+        results = {"before": [], "after": []}
+        for path in args.report:
+            for side, cases in json.loads(Path(path).read_text()).items():
+                results[side] += cases
+        show_all(results, f"{args.model} {args.row}, {len(results['before'])} cases", "", "")
+        return
 
     lines = logging_cases(SETS[args.set_name])[args.offset : args.offset + args.limit]
     sides = {"before": checkout(args.before), "after": checkout(args.after)}
@@ -162,34 +194,24 @@ def main() -> None:
         order = ("before", "after") if number % 2 == 0 else ("after", "before")
         for side in order:
             results[side] += run_chunk(*sides[side], chunk, args)
+        so_far = {side: figures(results[side]) for side in results}
         print(
             f"cases {first + 1}-{first + len(chunk)} of {len(lines)} "
-            f"({(time.monotonic() - started) / 60:.1f} min)",
+            f"({(time.monotonic() - started) / 60:.1f} min): model-handled logging turns "
+            + ", ".join(
+                f"{side} {f['turns']} p50 {f['p50'] or 0:.1f} s gen {f['generated'] or 0:.0f}"
+                for side, f in so_far.items()
+            ),
             flush=True,
         )
+        if args.json_path:  # a run stopped at its time limit keeps what it measured
+            Path(args.json_path).write_text(json.dumps(results, indent=1, default=str))
 
-    before, after = figures(results["before"]), figures(results["after"])
-    both = {c["id"] for c in results["before"] if handled(c)} & {
-        c["id"] for c in results["after"] if handled(c)
-    }
-    paired_b = figures([c for c in results["before"] if c["id"] in both])
-    paired_a = figures([c for c in results["after"] if c["id"] in both])
-    print()
-    print(
+    title = (
         f"{args.model} {args.row}, {len(lines)} logging cases of {args.set_name} "
         f"(from {args.offset + 1}), interleaved in chunks of {args.chunk}"
     )
-    print(
-        f"{'commit':<22} {'passed':>7} {'turns':>5} {'p50':>8} {'p95':>8} {'generated':>9} "
-        f"{'first text':>10}"
-    )
-    print(show(f"before {sides['before'][0][:10]}", before))
-    print(show(f"after  {sides['after'][0][:10]}", after))
-    print(show("before, paired", paired_b))
-    print(show("after, paired", paired_a))
-    for label, b, a in (("all", before, after), ("paired", paired_b, paired_a)):
-        if b["p50"] and a["p50"]:
-            print(f"full-turn p50 after/before ({label}): {a['p50'] / b['p50']:.2f}")
+    show_all(results, title, sides["before"][0][:10], sides["after"][0][:10])
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(results, indent=1, default=str))
         print(f"wrote {args.json_path}")

@@ -44,6 +44,7 @@ from chat.offline.vocabulary import (
     LOG_VERBS,
     NEGATION_OPENERS,
     NOT_DONE_KINDS,
+    NOT_NEGATION_AFTER,
     QUESTION_AUXILIARIES,
     QUESTION_WORDS,
     REQUESTS,
@@ -342,7 +343,8 @@ def _part_kind(words: list[str], asked: bool) -> str | None:
         return "others"
     if any(t in NOT_DONE_KINDS["wish"] for t in words):
         return "wish"
-    if first in NEGATION_OPENERS or any(t in NOT_DONE_KINDS["negation"] for t in words):
+    opens_negation = first in NEGATION_OPENERS and second not in NOT_NEGATION_AFTER
+    if opens_negation or any(t in NOT_DONE_KINDS["negation"] for t in words):
         return "negation"
     done = any(t in _DONE for t in words)
     plan = NOT_DONE_KINDS["plan"]

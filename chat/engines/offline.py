@@ -18,6 +18,7 @@ from chat.classify import Classification
 from chat.engines.dispatch import NOTHING_LOGGED, dispatch_intents
 from chat.offline.changes import read_repeat, read_usual
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
+from nutrition.services import food_words_known
 
 
 def run(turn: Turn, classification: Classification) -> CoachResponse:
@@ -64,7 +65,12 @@ def _answered(turn: Turn) -> CoachResponse | None:
     if reading.kind in ("negation", "plan", "wish", "habit") and not any(
         i.name == "chat" for i in reading.parse.intents
     ):
-        return CoachResponse(action="none", engine="offline", message=NOTHING_LOGGED[reading.kind])
+        message = NOTHING_LOGGED[reading.kind]
+        foods = [i.data.get("food_name") or "" for i in reading.logs]
+        plain = len(foods) == 1 and not set(foods[0].split()) & {"no", "zero", "or", "and"}
+        if reading.kind == "negation" and plain and food_words_known(foods[0]):
+            message = f"Nothing logged for the {foods[0]}: you said you didn't have it."
+        return CoachResponse(action="none", engine="offline", message=message)
     return None
 
 

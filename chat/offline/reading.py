@@ -214,7 +214,8 @@ def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
         sleep = {"type": "custom", "name": "Sleep", "value": hours, "unit": "hours", "date": None}
         reading.measurements.append(sleep)
         reading.entries.append(("log_measurement", None))
-        clauses = [clause for clause in clauses if not bed_or_wake(clause)]
+    # "got up at 7 and had 2 eggs": a time of getting up is no food, with or without a bedtime
+    clauses = [clause for clause in clauses if not bed_or_wake(clause)]
     clauses = _the_users_own(with_nutrition(_rejoined(clauses)), reading)
     domains = [_domain(clause) for clause in clauses]
     if "food" in domains:

@@ -116,10 +116,11 @@ CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
 NOT_DONE_KINDS: dict[str, frozenset[str]] = {
     kind: frozenset(words)
     for kind, words in _changes["not_done"].items()
-    if kind != "negation_openers"
+    if kind not in ("negation_openers", "not_negation_after")
 }
 NOT_DONE = frozenset().union(*NOT_DONE_KINDS.values())
 NEGATION_OPENERS = frozenset(_changes["not_done"]["negation_openers"])
+NOT_NEGATION_AFTER = frozenset(_changes["not_done"]["not_negation_after"])
 
 _people = _load("people")
 PRONOUNS = _words(_people, "pronouns")

@@ -140,25 +140,27 @@ def log_custom_measurement(ctx, args) -> ToolResult:
     unit = f" {row.category.unit}" if row.category.unit else ""
     measured = f"{row.category.name} {float(row.value):g}{unit}"
     summary = f"{measured} on {row.entry_date}"
+    name = row.category.name
+    spoken = name[:1].lower() + name[1:] if name[1:2].islower() else name  # "HRV" stays
+    written = Written(
+        kind="custom_measurement",
+        id=str(row.id),
+        summary=summary,
+        date=str(row.entry_date),
+        chip=measured,
+        phrase=f"your {spoken} {float(row.value):g}{unit}",  # "your mood 7 out of 10"
+        undo={"op": "delete", "after": row_state(row, ["value"])}
+        if row.id not in earlier
+        else {
+            "op": "restore",
+            "before": {"value": float(round(earlier[row.id], 2))},
+            "after": row_state(row, ["value"]),
+        },
+    )
     return ToolResult(
         ok=True,
-        message=f"Recorded {summary}.",
-        written=[
-            Written(
-                kind="custom_measurement",
-                id=str(row.id),
-                summary=summary,
-                date=str(row.entry_date),
-                chip=measured,
-                undo={"op": "delete", "after": row_state(row, ["value"])}
-                if row.id not in earlier
-                else {
-                    "op": "restore",
-                    "before": {"value": float(round(earlier[row.id], 2))},
-                    "after": row_state(row, ["value"]),
-                },
-            )
-        ],
+        message=logged_sentence([written], today_for(ctx.user)),
+        written=[written],
     )
 
 

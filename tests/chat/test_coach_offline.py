@@ -348,3 +348,32 @@ def test_an_amount_that_rounds_to_nothing_is_refused_not_stored_as_zero(alice, c
     assert result.action == "none" and result.message.count("Not saved") == 2
     assert not FoodEntry.objects.for_user(alice).exists()
     assert not ExerciseEntry.objects.for_user(alice).exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("feeling great today!", "Good to hear!"),
+        ("i feel awful", "Sorry to hear that."),
+    ],
+)
+def test_how_the_user_feels_gets_a_word_back_and_logs_nothing(alice, catalog, text, answer):
+    response = handle_turn(alice, text)
+
+    assert response.message.startswith(answer)
+    assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_zero_of_a_food_is_none_of_it(alice, catalog):
+    response = handle_turn(alice, "zero soda today, proud of myself")
+
+    assert not FoodEntry.objects.for_user(alice).exists()
+    assert "Did you mean" not in response.message and "Not saved" not in response.message
+
+
+def test_a_mood_and_a_sleep_are_logged_in_plain_words(alice, catalog):
+    mood = handle_turn(alice, "i'd rate my mood a 7")
+    sleep = handle_turn(alice, "went to bed at 11 and woke up at 7")
+
+    assert mood.message == "Logged your mood 7 out of 10."
+    assert sleep.message == "Logged your sleep 8 hours."
