@@ -336,27 +336,11 @@ def _join(parts: list[str]) -> str:
 
 # --- the catalog ------------------------------------------------------------------------------
 
-_SEARCH_LEAD = re.compile(
-    r"^\W*(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\W+)*(?:search(?:\s+for)?|"
-    r"find(?:\s+me)?|look\s*up|look\s+for|lookup|show\s+me|list|do\s+you\s+(?:have|know|carry)|"
-    r"is\s+there|are\s+there|what\s+(?:kinds?|types?|sorts?|brands?)\s+of|which\s+"
-    r"(?:kinds?|types?|brands?)\s+of|any)\s+",
-    re.I,
-)
-_SEARCH_TAIL = re.compile(
-    r"(?:\s+(?:do you have|are there|have you got|you have|in (?:the|your) (?:catalog|database|"
-    r"list)|please|pls|options?))+\s*$",
-    re.I,
-)
-
 
 def search_answer(user, text: str) -> str | None:
     """The catalog's best matches for a search ("find me oat milk"), with a usual helping's
     calories each; nothing is logged."""
-    plain = re.sub(r"[?!.]+\s*$", "", " ".join(text.split()))
-    query = search_subject(text) or _SEARCH_TAIL.sub("", _SEARCH_LEAD.sub("", plain, count=1))
-    query = query.strip(" ,")
-    query = re.sub(r"^(?:a|an|some|any|the)\s+", "", query, flags=re.I)
+    query = search_subject(text)
     if not query:
         return None
     foods = food_services.food_search(user=user, query=query, limit=5)

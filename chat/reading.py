@@ -113,14 +113,29 @@ _SEARCH_FORMS = tuple(
 _SEARCH_OPENERS = re.compile(r"^(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\s+)+")
 
 
+# What may follow a search's subject: "oat milk do you have", "bagels in your catalog please".
+_SEARCH_TAIL = re.compile(
+    r"(?:\s+(?:do you have|are there|have you got|you have|in (?:the|your) (?:catalog|database|"
+    r"list)|please|pls|options?))+\s*$",
+    re.I,
+)
+
+
 def search_subject(text: str) -> str | None:
-    """What a search said in one of _SEARCH_FORMS looks for, else None."""
+    """What a search looks for ("find me oat milk" -> "oat milk"), else None: the one place a
+    search's wording is read, for the reading's kind and for the answer alike."""
     plain = " ".join(re.sub(r"[?!.,;:]+", " ", (text or "").lower()).split())
     plain = _SEARCH_OPENERS.sub("", plain)
     for form in _SEARCH_FORMS:
         if (m := form.match(plain)) and m.group("q").strip():
             return m.group("q").strip()
-    return None
+    lead = _SEARCH.search(text or "")
+    if lead is None:
+        return None
+    rest = re.sub(r"[?!.]+\s*$", "", " ".join((text or "")[lead.end() :].split()))
+    rest = _SEARCH_TAIL.sub("", rest).strip(" ,")
+    rest = re.sub(r"^(?:a|an|some|any|the)\s+", "", rest, flags=re.I)
+    return rest or None
 
 
 # The user's own numbers: "my", "I", "today", "so far", "left".
@@ -213,7 +228,7 @@ def question_kind(text: str) -> str:
     """What a question asks for: a catalog search, advice, the user's own numbers, a food fact,
     or something else."""
     text = spelled_out(text)
-    if _SEARCH.search(text) or search_subject(text):
+    if search_subject(text):
         return "search"
     if _ADVICE.search(text):
         return "advice"
@@ -234,7 +249,7 @@ def _kind(text: str, tokens: list[str], parse: ParseResult) -> str:
         return "empty"  # a photo alone says what it shows
     if CHANGE_HINT in parse.errors or tokens[0] in CHANGE_WORDS:
         return "change"
-    if (_SEARCH.search(text) or search_subject(text)) and not _logs_explicitly(tokens):
+    if search_subject(text) and not _logs_explicitly(tokens):
         return "search"
     if len(tokens) <= 4 and all(t in _AFFIRMATIVE or not t.isalpha() for t in tokens):
         return "follow_up"

@@ -112,5 +112,17 @@ def amount_phrase(quantity, unit: str | None, name: str) -> str:
 
 def entry_phrase(entry, calories=None) -> str:
     """A food entry as a reply says it: '2 large eggs (143 kcal)'."""
-    said = amount_phrase(entry.quantity, entry.unit, entry.food.readable_name)
+    said = amount_phrase(entry.quantity, entry.unit, _with_maker(entry.food))
     return f"{said} ({round(calories)} kcal)" if calories is not None else said
+
+
+def _with_maker(food) -> str:
+    """The name a reply reads, a restaurant's dish named with its maker as the catalog spells it
+    in capitals ("SUBWAY, turkey breast sub on white bread" -> "SUBWAY, turkey breast sub"), so
+    a reply says "a Subway turkey breast sub", never "a serving of subway"."""
+    shown = food.readable_name
+    maker, _, dish = (food.name or "").partition(",")
+    if not dish or not maker.isupper() or len(maker.strip()) < 3:
+        return shown
+    dish = re.split(r"\s+(?:on|with|in)\s+", dish.strip(), maxsplit=1)[0]
+    return f"{maker.strip()}, {dish}"

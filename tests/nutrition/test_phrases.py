@@ -2,7 +2,8 @@
 
 import pytest
 
-from nutrition.phrases import amount_phrase, food_words
+from nutrition.models import Food, FoodEntry
+from nutrition.phrases import amount_phrase, entry_phrase, food_words
 
 
 @pytest.mark.parametrize(
@@ -30,3 +31,13 @@ def test_an_amount_of_a_food_reads_as_said(quantity, unit, name, said):
 def test_a_brand_keeps_its_capitals_and_a_catalog_label_is_dropped():
     assert food_words("Cereals ready-to-eat, CHEERIOS") == "CHEERIOS"
     assert food_words("Beverages, coffee, brewed") == "coffee"
+
+
+def test_a_restaurant_dish_is_named_with_its_maker_not_as_the_maker_alone():
+    sub = Food(
+        name="SUBWAY, turkey breast sub on white bread with lettuce and tomato",
+        display_name="Subway, turkey breast sub on white bread with lettuce and tomato",
+    )
+    entry = FoodEntry(food=sub, quantity=1, unit="serving")
+
+    assert entry_phrase(entry, 147) == "a serving of SUBWAY turkey breast sub (147 kcal)"
