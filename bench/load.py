@@ -252,7 +252,7 @@ class Bench:
         from django.db import connections
         from rest_framework.authtoken.models import Token
 
-        from chat.services import ai_service_create
+        from aiservices.services import ai_service_create
         from nutrition.models import Food
         from sparky.dates import today_for
         from sparky.models import User

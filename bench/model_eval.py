@@ -78,9 +78,12 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
+try:  # bench/compare_commits.py runs this file at commits from before the AI services' own app
+    from aiservices.services import ai_service_create
+except ImportError:
+    from chat.services import ai_service_create
 from chat.categories import PROFILE_DEFAULTS  # noqa: E402
 from chat.coach import TurnRejected, handle_turn  # noqa: E402
-from chat.services import ai_service_create  # noqa: E402
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
 from tests.evals.scoring import (  # noqa: E402
     SETS,

@@ -77,7 +77,7 @@ def main():
 
 
 def run(turns: int) -> None:
-    from chat.services import ai_service_create
+    from aiservices.services import ai_service_create
     from nutrition.models import Food, FoodEntry
     from sparky.models import User
 

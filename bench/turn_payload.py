@@ -50,7 +50,7 @@ OTHER = [
 def everything(profile: str, model: str) -> int:
     row = turn_payload(message="x", profile=profile, manual=list(CATEGORIES), model=model)
     # manual mode omits the escalation tool; count it too, as the auto surface always has it
-    from chat.llm import count_tokens
+    from aiservices.llm import count_tokens
     from chat.tools import enable_tool
 
     return (

@@ -1,5 +1,5 @@
-"""The chat API: a turn with Sparky (chat.coach.handle_turn, source "api"), the history, and the
-user's AI services."""
+"""The chat API: a turn with Sparky (chat.coach.handle_turn, source "api") and the history (the
+user's AI services are aiservices.api)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,17 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_view,
 )
-from rest_framework import generics, mixins, serializers, status, viewsets
-from rest_framework.decorators import action
+from rest_framework import generics, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import llm, services, streaming
 from chat import serializers as s
+from chat import services, streaming
 from chat.coach import TurnRejected, handle_turn
-from chat.models import AIServiceSettings, ChatMessage
+from chat.models import ChatMessage
 from chat.review import ReviewRefused, review_cancel, review_confirm
 from chat.undo import UndoRefused, reply_undo
 from sparky.api import ERRORS, ScopedThrottle
@@ -258,120 +256,3 @@ class ChatReviewCancelView(APIView):
         except ReviewRefused as exc:
             return _review_refused(exc)
         return Response(done.as_dict())
-
-
-class AIServiceSerializer(serializers.Serializer):
-    """An AI service as shown: never the key, only whether one is stored."""
-
-    id = serializers.UUIDField(read_only=True)
-    service_name = serializers.CharField(max_length=255)
-    service_type = serializers.ChoiceField(choices=AIServiceSettings.ServiceType.values)
-    model_name = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    custom_url = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    system_prompt = serializers.CharField(allow_null=True, allow_blank=True, required=False)
-    tool_profile = serializers.ChoiceField(
-        choices=AIServiceSettings.ToolProfile.values, required=False
-    )
-    supports_tools = serializers.BooleanField(required=False)
-    sparky_reads_first = serializers.BooleanField(
-        required=False,
-        help_text="Sparky's parser logs what it reads with certainty before the model is asked. "
-        "Defaults to true for the core profile, false for full.",
-    )
-    is_active = serializers.BooleanField(required=False)
-    api_key = serializers.CharField(
-        write_only=True,
-        required=False,
-        allow_blank=True,
-        trim_whitespace=False,
-        style={"input_type": "password"},
-        help_text="Write-only. Leave out (or blank) on update to keep the stored key.",
-    )
-    has_api_key = serializers.BooleanField(read_only=True)
-    created_at = serializers.DateTimeField(read_only=True)
-    updated_at = serializers.DateTimeField(read_only=True)
-
-
-class ActivateSerializer(serializers.Serializer):
-    insist = serializers.BooleanField(
-        default=False, help_text="Make it active even without a passing connection test."
-    )
-
-
-@extend_schema_view(
-    list=extend_schema(summary="List your AI services"),
-    retrieve=extend_schema(summary="Read an AI service"),
-    create=extend_schema(
-        summary="Add an AI service",
-        description=(
-            "Saved inactive: POST .../activate/ tests the connection and makes it the one in "
-            "use. `is_active: true` makes it active at once, untested."
-        ),
-    ),
-    partial_update=extend_schema(summary="Change an AI service"),
-    destroy=extend_schema(summary="Delete an AI service"),
-)
-@extend_schema(tags=["settings"])
-class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    serializer_class = AIServiceSerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return AIServiceSettings.objects.none()
-        return AIServiceSettings.objects.for_user(self.request.user).order_by("created_at")
-
-    def create(self, request):
-        given = self.get_serializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        values = {"api_key": "", **given.validated_data}
-        service = services.ai_service_create(user=request.user, **values)
-        return Response(self.get_serializer(service).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        service = self.get_object()
-        given = self.get_serializer(service, data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        service = services.ai_service_update(
-            user=request.user, service_id=service.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(service).data)
-
-    def destroy(self, request, pk=None):
-        service = self.get_object()
-        services.ai_service_delete(user=request.user, service_id=service.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-    @extend_schema(
-        summary="Make this the active AI service, once it passes a connection test",
-        description=(
-            "Tests the connection first (name, connection, key, model; about 10 s at most). A "
-            "failed test answers 400 with error `test_failed` and the cause in `detail`, and "
-            "changes nothing. `insist: true` makes it active without the test."
-        ),
-        request=ActivateSerializer,
-        responses=AIServiceSerializer,
-    )
-    @action(detail=True, methods=["post"])
-    def activate(self, request, pk=None):
-        service = self.get_object()
-        given = ActivateSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        insist = given.validated_data["insist"]
-        service = services.ai_service_activate(
-            user=request.user,
-            service_id=service.pk,
-            tested=None if insist else llm.test_service(service, request.user),
-            insist=insist,
-        )
-        return Response(self.get_serializer(service).data)
-
-    @extend_schema(
-        summary="Use the built-in offline model (no active AI service)",
-        request=None,
-        responses={204: OpenApiResponse(description="No service is active now.")},
-    )
-    @action(detail=False, methods=["post"])
-    def deactivate(self, request):
-        services.ai_service_deactivate(user=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -29,7 +29,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from chat import circuit, llm, steps
+from aiservices import circuit, llm
+from aiservices.services import active_ai_service
+from chat import steps
 from chat.categories import CATEGORIES
 from chat.choices import attach_options, resolve_confirmation, resolve_pick
 from chat.classify import classify
@@ -40,7 +42,6 @@ from chat.offline import guess_categories
 from chat.prompts import classifier_prompt
 from chat.reading import wants_advice
 from chat.review import review_items
-from chat.services import active_ai_service
 from chat.summaries import KIND as SUMMARY_KIND
 from chat.tasks import queue_progress_summary
 from chat.turns import CoachResponse, Turn, TurnRejected, said_logged

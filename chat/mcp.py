@@ -31,7 +31,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers, QueryParams
 from starlette.responses import JSONResponse
 
-from chat.services import active_ai_service
+from aiservices.services import active_ai_service
 from chat.tools import (
     CATEGORIES,
     PROFILE_DEFAULTS,

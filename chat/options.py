@@ -17,7 +17,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from chat import llm
+from aiservices import llm
 from chat.prompts import template
 from chat.tools import exercise as exercise_tools
 from chat.tools import food as food_tools

@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
+from aiservices.services import active_ai_service
 from chat import options as chat_options
-from chat import services as chat_services
 from chat import streaming
 from chat.categories import CATEGORIES
 from chat.categories import LABELS as CATEGORY_LABELS
@@ -234,7 +234,7 @@ def tool_selector(request):
 def page(request):
     _session_id(request)
     user = request.user
-    service = chat_services.active_ai_service(user)
+    service = active_ai_service(user)
     context = {
         "thread": thread_for(user),
         "selector": _saved_selector(user),

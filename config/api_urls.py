@@ -12,8 +12,8 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from aiservices.api import AIServiceViewSet
 from chat.api import (
-    AIServiceViewSet,
     ChatHistoryView,
     ChatReviewCancelView,
     ChatReviewConfirmView,

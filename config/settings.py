@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "exercise",
     "measurements",
     "diary",
+    "aiservices",
     "chat",
     "config",
 ]

@@ -7,6 +7,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("", include("sparky.urls")),
     path("", include("diary.urls")),
+    path("", include("aiservices.urls")),
     path("", include("chat.settings_urls")),
     path("", include("chat.urls")),
 ]

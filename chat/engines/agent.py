@@ -27,7 +27,8 @@ import uuid
 from django.conf import settings
 from django.db import transaction
 
-from chat import llm, steps
+from aiservices import llm
+from chat import steps
 from chat.answers import answer_for, answer_question
 from chat.choices import held_for_confirmation
 from chat.classify import Classification

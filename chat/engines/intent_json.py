@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from chat import llm
+from aiservices import llm
 from chat.engines.dispatch import dispatch_intents
 from chat.engines.messages import current_message, custom_prompts, history_messages
 from chat.intents import INTENT_JSON_INSTRUCTIONS, INTENT_RESPONSE_FORMAT, parse_intent_reply

@@ -8,8 +8,8 @@ from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
+from aiservices.services import ai_service_create
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from exercise.models import Exercise, ExerciseEntry
 from nutrition.models import Food, FoodEntry, FoodVariant
 from tests.conftest import make_user
@@ -294,9 +294,9 @@ def test_the_ai_settings_admin_never_shows_the_api_key(staff_client, alice):
     pages = [
         staff_client.get(changelist(type(service))),
         staff_client.get(changelist(type(service)), {"q": "My OpenAI"}),
-        staff_client.get(reverse("admin:chat_aiservicesettings_change", args=[service.pk])),
-        staff_client.get(reverse("admin:chat_aiservicesettings_history", args=[service.pk])),
-        staff_client.get(reverse("admin:chat_aiservicesettings_delete", args=[service.pk])),
+        staff_client.get(reverse("admin:aiservices_aiservicesettings_change", args=[service.pk])),
+        staff_client.get(reverse("admin:aiservices_aiservicesettings_history", args=[service.pk])),
+        staff_client.get(reverse("admin:aiservices_aiservicesettings_delete", args=[service.pk])),
     ]
 
     for response in pages:
@@ -321,7 +321,7 @@ def test_saving_ai_settings_in_the_admin_keeps_the_key(staff_client, alice):
     ciphertext = service.api_key
 
     staff_client.post(
-        reverse("admin:chat_aiservicesettings_change", args=[service.pk]),
+        reverse("admin:aiservices_aiservicesettings_change", args=[service.pk]),
         {
             "user": str(alice.pk),
             "service_name": "Renamed",

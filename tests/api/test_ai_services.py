@@ -2,8 +2,8 @@
 
 import pytest
 
-from chat import services
-from chat.models import AIServiceSettings
+from aiservices import services
+from aiservices.models import AIServiceSettings
 
 from .conftest import results
 

@@ -10,8 +10,8 @@ import time
 import httpx
 import pytest
 
+from aiservices.services import ai_service_create
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from sparky.api import token_issue
 from tests.fake_llm import Reply

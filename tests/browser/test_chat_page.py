@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
-from chat.services import ai_service_create
+from aiservices.services import ai_service_create
 from measurements.services import checkin_upsert
 from nutrition.services import goal_set, water_add
 from sparky.dates import today_for

@@ -6,7 +6,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from chat.services import ai_service_create
+from aiservices.services import ai_service_create
 from tests.browser.conftest import last_reply, log_in, send
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,7 @@ import socket
 import pytest
 from playwright.sync_api import Page, expect
 
-from chat.services import active_ai_service
+from aiservices.services import active_ai_service
 from nutrition.services import goal_set
 from sparky.models import User
 from tests.browser.conftest import PASSWORD, last_reply, log_in, send, shoot

@@ -4,7 +4,7 @@ amount can be changed before Log all; Cancel logs nothing."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from chat.services import ai_service_create
+from aiservices.services import ai_service_create
 from nutrition.models import FoodEntry
 from tests.browser.conftest import last_reply, log_in, png_file, send, shoot
 

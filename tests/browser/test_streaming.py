@@ -7,8 +7,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
+from aiservices.services import ai_service_create
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from tests.browser.conftest import last_reply, log_in, send, shoot
 from tests.fake_llm import Reply, ToolCall

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat.services import ai_service_create
+from aiservices.services import ai_service_create
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from chat import circuit
+from aiservices import circuit
 from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.tools import ENABLE_TOOL_NAME, tools_for

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from aiservices.services import ai_service_create
 from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from tests.worker import database_url
 

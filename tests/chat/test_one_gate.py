@@ -42,7 +42,7 @@ def _as_intent(call) -> dict:
 
 @pytest.fixture(params=["agent", "intent-json", "reads-first", "offline"])
 def engine(request, alice, fake_llm, ai_settings):
-    from chat.services import ai_service_create
+    from aiservices.services import ai_service_create
 
     if request.param == "offline":
         return request.param

@@ -5,8 +5,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
+from aiservices.services import ai_service_activate, ai_service_create
 from chat.mcp import build_server
-from chat.services import ai_service_activate, ai_service_create
 from chat.tools import ENABLE_TOOL_NAME, registry, tools_for
 from nutrition.models import FoodEntry, WaterIntake
 

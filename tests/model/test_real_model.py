@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
+from aiservices.services import ai_service_create
 from chat.coach import handle_turn
-from chat.services import ai_service_create
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, WaterIntake

@@ -26,9 +26,10 @@ from PIL import Image
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from chat import services as chat_services
+from aiservices import services as ai_services
+from aiservices.models import AIServiceSettings
 from chat.coach import handle_turn
-from chat.models import AIServiceSettings, ChatMessage
+from chat.models import ChatMessage
 from diary import services as diary_services
 from exercise import services as exercise_services
 from exercise.models import Exercise, ExerciseEntry
@@ -183,7 +184,7 @@ def alice_world(alice, catalog, settings) -> World:
     user_message = ChatMessage.objects.get(pk=turn.user_message_id)
     reply = ChatMessage.objects.get(pk=turn.message_id)
     photo_name = user_message.metadata["image"]["name"]
-    service = chat_services.ai_service_create(
+    service = ai_services.ai_service_create(
         user=alice,
         service_name=SERVICE_NAME,
         service_type="openai",

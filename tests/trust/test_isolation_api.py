@@ -12,7 +12,7 @@ import json
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from chat.models import AIServiceSettings
+from aiservices.models import AIServiceSettings
 from exercise.models import ExerciseEntry
 from measurements.models import CustomMeasurement
 from nutrition.models import FoodEntry

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
+from aiservices.services import ai_service_create
 from chat.categories import CATEGORIES
 from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from nutrition.models import FoodEntry
 from tests.fake_llm import ToolCall
 from tests.trust.conftest import PLANTED_KEY, leaks, snapshot

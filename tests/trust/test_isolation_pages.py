@@ -203,7 +203,7 @@ def test_the_admin_is_closed_to_users_who_are_not_staff(alice_world, bob):
     for path in (
         "/admin/",
         f"/admin/nutrition/food/{w.food.pk}/change/",
-        f"/admin/chat/aiservicesettings/{w.service.pk}/change/",
+        f"/admin/aiservices/aiservicesettings/{w.service.pk}/change/",
         f"/admin/chat/chatmessage/{w.user_message.pk}/change/",
         "/admin/sparky/user/",
     ):

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from aiservices.models import AIServiceSettings
 from chat.coach import handle_turn
-from chat.models import AIServiceSettings, ChatMessage
+from chat.models import ChatMessage
 from nutrition.models import FoodEntry
 from sparky.crypto import encrypt_secret
 from tests.trust.conftest import api_client_for

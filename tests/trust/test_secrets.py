@@ -21,10 +21,11 @@ from django.db import connection
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from chat import llm
+from aiservices import llm
+from aiservices.models import AIServiceSettings
+from aiservices.services import ai_service_api_key, ai_service_update
 from chat.coach import handle_turn
-from chat.models import AIServiceSettings, ChatMessage
-from chat.services import ai_service_api_key, ai_service_update
+from chat.models import ChatMessage
 from tests.trust.conftest import PLANTED_KEY, api_client_for, as_text, png_bytes
 from tests.trust.test_isolation_pages import _matrix as page_matrix
 
@@ -252,8 +253,8 @@ def test_the_admin_never_shows_the_key_even_to_staff(alice_world):
     client = Client()
     client.force_login(staff)
     for path in (
-        "/admin/chat/aiservicesettings/",
-        f"/admin/chat/aiservicesettings/{w.service.pk}/change/",
+        "/admin/aiservices/aiservicesettings/",
+        f"/admin/aiservices/aiservicesettings/{w.service.pk}/change/",
         f"/admin/sparky/user/{w.alice.pk}/change/",
         "/admin/chat/chatmessage/",
         f"/admin/chat/chatmessage/{w.user_message.pk}/change/",
@@ -303,7 +304,7 @@ def test_the_readme_says_how_to_rotate_the_encryption_key():
 def test_after_rotation_the_coach_still_reaches_the_provider_with_only_the_new_key(
     alice, fake_llm, private_ai, settings
 ):
-    from chat.services import ai_service_create
+    from aiservices.services import ai_service_create
 
     old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
     settings.SPARKY_ENCRYPTION_KEYS = [old]

@@ -6,9 +6,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from aiservices.services import ai_service_create
 from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.services import ai_service_create
 from chat.summaries import create_progress_summary
 from chat.views import chip_for
 from diary.services import preferences_update

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from chat.models import AIServiceSettings
-from chat.services import ai_service_api_key, ai_service_create
+from aiservices.models import AIServiceSettings
+from aiservices.services import ai_service_api_key, ai_service_create
 from nutrition.models import UserGoal
 from sparky.services import preferences_for
 

@@ -7,8 +7,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from aiservices.llm import count_tokens
 from chat.classify import classify
-from chat.llm import count_tokens
 from chat.offline import guess_categories
 from chat.prompts import compose_system_prompt
 from chat.tools import (

@@ -1,4 +1,4 @@
-"""The settings page's Test connection (chat.llm.test_service): the cause it finds, in time.
+"""The settings page's Test connection (aiservices.llm.test_service): the cause it finds, in time.
 
 Real sockets throughout: a closed port for "refused", a reserved .invalid name for "not found",
 the fake provider for keys, models and slow answers.
@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from chat.llm import Cause, test_service
-from chat.services import ai_service_create
+from aiservices.llm import Cause, test_service
+from aiservices.services import ai_service_create
 
 SECRET = "sk-test-connection-SECRET-0042"
 

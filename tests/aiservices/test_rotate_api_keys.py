@@ -2,8 +2,8 @@ import pytest
 from cryptography.fernet import Fernet
 from django.core.management import CommandError, call_command
 
-from chat.models import AIServiceSettings
-from chat.services import ai_service_api_key, ai_service_create
+from aiservices.models import AIServiceSettings
+from aiservices.services import ai_service_api_key, ai_service_create
 
 
 def new_key() -> str:

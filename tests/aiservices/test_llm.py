@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from chat.llm import (
+from aiservices.llm import (
     LLMAuthError,
     LLMBadResponse,
     LLMBlockedURL,
@@ -20,7 +20,7 @@ from chat.llm import (
     count_tokens,
     test_connection,
 )
-from chat.services import ai_service_create
+from aiservices.services import ai_service_create
 from tests import fake_llm as fake_llm_module
 from tests.conftest import make_user
 from tests.fake_llm import Usage

@@ -1,11 +1,11 @@
-"""The AI service form of the settings pages; the rules live in chat.services."""
+"""The AI service form of the settings pages; the rules live in aiservices.services."""
 
 from __future__ import annotations
 
 from django import forms
 
-from chat.models import AIServiceSettings
-from chat.services import DEFAULT_MODELS, KEYLESS_TYPES
+from aiservices.models import AIServiceSettings
+from aiservices.services import DEFAULT_MODELS, KEYLESS_TYPES
 from sparky.crypto import SecretError, decrypt_secret, encrypt_secret
 from sparky.forms import DescribedErrorsMixin
 

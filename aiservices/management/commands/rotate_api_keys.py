@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.services import ai_service_rotate_keys
+from aiservices.services import ai_service_rotate_keys
 
 
 class Command(BaseCommand):
