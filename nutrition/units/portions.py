@@ -1,471 +1,68 @@
-"""Units: what "2 large", "150 g", "1 cup" or "3 slices" of a food is, as a multiple of the
-nutrient values the food stores (per `serving_size` `serving_unit`, per 100 g for SR28 foods).
-
-    portion(food=egg, quantity=2, unit="large").multiplier   # 2 x 50 g / 100 g = 1.0
-
-Routes, first that applies: a serving; the food's own serving unit; a mass (g, kg, oz, lb) when
-the food's weight is known (its serving is a mass, or a household serving gives grams); a
-household serving named by the unit ("cup" -> "cup, sliced", "large" -> "large (8" long)",
-"slices" -> "slice"); a volume through the food's volume serving or a household volume with its
-grams; pieces ("piece", "each", "whole") through the typical piece-like serving, or one serving
-when the food itself is counted in pieces. Anything else is refused naming the units that work.
-"""
+"""The portion algorithm: what an amount of a food is, as a multiple of the nutrients it
+stores, through the food's servings, its weight, its volume, its pieces or a standard size."""
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from dataclasses import replace
+from decimal import Decimal
 from functools import cached_property
 
 from django.core.exceptions import ValidationError
 
 from nutrition.models import FNDDS_SOURCE
-from sparky import words
-
-MASS_G = {
-    "g": Decimal(1),
-    "handful": Decimal(30),  # of nuts, berries, chips: about an ounce
-    "kg": Decimal(1000),
-    "mg": Decimal("0.001"),
-    "oz": Decimal("28.349523125"),
-    "lb": Decimal("453.59237"),
-}
-VOLUME_ML = {
-    "ml": Decimal(1),
-    "cl": Decimal(10),
-    "dl": Decimal(100),
-    "l": Decimal(1000),
-    "tsp": Decimal("4.92892159375"),
-    "tbsp": Decimal("14.78676478125"),
-    "fl oz": Decimal("29.5735295625"),
-    "cup": Decimal("236.5882365"),
-    "pint": Decimal("473.176473"),
-    "shot": Decimal("44.36029434375"),  # 1.5 fl oz
-    "quart": Decimal("946.352946"),
-}
-SERVING = "serving"
-KCAL = "kcal"  # "100 calories of almonds": as much of the food as has 100 kcal
-PIECE = "piece"
-SIZES = ("extra small", "small", "medium", "large", "extra large", "jumbo")
-# Household servings that stand for one piece of the food, in the order a bare "1 piece" (or no
-# unit at all) prefers them; a size is picked by weight (the middle one), nouns like "breast" or
-# "cookie" follow, and SR28's "unit (yield from ...)" comes last.
-GENERIC_PIECES = ("piece", "each", "whole", "item", "fruit")
-NOT_PIECES = frozenset(
-    {*MASS_G, *VOLUME_ML, SERVING, "nlea", "package", "container", "can", "jar", "bottle", "box"}
-    | {"pot", "carton", "juice box", "bowl", "plate", "mug", "spoonful"}
-    | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
-    | {"block", "head", "bunch", "roast", "bird", "rack"}  # the whole thing, not a piece
+from nutrition.units.parsing import (
+    Portion,
+    Unit,
+    _labelled_ml,
+    _matches,
+    _plain,
+    clean_quantity,
+    head_of,
+    parse_unit,
+    sizes_in,
 )
-
-# A bare amount of a food kept per weight ("peanut butter", "rice", "a coffee") is one of its
-# household measures, not 100 g: SR28's labelled serving ("serving (5 fl oz)" of wine), else
-# the measure it lists first ("2 tbsp" of peanut butter, "1 cup" of rice), else the largest one
-# that is still a helping (honey's "1 cup" is 1,031 kcal, its "1 tbsp" 64).
-MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart", "shot"}
-LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
-HELPING_KCAL = Decimal(250)
-SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
-SINGLE_PACKS |= {"package"}  # a Twix, a bag of M&Ms: the product's own pack
-HELPING_GRAMS = Decimal(250)
-DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
-# A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
-# when no count was said: a household measure is (1 oz, 1 cup).
-TINY_PIECE_KCAL = Decimal(30)
-# A "piece" bigger than this is the whole thing (a roast, a turkey, a head of cabbage): a bare
-# name means a household measure of it instead.
-WHOLE_GRAMS = Decimal(500)
-WHOLE_KCAL = Decimal(1000)
-# "eggs", "pancakes" with no count: a couple of them.
-SEVERAL = Decimal(2)
-# Pieces that are a part of the food, never what its bare name means.
-PART_PIECES = frozenset({"leaf", "floweret", "floret", "spear", "stalk", "sprig", "pod"})
-# A piece over this (a stick of margarine, a pound's yield of steak, a 3.5 oz chocolate bar)
-# gives way to a household measure when the food has one (1 tbsp, 3 oz, 1 oz).
-BIG_PIECE_KCAL = Decimal(500)
-# Household words that mean another serving when the food has none of their own: a slice of
-# cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
-STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}
-STAND_INS |= {"floret": ("floweret",), "floweret": ("floret",)}
-# A scoop of a food with no scoop of its own (ice cream, rice) is half a cup; a small, medium or
-# large drink with no sizes of its own is a coffee-shop 8, 12 or 16 fl oz.
-VOLUME_STAND_INS = {"scoop": VOLUME_ML["cup"] / 2}
-DRINK_SIZES_ML = {
-    "small": 8 * VOLUME_ML["fl oz"],
-    "medium": 12 * VOLUME_ML["fl oz"],
-    "large": 16 * VOLUME_ML["fl oz"],
-}
-# A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
-GLASS = "glass"
-
-# Containers: what "a bottle", "a can", "a bag" of a food is. A food's own household serving
-# that names the container comes first ("can or bottle (12 fl oz)" of cola, "container (6 oz)"
-# of yogurt, "drink box (8.45 fl oz)" of juice); CONTAINER_SERVINGS lists the words such a
-# serving may use. Without one, STANDARD_SIZES gives the usual size, for a drink (a food kept by
-# the fluid ounce or the ml) or a food, with its source. A size word before a container scales it
-# (CONTAINER_SIZES: "a small bag", "a large glass").
-CONTAINER_SERVINGS: dict[str, tuple[str, ...]] = {
-    "bottle": ("bottle",),
-    "can": ("can", "tin"),
-    "bag": ("bag", "package", "pouch"),
-    "packet": ("packet", "package", "pouch", "envelope", "sachet"),
-    "box": ("box", "package"),
-    "carton": ("carton", "drink box", "box", "container"),
-    "juice box": ("drink box", "juice box", "box"),
-    "jar": ("jar",),
-    "pot": ("container", "pot", "tub", "cup"),
-    "bowl": ("bowl",),
-    "plate": ("plate",),
-    "mug": ("mug",),
-    "spoonful": ("tbsp",),
-}
-FL_OZ_ML = Decimal("29.5735295625")
-
-
-@dataclass(frozen=True)
-class StandardSize:
-    """The usual size of a container when the food has no serving of that name."""
-
-    amount: Decimal
-    unit: str  # a unit of MASS_G or VOLUME_ML
-    source: str
-
-
-def _fl_oz(n, source: str) -> StandardSize:
-    return StandardSize(Decimal(str(n)), "fl oz", source)
-
-
-# container -> ((drink size, food size), ...); a food word of the food's name may pick its own
-# size first (STANDARD_SIZES_FOR: a bottle of wine is 750 ml, of beer 12 fl oz).
-STANDARD_SIZES: dict[str, tuple[StandardSize | None, StandardSize | None]] = {
-    "bottle": (
-        StandardSize(Decimal(500), "ml", "single-serve bottle of soda, water or juice, 500 ml"),
-        None,
-    ),
-    "can": (
-        _fl_oz(12, "US standard beverage can, 12 fl oz (355 ml)"),
-        StandardSize(
-            Decimal("1.75"), "cup", "a 15 oz can of beans, vegetables or soup: about 1.75 cups"
-        ),
-    ),
-    "bag": (None, StandardSize(Decimal(1), "oz", "snack-size bag of chips or pretzels, 1 oz")),
-    "packet": (None, StandardSize(Decimal(1), "oz", "single-serve snack packet, about 1 oz")),
-    "box": (
-        StandardSize(Decimal(200), "ml", "juice box, 200 ml (6.75 fl oz)"),
-        StandardSize(Decimal(1), "oz", "single-serve snack or cereal box, about 1 oz"),
-    ),
-    "carton": (_fl_oz(8, "half-pint carton of milk or juice, 8 fl oz"), None),
-    "juice box": (StandardSize(Decimal(200), "ml", "juice box, 200 ml (6.75 fl oz)"), None),
-    "jar": (None, StandardSize(Decimal(16), "oz", "a 16 oz jar of salsa, sauce or spread")),
-    "pot": (None, StandardSize(Decimal(150), "g", "single-serve yogurt or dessert pot, 150 g")),
-    "bowl": (
-        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of soup, about 1.5 cups"),
-        StandardSize(Decimal("1.5"), "cup", "estimate: a bowl of cereal or chili, 1.5 cups"),
-    ),
-    "plate": (
-        None,
-        StandardSize(Decimal(2), "cup", "estimate: a dinner plate of pasta or rice, 2 cups"),
-    ),
-    "mug": (_fl_oz(12, "estimate: a coffee mug, 12 fl oz"), None),
-    "spoonful": (
-        StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
-        StandardSize(Decimal(1), "tbsp", "a spoonful is a tablespoon"),
-    ),
-}
-# A size said before a container whose standard size is that size already, or has its own:
-# the snack bag is the small one (1 oz); the large single-serve bag of chips is 2.5 oz.
-SIZED_STANDARD_SIZES: dict[tuple[str, str], StandardSize] = {
-    ("bag", "small"): StandardSize(Decimal(1), "oz", "snack-size bag of chips or pretzels, 1 oz"),
-    ("bag", "large"): StandardSize(
-        Decimal("2.5"), "oz", "a large single-serve bag of chips (the 2.5 oz size)"
-    ),
-    ("packet", "small"): StandardSize(Decimal(1), "oz", "single-serve snack packet, about 1 oz"),
-}
-STANDARD_SIZES_FOR: dict[tuple[str, str], StandardSize] = {
-    ("bottle", "wine"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
-    ("bottle", "champagne"): StandardSize(Decimal(750), "ml", "standard wine bottle, 750 ml"),
-    ("bottle", "beer"): _fl_oz(12, "US standard beer bottle, 12 fl oz"),
-    ("bottle", "cider"): _fl_oz(12, "US standard cider bottle, 12 fl oz"),
-    ("bottle", "gatorade"): _fl_oz(20, "Gatorade's single-serve bottle, 20 fl oz"),
-    ("can", "energy"): _fl_oz(16, "energy drink can (Monster, Rockstar), 16 fl oz"),
-    ("can", "monster"): _fl_oz(16, "Monster energy drink can, 16 fl oz"),
-    ("can", "tuna"): StandardSize(Decimal(142), "g", "a 5 oz can of tuna: 142 g (drained 113 g)"),
-    # instant oatmeal: a 28 g packet made with water is about 3/4 cup cooked (Quaker's label)
-    ("packet", "oat"): StandardSize(Decimal("0.75"), "cup", "instant oatmeal packet, 3/4 cup made"),
-}
-# A piece of these, said with no amount, when the catalog's own piece is a pound's yield: a steak
-# as served is about 6 oz cooked (8 oz raw; USDA's 3 oz is a serving, not a steak).
-STANDARD_PIECES: dict[str, StandardSize] = {
-    "steak": StandardSize(Decimal(6), "oz", "a restaurant steak: 8 oz raw, about 6 oz cooked"),
-}
-# A size said before a container: "a small bag", "a large glass", "a big bowl".
-CONTAINER_SIZES = {
-    "small": Decimal("0.75"),
-    "medium": Decimal(1),
-    "large": Decimal("1.5"),
-    "extra large": Decimal(2),
-    "jumbo": Decimal(2),
-}
-# A size the food has no serving for, from the one it has: USDA's small, medium and large
-# apples, potatoes and eggs are about 0.7, 1 and 1.3 times the medium one.
-SIZE_RATIOS = {
-    "extra small": Decimal("0.55"),
-    "small": Decimal("0.7"),
-    "medium": Decimal(1),
-    "large": Decimal("1.3"),
-    "extra large": Decimal("1.5"),
-    "jumbo": Decimal("1.7"),
-}
-
-ALIASES = {
-    **dict.fromkeys(["g", "gram", "grams", "gr", "grm", "gm", "gms"], "g"),
-    **dict.fromkeys(["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"], "kg"),
-    **dict.fromkeys(["mg", "milligram", "milligrams"], "mg"),
-    **dict.fromkeys(["oz", "ounce", "ounces"], "oz"),
-    **dict.fromkeys(["handful", "handfuls", "fistful", "fistfuls"], "handful"),
-    **dict.fromkeys(["lb", "lbs", "pound", "pounds"], "lb"),
-    **dict.fromkeys(["ml", "mls", "milliliter", "milliliters", "millilitre", "millilitres"], "ml"),
-    **dict.fromkeys(["cl", "centiliter", "centilitre"], "cl"),
-    **dict.fromkeys(["dl", "deciliter", "decilitre"], "dl"),
-    **dict.fromkeys(["l", "liter", "liters", "litre", "litres", "ltr"], "l"),
-    **dict.fromkeys(["tsp", "tsps", "teaspoon", "teaspoons"], "tsp"),
-    **dict.fromkeys(["tbsp", "tbsps", "tbs", "tbl", "tablespoon", "tablespoons"], "tbsp"),
-    **dict.fromkeys(["fl oz", "floz", "fluid ounce", "fluid ounces"], "fl oz"),
-    **dict.fromkeys(["cup", "cups", "c"], "cup"),
-    **dict.fromkeys(["pint", "pints", "pt"], "pint"),
-    **dict.fromkeys(["shot", "shots"], "shot"),
-    **dict.fromkeys(["glass", "glasses"], GLASS),
-    **dict.fromkeys(["quart", "quarts", "qt"], "quart"),
-    **dict.fromkeys(
-        ["serving", "servings", "serve", "serves", "portion", "portions", "helping", "helpings"],
-        SERVING,
-    ),
-    **dict.fromkeys(["kcal", "cal", "cals", "calorie", "calories", "kilocalories"], KCAL),
-    **dict.fromkeys(
-        ["piece", "pieces", "pc", "pcs", "each", "ea", "whole", "item", "items"], PIECE
-    ),
-    **dict.fromkeys(["unit", "units", "x"], PIECE),
-    **dict.fromkeys(["small", "sm"], "small"),
-    **dict.fromkeys(["medium", "med", "regular"], "medium"),
-    **dict.fromkeys(["large", "lg", "big"], "large"),
-    **dict.fromkeys(["extra large", "xl", "x-large", "extra-large"], "extra large"),
-    **dict.fromkeys(["extra small", "xs", "x-small", "extra-small"], "extra small"),
-    "jumbo": "jumbo",
-    **dict.fromkeys(["bottle", "bottles"], "bottle"),
-    **dict.fromkeys(["can", "cans", "tin", "tins"], "can"),
-    **dict.fromkeys(["bag", "bags", "baggie"], "bag"),
-    **dict.fromkeys(["packet", "packets", "pack", "packs", "sachet", "sachets"], "packet"),
-    **dict.fromkeys(["pouch", "pouches"], "packet"),
-    **dict.fromkeys(["box", "boxes"], "box"),
-    **dict.fromkeys(["carton", "cartons"], "carton"),
-    **dict.fromkeys(["juice box", "juice boxes", "drink box", "drink boxes"], "juice box"),
-    **dict.fromkeys(["jar", "jars"], "jar"),
-    **dict.fromkeys(["pot", "pots", "tub", "tubs", "container", "containers"], "pot"),
-    **dict.fromkeys(["bowl", "bowls", "bowlful", "bowlfuls"], "bowl"),
-    **dict.fromkeys(["plate", "plates", "plateful", "platefuls"], "plate"),
-    **dict.fromkeys(["mug", "mugs", "mugful"], "mug"),
-    **dict.fromkeys(["spoonful", "spoonfuls", "spoon", "spoons"], "spoonful"),
-}
-CONTAINERS = frozenset(CONTAINER_SERVINGS)
-
-MAX_GRAMS = Decimal(10_000)
-MAX_ML = Decimal(10_000)
-MAX_COUNT = Decimal(100)
-MAX_QUANTITY = Decimal(100_000)
-_PLACES = Decimal("0.001")
-_LEADING_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)\s*(.*)$")
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A unit as a caller wrote it: "100 g" is 100 x g; `word` is the unit word itself."""
-
-    factor: Decimal
-    canonical: str | None  # g, cup, piece, serving, large...; None for other words
-    word: str  # "slice" for "slices": matched against household servings
-    size: str | None = None  # "small" of "small bag", already in `factor` (CONTAINER_SIZES)
-
-    @property
-    def label(self) -> str:
-        return self.canonical or self.word
-
-
-@dataclass(frozen=True)
-class Portion:
-    multiplier: Decimal  # times the food's stored nutrient values
-    unit: str  # the unit to store on the entry
-    variant: object | None  # the FoodVariant the amount went through
-    grams: Decimal | None  # the weight, when it is known without another query
-    quantity: Decimal | None = None  # the amount in `unit` ("100 g" x 2 -> 200 g)
-
-
-def normalize_unit(text) -> str | None:
-    """One spelling per unit ("Grams" -> "g", "tablespoons" -> "tbsp", "slices" -> "slice");
-    None for no unit."""
-    return parse_unit(text).label or None
-
-
-def parse_unit(text) -> Unit:
-    if text is None or not str(text).strip():
-        return Unit(Decimal(1), None, "")
-    raw = " ".join(str(text).strip().lower().replace(".", " ").split())
-    factor = Decimal(1)
-    if m := _LEADING_NUMBER.match(raw):
-        factor, raw = Decimal(m.group(1)), m.group(2).strip() or "serving"
-        if factor <= 0:
-            raise ValidationError(
-                f"{text!r} is not a unit: the number in it must be positive.",
-                code="unknown_unit",
-            )
-    canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
-    size = None
-    if canonical is None and (sized := _sized_container(raw)) is not None:
-        size, raw = sized  # "small bag": three quarters of a bag
-        factor *= CONTAINER_SIZES[size]
-        canonical = ALIASES.get(raw) or ALIASES.get(_singular(raw))
-    return Unit(factor, canonical, canonical or _singular(raw), size if canonical else None)
-
-
-def _sized_container(raw: str) -> tuple[str, str] | None:
-    """("small", "bag") for "small bag", ("large", "glass") for "big glass", ("large",
-    "slice") for "large slice"; None otherwise."""
-    for size_word, size in sorted(ALIASES.items(), key=lambda kv: -len(kv[0])):
-        if size not in CONTAINER_SIZES or not raw.startswith(size_word + " "):
-            continue
-        rest = raw[len(size_word) + 1 :].strip()
-        unit = ALIASES.get(rest) or ALIASES.get(_singular(rest))
-        if unit in SIZES or unit in MASS_G or unit == KCAL or not rest.replace(" ", "").isalpha():
-            return None
-        return size, rest
-    return None
-
-
-# Serving words that are not units above but name an amount of a food, as its household
-# servings do ("2 slices of pizza", "2 strips of bacon", "a wedge of brie", "a stick of butter").
-HOUSEHOLD_WORDS = frozenset(
-    {"slice", "scoop", "wedge", "stick", "bar", "square", "strip", "rasher", "fillet"}
+from nutrition.units.sizes import (
+    CONTAINER_SIZES,
+    SIZED_STANDARD_SIZES,
+    STANDARD_PIECES,
+    standard_size,
 )
-# Pieces SR28 measures as part of a whole side when the fish is big: "a fillet" is that part.
-SIDE_MEASURED = frozenset({"fillet"})
-# Serving words people also say after the food ("a salmon fillet", "tilapia fillets").
-TRAILING_HOUSEHOLD_WORDS = frozenset({"fillet"})
-_SIZE_WORDS = {"big": "large", "little": "small", "huge": "extra large", "giant": "extra large"}
-
-
-def amount_in_name(name: str, unit: str | None) -> tuple[str, str | None]:
-    """The amount words a food's name still holds, moved to the unit: ("egg", "jumbo") for
-    "jumbo egg", ("orange juice", "small carton") for "carton of orange juice" with "small",
-    ("juice", "juice box") for "juice box". Anything else comes back as it was."""
-    words = " ".join(str(name or "").lower().split()).split(" ")
-    asked = parse_unit(unit) if unit else None
-    size = asked.canonical if asked is not None and asked.canonical in SIZES else None
-    if asked is not None and size is None:
-        return name, unit  # a unit was given: the name is the food
-    if len(words) == 2 and words[0] in ("double", "triple") and words[1] == "espresso":
-        return words[1], f"{2 if words[0] == 'double' else 3} fl oz"  # a shot is 1 fl oz
-    if len(words) > 1 and size is None:
-        first = _SIZE_WORDS.get(words[0]) or ALIASES.get(words[0])
-        if first in SIZES:
-            size, words = first, words[1:]
-    if len(words) > 2 and words[1] == "of":
-        container = ALIASES.get(words[0]) or ALIASES.get(_singular(words[0]))
-        if container is None and _singular(words[0]) in HOUSEHOLD_WORDS:
-            container = _singular(words[0])
-        if container is not None and container not in SIZES and container != KCAL:
-            rest = " ".join(words[2:])
-            return rest, f"{size} {container}" if size else container
-    if len(words) > 1 and _singular(words[-1]) in TRAILING_HOUSEHOLD_WORDS:
-        piece = _singular(words[-1])
-        return " ".join(words[:-1]), f"{size} {piece}" if size else piece
-    if len(words) > 1 and " ".join(words[-2:]) in ("juice box", "juice boxes", "drink box"):
-        rest = " ".join(words[:-1]) if words[-2] == "juice" else " ".join(words[:-2])
-        return rest or "juice", f"{size} juice box" if size else "juice box"
-    if size is None:
-        return name, unit
-    return " ".join(words), size
-
-
-def sizes_in(text: str) -> list[str]:
-    """The size words of a serving's text: 'serving large' -> ["large"], 'drink, extra large
-    (44 fl oz)' -> ["extra large"]."""
-    plain = " ".join(str(text or "").lower().replace("-", " ").split())
-    found = []
-    for size in ("extra large", "extra small"):
-        if re.search(rf"\b{size}\b", plain):
-            found.append(size)
-            plain = re.sub(rf"\b{size}\b", " ", plain)
-    for size in ("small", "medium", "large", "jumbo"):
-        if re.search(rf"\b{size}\b", plain):
-            found.append(size)
-    return found
-
-
-# Foods eaten, and named, as a plural: "fries" is never one fry, "oats" never one oat.
-FOOD_PLURALS = frozenset(
-    {"asparagus", "chips", "couscous", "fries", "grits", "hummus", "molasses", "oats"}
+from nutrition.units.words import (
+    _PLACES,
+    BIG_PIECE_KCAL,
+    CONTAINER_SERVINGS,
+    CONTAINERS,
+    DRINK_GRAMS,
+    DRINK_SIZES_ML,
+    GENERIC_PIECES,
+    GLASS,
+    HELPING_GRAMS,
+    HELPING_KCAL,
+    KCAL,
+    LABELLED_SERVING,
+    MASS_G,
+    MAX_COUNT,
+    MAX_GRAMS,
+    MAX_ML,
+    MEASURE_HEADS,
+    NOT_PIECES,
+    PART_PIECES,
+    PIECE,
+    SERVING,
+    SEVERAL,
+    SIDE_MEASURED,
+    SINGLE_PACKS,
+    SIZE_RATIOS,
+    SIZES,
+    STAND_INS,
+    TINY_PIECE_KCAL,
+    VOLUME_ML,
+    VOLUME_STAND_INS,
+    WHOLE_GRAMS,
+    WHOLE_KCAL,
+    _singular,
 )
-
-
-def _singular(word: str) -> str:
-    return words.singular(word)
-
-
-def singular_food_word(word: str) -> str:
-    """The singular of a word of a food's name ("eggs" -> "egg"); foods eaten as a plural stay."""
-    return words.singular(word, FOOD_PLURALS)
-
-
-def unit_word(word: str) -> str | None:
-    """The unit a word names ("grams" -> "g", "slices" -> "slice", "tins" -> "can", "big" ->
-    "large"), else None: the words every caller reads as a unit of food."""
-    text = " ".join(str(word or "").lower().replace("_", " ").split())
-    found = ALIASES.get(text) or ALIASES.get(_singular(text))
-    if found:
-        return found
-    return _singular(text) if _singular(text) in HOUSEHOLD_WORDS else None
-
-
-def head_of(serving_unit: str) -> str:
-    """The unit word of a household serving: 'medium (7" to 7-7/8" long)' -> "medium",
-    "cup, sliced" -> "cup", "slices" -> "slice", "extra large" -> "extra large"."""
-    text = " ".join((serving_unit or "").lower().split())
-    for size in ("extra large", "extra small"):
-        if text.startswith(size):
-            return size
-    first = re.split(r"[\s,(]", text, maxsplit=1)[0]
-    if text.startswith("fl oz"):
-        first = "fl oz"
-    unit = ALIASES.get(first) or ALIASES.get(_singular(first)) or _singular(first)
-    # a container keeps its own word ("container (7 oz)", "tin"): `_container` reads the words
-    return _singular(first) if unit in CONTAINERS else unit
-
-
-def clean_quantity(quantity) -> Decimal:
-    """A positive, finite quantity to three places, or ValidationError 'invalid_quantity'."""
-    problem = (
-        f"{quantity!r} is not an amount I can log; give a positive number such as 1, 2.5 or 150."
-    )
-    if isinstance(quantity, bool) or quantity is None:
-        raise ValidationError(problem, code="invalid_quantity")
-    try:
-        if isinstance(quantity, float) and not math.isfinite(quantity):
-            raise ValidationError(problem, code="invalid_quantity")
-        value = Decimal(str(quantity).strip())
-    except (InvalidOperation, ValueError):
-        raise ValidationError(problem, code="invalid_quantity") from None
-    if not value.is_finite() or value <= 0:
-        raise ValidationError(problem, code="invalid_quantity")
-    if value > MAX_QUANTITY:
-        raise ValidationError(
-            f"{value:,} is far more than one person eats; check the amount.",
-            code="invalid_quantity",
-        )
-    value = value.quantize(_PLACES)
-    if value <= 0:
-        raise ValidationError(problem, code="invalid_quantity")
-    return value
 
 
 def portion(
@@ -575,28 +172,6 @@ def available_units(food, variants=None) -> list[str]:
     for v in base.usable_variants():
         units.append(head_of(v.serving_unit))
     return list(dict.fromkeys(u for u in units if u))
-
-
-# Units written the same for any amount: "2 tbsp", "3 oz", "2 large".
-_SAME_PLURAL = frozenset({*MASS_G, *VOLUME_ML, *SIZES}) - {"cup", "pint", "quart", "handful"}
-_SAME_PLURAL = (_SAME_PLURAL - {"shot"}) | {KCAL}
-
-
-def unit_text(quantity, unit: str | None) -> str:
-    """A unit as read after its amount: "cups" after 1.5, "almonds" after 12, "cup" after 1 or
-    0.5."""
-    word = (unit or "").strip()
-    try:
-        one = Decimal(str(quantity)) <= 1  # "0.5 cup", "1 slice", "2 slices"
-    except (InvalidOperation, ValueError):
-        one = True
-    if one or not word or word in _SAME_PLURAL or " " in word or not word.isalpha():
-        return word
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 # --- internals -----------------------------------------------------------------------------------
@@ -807,29 +382,6 @@ class _Base:
         return kcal is not None and kcal <= most_kcal and variant.gram_weight <= most_grams
 
 
-_LABELLED_VOLUME = re.compile(
-    r"^serving\W+(?:(\d+)/(\d+)|(\d+(?:\.\d+)?)) ?(cups?|fl oz|tbsp|tsp)\b"
-)
-
-
-def _labelled_ml(variant) -> Decimal | None:
-    """The volume a labelled serving states: "serving 1/2 cup" -> 118 ml, "serving (5 fl oz)"."""
-    m = _LABELLED_VOLUME.match(_plain(variant).replace("(", " ").replace(")", " "))
-    if m is None:
-        return None
-    amount = Decimal(m.group(1)) / Decimal(m.group(2)) if m.group(1) else Decimal(m.group(3))
-    head = "cup" if m.group(4).startswith("cup") else m.group(4)
-    return amount * Decimal(variant.serving_size) * VOLUME_ML[head] if amount > 0 else None
-
-
-def _plain(variant) -> str:
-    return " ".join(variant.serving_unit.lower().split())
-
-
-def _matches(variant, asked: Unit) -> bool:
-    return bool(asked.label) and head_of(variant.serving_unit) == asked.label
-
-
 def _as_served(variant, amount: Decimal, asked: Unit) -> Decimal:
     """`amount` in the variant's own count. SR28 weighs a big fish's fillet as half a side
     ("0.5 fillet", 178 g of salmon): that half is the piece a person calls a fillet."""
@@ -941,16 +493,6 @@ def _container(base: _Base, amount: Decimal, word: str, said: str | None = None)
         # a drink with no volume on record weighs about what water does (1 g per ml)
         return Portion(ml / base.grams, word, None, ml)
     return result
-
-
-def standard_size(food, word: str, *, drink: bool) -> StandardSize | None:
-    """The standard size of a container for this food (see STANDARD_SIZES), or None."""
-    words = {_singular(w) for w in re.findall(r"[a-z]+", food.name.lower())}
-    for (container, food_word), size in STANDARD_SIZES_FOR.items():
-        if container == word and food_word in words:
-            return size
-    drink_size, food_size = STANDARD_SIZES.get(word, (None, None))
-    return (drink_size or food_size) if drink else (food_size or drink_size)
 
 
 def _sized(base: _Base, amount: Decimal, size: str) -> Portion | None:

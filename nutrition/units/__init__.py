@@ -1,0 +1,78 @@
+"""Units: what "2 large", "150 g", "1 cup" or "3 slices" of a food is, as a multiple of the
+nutrient values the food stores (per `serving_size` `serving_unit`, per 100 g for SR28 foods).
+
+    portion(food=egg, quantity=2, unit="large").multiplier   # 2 x 50 g / 100 g = 1.0
+
+Routes, first that applies: a serving; the food's own serving unit; a mass (g, kg, oz, lb) when
+the food's weight is known (its serving is a mass, or a household serving gives grams); a
+household serving named by the unit ("cup" -> "cup, sliced", "large" -> "large (8" long)",
+"slices" -> "slice"); a volume through the food's volume serving or a household volume with its
+grams; pieces ("piece", "each", "whole") through the typical piece-like serving, or one serving
+when the food itself is counted in pieces. Anything else is refused naming the units that work.
+"""
+
+from nutrition.units.parsing import (  # noqa: F401
+    Portion,
+    Unit,
+    amount_in_name,
+    clean_quantity,
+    head_of,
+    normalize_unit,
+    parse_unit,
+    singular_food_word,
+    sizes_in,
+    unit_text,
+    unit_word,
+)
+from nutrition.units.portions import (  # noqa: F401
+    available_units,
+    portion,
+)
+from nutrition.units.sizes import (  # noqa: F401
+    CONTAINER_SIZES,
+    SIZED_STANDARD_SIZES,
+    STANDARD_PIECES,
+    STANDARD_SIZES,
+    STANDARD_SIZES_FOR,
+    StandardSize,
+    standard_size,
+)
+from nutrition.units.words import (  # noqa: F401
+    ALIASES,
+    BIG_PIECE_KCAL,
+    CONTAINER_SERVINGS,
+    CONTAINERS,
+    DRINK_GRAMS,
+    DRINK_SIZES_ML,
+    FL_OZ_ML,
+    FOOD_PLURALS,
+    GENERIC_PIECES,
+    GLASS,
+    HELPING_GRAMS,
+    HELPING_KCAL,
+    HOUSEHOLD_WORDS,
+    KCAL,
+    LABELLED_SERVING,
+    MASS_G,
+    MAX_COUNT,
+    MAX_GRAMS,
+    MAX_ML,
+    MAX_QUANTITY,
+    MEASURE_HEADS,
+    NOT_PIECES,
+    PART_PIECES,
+    PIECE,
+    SERVING,
+    SEVERAL,
+    SIDE_MEASURED,
+    SINGLE_PACKS,
+    SIZE_RATIOS,
+    SIZES,
+    STAND_INS,
+    TINY_PIECE_KCAL,
+    TRAILING_HOUSEHOLD_WORDS,
+    VOLUME_ML,
+    VOLUME_STAND_INS,
+    WHOLE_GRAMS,
+    WHOLE_KCAL,
+)
