@@ -2,7 +2,7 @@
 are written. Synonyms and phrases people use ("oj", "crisps"), the everyday food a bare word
 means ("steak" is top sirloin), dishes and the words that make a name a dish, catalog labels,
 stems that say little, cooking forms, and the words of products and brands. The ranking
-(nutrition.search.ranking) weighs these; a new everyday word or synonym is added here."""
+(nutrition.search.scoring) weighs these; a new everyday word or synonym is added here."""
 
 from __future__ import annotations
 
