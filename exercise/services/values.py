@@ -1,0 +1,235 @@
+"""The exercise app's shared values: limits, typical durations, distance units, the catalog
+row every fallback uses, the checks of a workout's numbers, and its calories."""
+
+import re
+import uuid
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.core.exceptions import ValidationError
+
+from exercise import catalog
+from exercise.models import Exercise
+from measurements.services import latest_weight_kg
+from measurements.units import to_decimal
+from sparky.services import preferences_for, storable_text
+
+GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
+# An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).
+DEFAULT_MET = catalog.GENERAL_MET
+# When we know a MET but not the user's weight, a 70 kg reference adult stands in.
+REFERENCE_WEIGHT_KG = Decimal(70)
+MAX_MINUTES = 24 * 60
+MAX_CALORIES = 20_000
+MAX_DISTANCE_KM = Decimal(1000)
+MAX_NOTES_CHARS = 1000
+# Among equally similar catalog names, the everyday variant of an activity ("running, 6 mph"
+# rather than "running, marathon"): how Compendium descriptions of it begin.
+_TYPICAL = {
+    "aerobic": "aerobic, general",
+    "bicycling": "bicycling, general",
+    "boxing": "boxing, punching bag",
+    "circuit training": "circuit training, including",
+    "climbing": "rock or mountain climbing",
+    "dancing": "general dancing",
+    "hiking": "hiking, cross country",
+    "jogging": "jogging, general",
+    "rowing": "rowing, stationary, general, moderate",
+    "running": "running, 6 mph",
+    "swimming": "swimming, leisurely",
+    "walking": "walking, 3.5 mph",
+    "weight training": "weight training, moderate",
+    "yoga": "yoga, hatha",
+}
+DISTANCE_UNITS = {
+    "km": "km", "kms": "km", "k": "km", "kilometer": "km", "kilometers": "km",
+    "kilometre": "km", "kilometres": "km",
+    "mi": "mi", "mile": "mi", "miles": "mi",
+    "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
+}  # fmt: skip
+_KM_PER_UNIT = {"km": Decimal(1), "mi": Decimal("1.609344"), "m": Decimal("0.001")}
+
+
+def distance_unit_of(word) -> str | None:
+    """km, mi or m for a distance unit as people write it ("kms", "miles", "metres"), else None."""
+    return DISTANCE_UNITS.get(str(word or "").strip().lower().rstrip("."))
+
+
+# --- the catalog row every fallback uses -----------------------------------------------------
+
+
+def general_exercise() -> Exercise:
+    """The public "General Exercise" row, created on first use when no catalog is loaded
+    (with the catalog loader's own definition, so a later load changes nothing)."""
+    spec = catalog.general_exercise()
+    lookup = {"source": spec.source, "source_id": spec.source_id}
+    row = Exercise.objects.filter(**lookup).first()
+    if row is None:
+        Exercise.objects.bulk_create(
+            [
+                Exercise(
+                    name=spec.name,
+                    category=spec.category,
+                    met=spec.met,
+                    calories_per_hour=spec.calories_per_hour,
+                    description=spec.description,
+                    license=spec.license,
+                    is_custom=False,
+                    **lookup,
+                )
+            ],
+            ignore_conflicts=True,  # a concurrent first use may have created it
+        )
+        row = Exercise.objects.get(**lookup)
+    return row
+
+
+# --- validation helpers ----------------------------------------------------------------------
+
+
+def _uuid(value, model):
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
+
+
+def _minutes(value) -> int:
+    number = to_decimal(value, field="duration_minutes")
+    # Rounded only when in range: quantizing 1e308 overflows Decimal's precision.
+    in_range = 0 < number <= MAX_MINUTES
+    minutes = int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP)) if in_range else 0
+    if minutes < 1:
+        raise ValidationError(
+            f"A duration of {number} minutes is not possible; give between 1 minute and 24 hours "
+            f"({MAX_MINUTES} minutes).",
+            code="invalid_duration",
+        )
+    return minutes
+
+
+def _calories(value) -> int:
+    number = to_decimal(value, field="calories_burned")
+    if number < 0 or number > MAX_CALORIES:
+        raise ValidationError(
+            f"{number} kcal burned is not plausible; give a number from 0 to {MAX_CALORIES:,}.",
+            code="implausible_calories",
+        )
+    return int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _distance(user, value, unit) -> tuple[Decimal | None, str | None]:
+    if value is None or value == "":
+        return None, None
+    number = to_decimal(value, field="distance")
+    if unit is None or str(unit).strip() == "":
+        # No unit said: assume the one the user thinks in (lb people mostly think in miles).
+        unit = "mi" if preferences_for(user).default_weight_unit == "lb" else "km"
+    code = DISTANCE_UNITS.get(str(unit).strip().lower().rstrip("."))
+    if code is None:
+        raise ValidationError(
+            f"Unknown distance unit {unit!r}; use km, mi or m.", code="invalid_distance_unit"
+        )
+    if number <= 0 or number * _KM_PER_UNIT[code] > MAX_DISTANCE_KM:
+        raise ValidationError(
+            f"A distance of {number} {code} is not plausible for one session; give more than 0 "
+            "and at most 1,000 km.",
+            code="invalid_distance",
+        )
+    if number >= 100_000:
+        raise ValidationError(
+            f"{number} {code} is too long a number; give the distance in km.",
+            code="invalid_distance",
+        )
+    return number.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP), code
+
+
+def _notes(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError("notes must be text.", code="invalid_notes")
+    value = storable_text(value.strip(), field="notes")
+    if len(value) > MAX_NOTES_CHARS:
+        raise ValidationError(
+            f"Notes are at most {MAX_NOTES_CHARS} characters; these are {len(value)}.",
+            code="too_long",
+        )
+    return value or None
+
+
+# --- calories --------------------------------------------------------------------------------
+
+
+def exercise_calories(
+    *, user, exercise: Exercise, duration_minutes: int, day, km: Decimal | None = None
+) -> int:
+    """Estimated kcal for `duration_minutes` of `exercise` on `day`, in this order:
+
+    1. MET x the user's latest weight in kg (on or before `day`) x hours;
+    2. the exercise's calories_per_hour x hours;
+    3. MET (or DEFAULT_MET, 4.0) x the latest weight, or a 70 kg reference adult, x hours.
+
+    With the distance (`km`) covered in that time, the pace counts: running, walking, cycling or
+    rowing burn about in proportion to speed over these ranges (the Compendium's running METs
+    go from 8.3 at 8 km/h to 11.8 at 12 km/h and 14.5 at 16 km/h), so the estimate is scaled by
+    the speed over the exercise's typical one (PACE_LIMITS bound the factor).
+    """
+    pace = _pace_factor(exercise, km, duration_minutes)
+    hours = Decimal(duration_minutes) / 60 * pace
+    weight = latest_weight_kg(user=user, on_or_before=day)
+    if exercise.met and weight:
+        kcal = exercise.met * weight * hours
+    elif exercise.calories_per_hour:
+        kcal = Decimal(exercise.calories_per_hour) * hours
+    else:
+        kcal = (exercise.met or DEFAULT_MET) * (weight or REFERENCE_WEIGHT_KG) * hours
+    return int(kcal.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+# Typical speeds (km/h) for a distance logged without a time: "ran 10 km" is about an hour, not
+# the exercise's default 30 minutes. A catalog name that states its speed ("Running, 6 mph")
+# wins over these.
+_PACES_KMH = (
+    (("run", "jog"), Decimal("9.7")),
+    (("walk",), Decimal("5")),
+    (("hik",), Decimal("4")),
+    (("cycl", "bicycl", "bike", "biking"), Decimal("19")),
+    (("swim",), Decimal("2.5")),
+    (("row",), Decimal("8")),
+    (("skat",), Decimal("12")),
+)
+_STATED_SPEED = re.compile(r"(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))? ?(mph|km/h|kph)", re.I)
+
+
+PACE_LIMITS = (Decimal("0.5"), Decimal("2"))
+
+
+def _pace_factor(exercise: Exercise, km, minutes) -> Decimal:
+    """Speed over the exercise's typical speed (1 without a distance or a typical speed)."""
+    if not km or not minutes:
+        return Decimal(1)
+    typical = _minutes_at_pace(exercise, Decimal(km), _MET_SPEEDS_KMH + _PACES_KMH)
+    if typical is None:
+        return Decimal(1)
+    factor = Decimal(typical) / Decimal(minutes)
+    return min(max(factor, PACE_LIMITS[0]), PACE_LIMITS[1])
+
+
+# The speed an exercise's MET stands for, where it differs from the typical pace above: the
+# Compendium's "running, general" (8.0 MET) is about 5 mph (8.3 MET at 8 km/h).
+_MET_SPEEDS_KMH = ((("run", "jog"), Decimal(8)),)
+
+
+def _minutes_at_pace(exercise: Exercise, km: Decimal, speeds=_PACES_KMH) -> int | None:
+    """How long `km` takes at the exercise's speed, when it has one (else None)."""
+    name = exercise.name.lower()
+    speed = None
+    if found := _STATED_SPEED.search(name):
+        low = Decimal(found.group(1))
+        high = Decimal(found.group(2)) if found.group(2) else low
+        speed = (low + high) / 2 * (Decimal("1.609344") if found.group(3) == "mph" else 1)
+    else:
+        speed = next((kmh for words, kmh in speeds if any(w in name for w in words)), None)
+    if not speed:
+        return None
+    return max(1, min(24 * 60, round(km / speed * 60)))
