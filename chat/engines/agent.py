@@ -34,6 +34,7 @@ from chat.choices import held_for_confirmation
 from chat.classify import Classification
 from chat.engines.dispatch import dispatch_intents
 from chat.engines.items import NamedItems
+from chat.engines.machinery import is_json, names_a_tool, only_machinery
 from chat.engines.messages import current_message, custom_prompts, history_messages
 from chat.prompts import compose_system_prompt
 from chat.tools import (
@@ -176,7 +177,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             active = surface.narrowed(active_tool_names(profile, categories)).without(unneeded)
     classification.categories = categories
     # "log_food: chicken, rice", '{"weight": 0.5}': a call the server could not read
-    botched = bool(final_text) and (_names_a_tool(final_text, active) or _is_json(final_text))
+    botched = bool(final_text) and (names_a_tool(final_text, active) or is_json(final_text))
     if botched:
         final_text = None  # never shown
     # the items the model never made a call for, logged as Sparky's parser read them; its
@@ -196,7 +197,7 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     allowed = mode != "manual" or named and named.categories() <= set(categories)
     if untouched and allowed and not turn.option_requests and not turn.pending_confirmation:
         return CoachResponse(action="answered", message="", engine="tools", error=LOGGED_NOTHING)
-    if final_text and _only_machinery(final_text, messages):
+    if final_text and only_machinery(final_text, messages):
         final_text = None  # "1 food entries on 2026-12-04", "Enabled checkin...": no answer
     waiting = turn.written or turn.option_requests or turn.pending_confirmation
     if final_text is None and not waiting and deadline - time.monotonic() > 5:
@@ -246,58 +247,10 @@ def _complete(turn: Turn, intents) -> bool:
     return saved
 
 
-def _is_json(text: str) -> bool:
-    text = text.strip()
-    if not text.startswith(("{", "[")):
-        return False
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _names_a_tool(text: str, active) -> bool:
-    return any(re.search(rf"\b{re.escape(name)}\b", text) for name in active.names)
-
-
-_RESULT_ONLY = re.compile(
-    r"^(enabled [a-z, ]+\.|their tools are available|no category to load|the tool \w+ was not "
-    r"offered|not done:|already done in this turn|already refused in this turn)",
-    re.I,
-)
-# A reply that talks about Sparky's machinery instead of to the user: "the tool recorded 6.5 hours
-# of sleep", "The user asked about...", or a tool's result echoed as JSON (fenced or not).
-_NARRATED = re.compile(
-    r"\bthe tools? (recorded|logged|saved|added|returned|reported|shows?|showed|says|said|"
-    r"confirm(s|ed)?|indicates?|responded|found)\b"
-    r"|\btool[ _](calls?|results?|outputs?|responses?)\b"
-    r"|\bthe user('s)? (asked|said|says|wants|is|has|had|mentioned)\b"
-    r'|\{\s*"',
-    re.I,
-)
 _ONCE_MORE = (
     "Answer the user's last message now, in plain words, from the results above. Do not call "
     "a tool, and do not name tools or steps."
 )
-
-
-def _only_machinery(text: str, messages: list[dict]) -> bool:
-    """Whether the model's last words are a tool's one-line summary or a notice of Sparky's own
-    (an escalation, a refusal), not an answer to the user."""
-    plain = " ".join(text.split()).strip()
-    if _RESULT_ONLY.match(plain) or _NARRATED.search(plain):
-        return True
-    for message in messages:
-        if message.get("role") != "tool":
-            continue
-        try:
-            said = json.loads(message.get("content") or "{}").get("message")
-        except (ValueError, AttributeError):
-            continue
-        if said and plain.rstrip(".") == " ".join(str(said).split()).rstrip("."):
-            return True
-    return False
 
 
 def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str | None:
@@ -321,7 +274,7 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
     turn.add_usage(result.usage.as_dict())
     text = llm.strip_reasoning(result.text or "")
     calls, text = written_calls(text, build_chatbot_tools(turn.user, "full", None))
-    if calls or not text or _is_json(text) or _only_machinery(text, messages):
+    if calls or not text or is_json(text) or only_machinery(text, messages):
         return None
     return text
 
