@@ -16,12 +16,13 @@ from django.db.models import Count, Sum
 
 from diary.selectors import goal_value, period_summary
 from exercise.models import ExerciseEntry
+from measurements.services import STANDARD_TYPES
 from nutrition.models import NUTRIENTS, FoodEntry, nutrient_unit
 from nutrition.selectors import frequent_foods
 from nutrition.services import entry_nutrients, goal_for
 
 ONE_DAY = dt.timedelta(days=1)
-CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+CHECKIN_FIELDS = STANDARD_TYPES
 SNAPSHOT_DAYS = 7
 
 # Reference daily intakes for adults, used when the user set no goal for a nutrient. They are the

@@ -35,6 +35,7 @@ from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
+from measurements import services as measurement_services
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
@@ -218,7 +219,7 @@ def _measurement_rows(summary: dict) -> list[dict]:
         "hips": found.get("length_unit"),
         "steps": "steps",
     }
-    for key in ("weight", "neck", "waist", "hips", "steps"):
+    for key in measurement_services.STANDARD_TYPES:
         if checkin.get(key) is not None:
             rows.append(
                 {"label": key.title(), "value": plain_number(checkin[key]), "unit": units[key]}

@@ -570,7 +570,7 @@ def custom_measurement_update(
     return measurement
 
 
-_CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+_CHECKIN_FIELDS = STANDARD_TYPES
 
 
 def undo_write(*, user, kind: str, row_id, undo: dict) -> str:

@@ -15,6 +15,7 @@ from chat.tools import ToolContext, ToolSet, build_chatbot_tools, run_tool
 from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
 from chat.turns import OFFLINE_HELP, CoachResponse, Turn
+from measurements.services import STANDARD_TYPES
 from measurements.units import parse_length_unit, parse_weight_unit
 from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
 from sparky.dates import today_for
@@ -185,7 +186,7 @@ def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
         lines.append(result.message if result.ok else f"Not saved: {result.message}")
 
 
-_CHECKIN_FIELDS = {"weight", "neck", "waist", "hips", "steps"}
+_CHECKIN_FIELDS = frozenset(STANDARD_TYPES)
 # Where the turn's "Logged ..." sentence goes among its lines.
 LOGGED = "\x00logged"
 

@@ -11,8 +11,9 @@ import json
 from chat.intents import Intent
 from chat.reading import Reading
 from chat.tools.grounding import EXERCISE_TOOLS, FOOD_TOOLS, Said
+from measurements.services import STANDARD_TYPES
 
-_CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
+_CHECKIN_FIELDS = STANDARD_TYPES
 _CATEGORY = {
     "food": "food",
     "exercise": "exercise",

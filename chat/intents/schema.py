@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from measurements.services import STANDARD_TYPES
 from nutrition.services import ML_PER_GLASS
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
 MEAL_TYPES = ("breakfast", "lunch", "dinner", "snack")
-STANDARD_MEASUREMENTS = ("weight", "neck", "waist", "hips", "steps")
+STANDARD_MEASUREMENTS = STANDARD_TYPES  # measurements owns the check-in fields
 DISTANCE_UNITS = ("km", "mi", "m")
 
 MAX_INTENTS = 20

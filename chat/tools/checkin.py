@@ -29,7 +29,7 @@ from .base import (
     tool,
 )
 
-_STANDARD = ("weight", "neck", "waist", "hips", "steps")
+_STANDARD = measurement_services.STANDARD_TYPES
 
 
 def _checkin_summary(row, given: dict, prefs) -> str:

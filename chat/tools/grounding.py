@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 
 from chat.classify import keyword_categories
 from chat.reading import Reading, numbers_in
+from measurements.services import STANDARD_TYPES
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
 from sparky.words import same_word
@@ -278,7 +279,7 @@ def ungrounded(tool: str, args: dict, said: Said) -> str | None:
             return None
         return "the user's message does not mention water. Log water only when they drank it."
     if tool == "log_checkin":
-        given = {k: v for k, v in args.items() if k in ("weight", "neck", "waist", "hips", "steps")}
+        given = {k: v for k, v in args.items() if k in STANDARD_TYPES}
         missing = [k for k, v in given.items() if not said.has_number(v)]
         if given and not missing:
             return None
