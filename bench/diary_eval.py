@@ -1,7 +1,8 @@
 """Score the diary evaluation set: what everyday messages write in the diary, against what is right.
 
-Runs every case of tests/evals/diary_cases.jsonl through the real coach (`chat.coach.handle_turn`)
-with NO AI service, so Sparky's built-in offline parser answers, against the real public catalog
+Runs every case of tests/evals/diary_cases.jsonl through the real coach
+(`chat.turn.coach.handle_turn`) with NO AI service, so Sparky's built-in offline parser answers,
+against the real public catalog
 (USDA SR28, Compendium, wger, as `manage.py load_catalog` loads it). Each case is a fresh user (UTC,
 default preferences) whose turn is rolled back afterwards, at a fixed moment: Wednesday 2026-12-02
 12:30 UTC (time-machine, ticking), so a food with no meal said is lunch. The database is a scratch

@@ -2,7 +2,7 @@
 
 Runs an evaluation set (--set: the real-model set tests/evals/model_cases.jsonl by default, or the
 diary or questions set; --cases FILE for another; format in tests/evals/scoring.py)
-through `chat.coach.handle_turn` with an AI service pointing at a local llama.cpp server
+through `chat.turn.coach.handle_turn` with an AI service pointing at a local llama.cpp server
 (bench/model_server.sh: Qwen2.5-Coder 1.5B or 0.5B), against the real public catalog, each case a
 fresh user rolled back afterwards, at Wednesday 2026-12-02 12:30 UTC. For every row (a way of
 running the coach) and every model it prints:
@@ -83,7 +83,7 @@ try:  # bench/compare_commits.py runs this file at commits from before the AI se
 except ImportError:
     from chat.services import ai_service_create
 from chat.categories import PROFILE_DEFAULTS  # noqa: E402
-from chat.coach import TurnRejected, handle_turn  # noqa: E402
+from chat.turn.coach import TurnRejected, handle_turn  # noqa: E402
 from config.management.commands.sparky_setup import ensure_database  # noqa: E402
 from tests.evals.scoring import (  # noqa: E402
     SETS,

@@ -1,7 +1,7 @@
 """Writes of the chat app outside a turn: the chat history's sessions and clearing (the user's
 AI services are aiservices.services).
 
-A turn's own messages are written by chat.coach. History deletions are scoped to one user, or
+A turn's own messages are written by chat.turn.coach. History deletions are scoped to one user, or
 (auto-clear) to the users whose preference asks for it, and take the photos those messages carried
 along with them: a cleared history keeps no copy of the user's meal pictures.
 """

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from chat import views
+from chat.web import views
 
 app_name = "chat"
 urlpatterns = [
@@ -10,7 +10,7 @@ urlpatterns = [
     path("chat/send/", views.send, name="send"),
     path("chat/tools/", views.tool_selector, name="tools"),
     path("chat/summary/<uuid:reply_id>/", views.summary, name="summary"),
-    path("chat/undo/<uuid:reply_id>/", views.undo, name="undo"),
-    path("chat/review/<uuid:reply_id>/", views.review, name="review"),
+    path("chat/turn/undo/<uuid:reply_id>/", views.undo, name="undo"),
+    path("chat/turn/review/<uuid:reply_id>/", views.review, name="review"),
     path("chat/images/<uuid:user_id>/<str:filename>", views.image, name="image"),
 ]

@@ -13,7 +13,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import DefaultRouter
 
 from aiservices.api import AIServiceViewSet
-from chat.api import (
+from chat.web.api import (
     ChatHistoryView,
     ChatReviewCancelView,
     ChatReviewConfirmView,

@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for every path, the MCP server (chat.mcp) at /mcp.
+"""ASGI entry point: Django for every path, the MCP server (chat.web.mcp) at /mcp.
 
 Serve with `uvicorn config.asgi:application --lifespan on`: the lifespan starts the MCP SDK's
 session manager (Django itself has no lifespan handling, so lifespan goes to the MCP app only).
@@ -11,7 +11,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_app = get_asgi_application()  # sets Django up before anything imports models
 
-from chat.mcp import MCP_PATH, http_app  # noqa: E402
+from chat.web.mcp import MCP_PATH, http_app  # noqa: E402
 
 mcp_app = http_app(path=MCP_PATH)
 

@@ -8,7 +8,7 @@ urlpatterns = [
     path("", include("sparky.urls")),
     path("", include("diary.urls")),
     path("", include("aiservices.urls")),
-    path("", include("chat.settings_urls")),
+    path("", include("chat.web.settings_urls")),
     path("", include("chat.urls")),
 ]
 

@@ -163,7 +163,7 @@ class Food(NutrientColumns):
         return self.display_name or self.name
 
 
-# Food.source of a custom food made from a model's estimate (chat.options).
+# Food.source of a custom food made from a model's estimate (chat.turn.offers).
 ESTIMATE_SOURCE = "model_estimate"
 # Food.source of the USDA survey foods (FNDDS, nutrition.survey): the dishes people report.
 FNDDS_SOURCE = "usda_fndds"

@@ -104,7 +104,7 @@ class UserPreferences(models.Model):
     # Added: the chat tool selector ([] means Auto), remembered per user.
     chat_categories = models.JSONField(default=list, blank=True)
     dietary_notes = models.TextField(blank=True, default="")
-    # Review before logging (chat.review): every logging turn, or only a photo's estimate.
+    # Review before logging (chat.turn.review): every logging turn, or only a photo's estimate.
     review_before_logging = models.BooleanField(default=False, db_default=False)
     review_photos = models.BooleanField(default=True, db_default=True)
     created_at = models.DateTimeField(default=timezone.now, db_default=Now())

@@ -52,7 +52,7 @@ class Written:
     # What the reply's chip shows: the row in a few words ("Egg, raw · 143 kcal"). The summary
     # above is the full sentence the reply is made of; a chip repeating it would say it twice.
     chip: str = ""
-    # How to take it back (chat.undo): {"op": "delete", "after": {...}} for a row it created,
+    # How to take it back (chat.turn.undo): {"op": "delete", "after": {...}} for a row it created,
     # {"op": "restore", "before": {...}, "after": {...}} for values it changed, {"op":
     # "recreate", "row": {...}} for a row it deleted, {"op": "water", "added": n}.
     undo: dict | None = None

@@ -18,8 +18,8 @@ import re
 
 from django.core.exceptions import ValidationError
 
-from chat.classify import keyword_categories
-from chat.reading import Reading, numbers_in
+from chat.reading.classify import keyword_categories
+from chat.reading.message import Reading, numbers_in
 from measurements.services import STANDARD_TYPES
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
@@ -67,7 +67,7 @@ class Said:
     image: bool = False
     own_words: tuple[str, ...] = ()  # the newest message's alone, without what came before
     message: str = ""  # the newest message as typed
-    # The turn's one reading of the newest message (chat.reading).
+    # The turn's one reading of the newest message (chat.reading.message).
     reading: Reading | None = None
     # Who asks for the writes: "model" (the agent loop), "intent-json" (a model's intents) or
     # "parser" (Sparky's own reading, whose names and numbers are the message's by construction).

@@ -1,4 +1,4 @@
-"""Undo of one chat reply's writes to the nutrition tables (chat.undo)."""
+"""Undo of one chat reply's writes to the nutrition tables (chat.turn.undo)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from nutrition.models import (
 from sparky import rows
 from sparky.dates import parse_day
 
-# --- undo of one chat reply's writes (chat.undo) -----------------------------------------------
+# --- undo of one chat reply's writes (chat.turn.undo) ---------------------------------------------
 
 
 def undo_write(*, user, kind: str, row_id, undo: dict) -> str:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from nutrition import services
 
 from .conftest import results

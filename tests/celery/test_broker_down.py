@@ -4,8 +4,8 @@ import socket
 
 import pytest
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from config.celery import app
 from nutrition.models import WaterIntake
 

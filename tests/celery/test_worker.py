@@ -8,10 +8,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.summaries import KIND, create_progress_summary
 from chat.tasks import auto_clear_history_task
+from chat.turn.coach import handle_turn
+from chat.turn.summaries import KIND, create_progress_summary
 from config.celery import app
 from diary.services import preferences_update
 

@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 import time_machine
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, UserGoal, WaterIntake

@@ -1,11 +1,11 @@
-"""chat.answers: the offline engine's answers about the user's own day, week and foods, read from
-their own diary in Postgres, and which questions it leaves to a model."""
+"""chat.turn.answers: the offline engine's answers about the user's own day, week and foods, read
+from their own diary in Postgres, and which questions it leaves to a model."""
 
 import datetime as dt
 
 import pytest
 
-from chat.answers import (
+from chat.turn.answers import (
     NO_COACHING,
     answer_question,
     data_answer,
@@ -13,7 +13,7 @@ from chat.answers import (
     search_answer,
     wants_advice,
 )
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry, WaterIntake
 from nutrition.services import water_add
 from sparky.dates import today_for

@@ -3,7 +3,7 @@
 import pytest
 
 from chat.categories import CATEGORIES, CORE_CATEGORIES
-from chat.classify import classify, keyword_categories, parse_classifier_reply
+from chat.reading.classify import classify, keyword_categories, parse_classifier_reply
 
 
 def never_called(previous, text):

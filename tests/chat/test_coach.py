@@ -9,9 +9,9 @@ import json
 import pytest
 
 from aiservices import circuit
-from chat.coach import handle_turn
 from chat.models import ChatMessage
 from chat.tools import ENABLE_TOOL_NAME, tools_for
+from chat.turn.coach import handle_turn
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import Food, FoodEntry, WaterIntake

@@ -4,11 +4,11 @@ import datetime as dt
 
 import pytest
 
-from chat.coach import TurnRejected, handle_turn
-from chat.engines.dispatch import dispatch_intents
-from chat.intents import validate_intent
 from chat.models import ChatMessage
-from chat.turns import Turn
+from chat.reading.intents import validate_intent
+from chat.turn.coach import TurnRejected, handle_turn
+from chat.turn.engines.dispatch import dispatch_intents
+from chat.turn.types import Turn
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, UserGoal, WaterIntake

@@ -6,8 +6,8 @@ import time
 import pytest
 from django.db import connections
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry
 from tests.fake_llm import Reply, ToolCall
 

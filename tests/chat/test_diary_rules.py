@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.views import message_view
+from chat.turn.coach import handle_turn
+from chat.web.views import message_view
 from exercise.models import ExerciseEntry
 from measurements.models import CustomMeasurement
 from nutrition.models import FoodEntry

@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 
 from aiservices.services import ai_service_create
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry
 from tests.worker import database_url
 
@@ -144,7 +144,7 @@ CHILD = """
 import os, sys, django
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 django.setup()
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from sparky.models import User
 handle_turn(User.objects.get(email=sys.argv[1]), sys.argv[2])
 """

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chat.intents import (
+from chat.reading.intents import (
     EXAMPLES,
     INTENT_JSON_INSTRUCTIONS,
     INTENT_NAMES,

@@ -1,9 +1,9 @@
-"""What a message names, and which items a model's calls dealt with (chat.engines.items)."""
+"""What a message names, and which items a model's calls dealt with (chat.turn.engines.items)."""
 
 import pytest
 
-from chat.engines.items import NamedItems
-from chat.reading import read
+from chat.reading.message import read
+from chat.turn.engines.items import NamedItems
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chat.intents import Intent, validate_intent
-from chat.offline import CHANGE_HINT, guess_categories, parse_message, tokenise
+from chat.reading.intents import Intent, validate_intent
+from chat.reading.parser import CHANGE_HINT, guess_categories, parse_message, tokenise
 
 
 def food(name, quantity=1, unit=None, meal=None, date=None):
@@ -808,7 +808,7 @@ VOCABULARY = sorted(
 )
 def test_any_text_gives_a_result_whose_intents_are_valid(caplog, text):
     caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="chat.offline"):
+    with caplog.at_level(logging.ERROR, logger="chat.reading.parser"):
         result = parse_message(text)
         guess_categories(text)
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry, WaterIntake
 
 pytestmark = pytest.mark.django_db

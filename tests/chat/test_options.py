@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat.options import generate_options, numeric_reply
+from chat.turn.offers import generate_options, numeric_reply
 from nutrition.models import Food
 from nutrition.names import short_food_name
 

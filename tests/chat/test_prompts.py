@@ -3,7 +3,7 @@
 import pytest
 
 from chat.categories import CATEGORIES
-from chat.prompts import compose_system_prompt
+from chat.turn.prompts import compose_system_prompt
 
 
 def test_only_active_categories_bring_their_sub_prompt():

@@ -5,7 +5,7 @@ model whole, with nothing of Sparky's reading left behind."""
 import pytest
 
 from aiservices.services import ai_service_create
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from exercise.models import ExerciseEntry
 from nutrition.models import FoodEntry
 

@@ -1,7 +1,7 @@
 """The step lines a streamed reply shows: plain words, never a tool's name."""
 
-from chat.steps import doing, doing_so_far
 from chat.tools.base import registry
+from chat.turn.steps import doing, doing_so_far
 
 
 def test_a_food_being_logged_is_looked_up_by_its_name():

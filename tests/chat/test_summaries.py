@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.summaries import KIND, create_progress_summary
+from chat.turn.coach import handle_turn
+from chat.turn.summaries import KIND, create_progress_summary
 from nutrition.models import Food, FoodEntry, UserGoal
 from sparky.dates import today_for
 

@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
-from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.undo import UndoRefused, can_undo, reply_undo
+from chat.turn.coach import handle_turn
+from chat.turn.undo import UndoRefused, can_undo, reply_undo
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition import services as food_services
@@ -211,9 +211,9 @@ def test_the_page_offers_undo_under_a_reply_that_saved_something(alice, catalog,
 
     page = client.get("/").content.decode()
     assert page.count('class="undo__button"') == 1
-    assert f"/chat/undo/{saved.message_id}/" in page
+    assert f"/chat/turn/undo/{saved.message_id}/" in page
 
-    drawn = client.post(f"/chat/undo/{saved.message_id}/", HTTP_HX_REQUEST="true")
+    drawn = client.post(f"/chat/turn/undo/{saved.message_id}/", HTTP_HX_REQUEST="true")
     assert drawn.status_code == 200
     assert "Undone: 1 medium Bananas" in drawn.content.decode()
     assert "undo__button" not in drawn.content.decode()

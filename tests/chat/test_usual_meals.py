@@ -2,7 +2,7 @@
 
 import pytest
 
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from nutrition import services as food_services
 from nutrition.models import FoodEntry, UsualMeal
 from tests.api.conftest import client_for

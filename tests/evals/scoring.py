@@ -464,7 +464,7 @@ Send = Callable[[object, str], object]  # (user, text) -> CoachResponse
 def run_case(user, case: Case, send: Send | None = None) -> Outcome:
     """Send the case's messages as `user` and return what the scored one changed."""
     if send is None:
-        from chat.coach import handle_turn
+        from chat.turn.coach import handle_turn
 
         def send(u, text):
             return handle_turn(u, text)
@@ -514,7 +514,7 @@ class _Refused:
 
 
 def _coach_send(user, text):
-    from chat.coach import TurnRejected, handle_turn
+    from chat.turn.coach import TurnRejected, handle_turn
 
     try:
         return handle_turn(user, text)

@@ -1,7 +1,7 @@
 """The diary evaluation set, scored through the offline coach against the real catalog.
 
-Every case of diary_cases.jsonl runs as a fresh user through `chat.coach.handle_turn` with no AI
-service (Sparky's offline parser), against USDA SR28 + Compendium + wger as `load_catalog` loads
+Every case of diary_cases.jsonl runs as a fresh user through `chat.turn.coach.handle_turn` with no
+AI service (Sparky's offline parser), against USDA SR28 + Compendium + wger as `load_catalog` loads
 them, at a fixed Wednesday 12:30 UTC (see scoring.evaluate). The accuracy must stay at or above
 FLOOR, and no reply may show machinery (scoring.MACHINERY). The same run, with the failing cases
 and why: `.venv/bin/python bench/diary_eval.py --failures`.

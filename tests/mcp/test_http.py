@@ -185,7 +185,7 @@ def test_the_rest_of_the_site_is_still_django(mcp_url):
 
 
 def test_the_mcp_app_can_start_again_after_a_shutdown():
-    from chat.mcp import http_app
+    from chat.web.mcp import http_app
 
     app = http_app()
 

@@ -6,8 +6,8 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from aiservices.services import ai_service_activate, ai_service_create
-from chat.mcp import build_server
 from chat.tools import ENABLE_TOOL_NAME, registry, tools_for
+from chat.web.mcp import build_server
 from nutrition.models import FoodEntry, WaterIntake
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from aiservices.services import ai_service_create
-from chat.coach import handle_turn
+from chat.turn.coach import handle_turn
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry, WaterIntake

@@ -28,8 +28,8 @@ from rest_framework.test import APIClient
 
 from aiservices import services as ai_services
 from aiservices.models import AIServiceSettings
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from diary import services as diary_services
 from exercise import services as exercise_services
 from exercise.models import Exercise, ExerciseEntry

@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from chat.coach import TurnRejected, handle_turn
 from chat.images import prepare_image
-from chat.intents import parse_intent_reply
 from chat.models import ChatMessage
-from chat.offline import parse_message
+from chat.reading.intents import parse_intent_reply
+from chat.reading.parser import parse_message
 from chat.tools import ToolContext, prepare_arguments, run_tool, tools_for
+from chat.turn.coach import TurnRejected, handle_turn
 from exercise import services as exercise_services
 from nutrition import services as food_services
 from tests.trust.conftest import api_client_for, fingerprint, png_bytes, snapshot

@@ -11,8 +11,8 @@ import pytest
 
 from aiservices.services import ai_service_create
 from chat.categories import CATEGORIES
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry
 from tests.fake_llm import ToolCall
 from tests.trust.conftest import PLANTED_KEY, leaks, snapshot

@@ -14,8 +14,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from chat.mcp import build_server
 from chat.tools import tools_for
+from chat.web.mcp import build_server
 from tests.trust.conftest import leaks, snapshot
 from tests.trust.test_isolation_tools import forged, tool_calls
 

@@ -125,8 +125,8 @@ def _matrix(w, bob) -> dict:
         ],
         "chat:tools": [("POST", "/chat/tools/", {"tool_mode": "auto"}, 302)],
         "chat:summary": [("GET", f"/chat/summary/{w.reply.pk}/", None, 404)],
-        "chat:undo": [("POST", f"/chat/undo/{w.reply.pk}/", None, 404)],
-        "chat:review": [("POST", f"/chat/review/{w.reply.pk}/", {"answer": "log"}, 404)],
+        "chat:undo": [("POST", f"/chat/turn/undo/{w.reply.pk}/", None, 404)],
+        "chat:review": [("POST", f"/chat/turn/review/{w.reply.pk}/", {"answer": "log"}, 404)],
         "chat:image": [
             ("GET", f"/chat/images/{w.alice.pk}/{photo}", None, 404),
             ("GET", f"/chat/images/{bob.pk}/{photo}", None, 404),

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from aiservices.models import AIServiceSettings
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from nutrition.models import FoodEntry
 from sparky.crypto import encrypt_secret
 from tests.trust.conftest import api_client_for

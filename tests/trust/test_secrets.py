@@ -24,8 +24,8 @@ from django.urls import Resolver404, resolve
 from aiservices import llm
 from aiservices.models import AIServiceSettings
 from aiservices.services import ai_service_api_key, ai_service_update
-from chat.coach import handle_turn
 from chat.models import ChatMessage
+from chat.turn.coach import handle_turn
 from tests.trust.conftest import PLANTED_KEY, api_client_for, as_text, png_bytes
 from tests.trust.test_isolation_pages import _matrix as page_matrix
 

@@ -7,10 +7,10 @@ from django.test import Client
 from django.urls import reverse
 
 from aiservices.services import ai_service_create
-from chat.coach import handle_turn
 from chat.models import ChatMessage
-from chat.summaries import create_progress_summary
-from chat.views import chip_for
+from chat.turn.coach import handle_turn
+from chat.turn.summaries import create_progress_summary
+from chat.web.views import chip_for
 from diary.services import preferences_update
 from nutrition.models import FoodEntry
 from sparky.dates import today_for

@@ -3,7 +3,7 @@
 import anyio
 from django.core.management.base import BaseCommand, CommandError
 
-from chat import mcp
+from chat.web import mcp
 from sparky.models import User
 
 

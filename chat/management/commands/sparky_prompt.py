@@ -8,15 +8,15 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from aiservices.llm import count_tokens
-from chat.classify import classify
-from chat.offline import guess_categories
-from chat.prompts import compose_system_prompt
+from chat.reading.classify import classify
+from chat.reading.parser import guess_categories
 from chat.tools import (
     CATEGORIES,
     active_tool_names,
     build_chat_tool_surface,
     build_chatbot_tools,
 )
+from chat.turn.prompts import compose_system_prompt
 
 
 def _offline_classifier(previous_reply, text):

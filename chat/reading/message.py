@@ -1,0 +1,378 @@
+"""One reading of the user's message per turn: what every part of a turn needs to know about it.
+
+`read(text)` tokenises the message once, runs Sparky's parser once (chat.reading.parser), finds the
+tool categories once (chat.reading.classify's keyword rules) and says what the message is:
+
+- report: something the user did, ate, drank or measured ("2 eggs for breakfast", "ran 5 km"),
+  or a request to log it ("log my mood as 8");
+- negation: nothing was had or done ("I didn't have lunch", "no coffee today");
+- plan: what will be ("gonna have pasta tonight", "tomorrow I'll run 10k");
+- wish: what ought to be ("I should eat more fruit", "I wish I'd skipped the donut");
+- habit: what usually is ("I always have oatmeal");
+- others: what someone else had or did ("my wife had a salad");
+- food_question: a fact about a food ("how many carbs are in 2 slices of bread?");
+- data_question: the user's own numbers ("how much protein today?", "what did I have for lunch");
+- advice: a request for coaching ("what should I eat before a run?");
+- search: a look into the catalog ("search for greek yogurt", "do you have oat milk");
+- question: any other question;
+- change: a change to an entry logged before ("delete the pizza", "it was 3 eggs actually");
+- chat: greetings, thanks, small talk;
+- follow_up: a short answer to the reply before ("yes", "ok do it"), read with the conversation;
+- empty: no words (a photo alone).
+
+A message of several parts is a report when any part reports something: "didn't have lunch, just a
+coffee" is a report (the coffee), "didn't have lunch" alone is a negation. The Reading is built once
+(chat.turn.coach) and kept on the turn; classification, grounding, the item list, the sure-reading,
+the answers and the claim check all read it. No engine may write an entry for a message whose
+Reading reports nothing (`reports_nothing`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from chat.reading.classify import keyword_categories
+from chat.reading.intents import ParseResult
+from chat.reading.parser import CHANGE_HINT, parse_message, tokenise
+from chat.reading.parser.people import about_the_user, someone_else
+from chat.reading.parser.talk import social_kind
+from chat.reading.parser.tokens import spelled_out
+from chat.reading.parser.vocabulary import (
+    CHANGE_WORDS,
+    EATING,
+    LOG_VERBS,
+    NEGATION_OPENERS,
+    NOT_DONE_KINDS,
+    NOT_NEGATION_AFTER,
+    QUESTION_AUXILIARIES,
+    QUESTION_WORDS,
+    REQUESTS,
+    SOCIAL,
+    SUBJECTS,
+)
+
+# Kinds of message that report nothing done: no engine writes an entry for them.
+REPORTS_NOTHING = frozenset(
+    {
+        "negation",
+        "plan",
+        "wish",
+        "habit",
+        "others",
+        "food_question",
+        "data_question",
+        "advice",
+        "search",
+        "question",
+        "chat",
+    }
+)
+QUESTIONS = frozenset({"food_question", "data_question", "advice", "search", "question"})
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
+# Words that start a new part of a sentence with its own standing: "didn't have lunch, just a
+# coffee", "I ran but my wife walked".
+_CONTRAST = frozenset({"but", "though", "although", "however", "instead", "except", "just", "only"})
+_JOINERS = frozenset({"and", "then", "plus", ",", ":"})
+# Past-tense words that say something was done; with one, a weak plan word ("later") is not a plan.
+_DONE = frozenset(
+    {
+        "had", "ate", "eaten", "drank", "drunk", "ran", "walked", "swam", "cycled", "biked",
+        "did", "done", "finished", "grabbed", "rode", "lifted", "hiked", "played", "slept",
+        "weighed", "logged", "snacked", "made", "cooked", "ordered",
+    }
+)  # fmt: skip
+_STRONG_PLAN = frozenset({"gonna", "i'll", "will", "tomorrow"})
+# "what kinds of bagels do you have", "search for greek yogurt", "find me oat milk"
+_SEARCH = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\W+)*(?:"
+    r"search(?:\s+for)?|find(?:\s+me)?|look\s*up|look\s+for|lookup|show\s+me\s+(?!my\b)|"
+    r"list\s+(?!my\b|what\b)|do\s+you\s+(?:have|know|carry)|is\s+there\s+(?:an?\s+|any\s+)?"
+    r"(?=\w+\s+in\s+(?:the|your)\s+(?:catalog|database|list))|"
+    r"what\s+(?:kinds?|types?|sorts?|brands?)\s+of|which\s+(?:kinds?|types?|brands?)\s+of|"
+    r"any\s+(?=\w[\w\s]*\s+in\s+(?:the|your)\s+(?:catalog|database))"
+    r")\b",
+    re.I,
+)
+# Searches said another way, each with the words it looks for: "serch for spinach", "do u have
+# almond milk", "what cereals do you have", "which cheeses can i pick from", "is granola in there".
+_SEARCH_FORMS = tuple(
+    re.compile(form)
+    for form in (
+        r"^(?:search|serch|seach|serach|sreach|searh)\s+(?:for\s+)?(?P<q>.+)$",
+        r"^do\s+(?:you|u|ya)\s+(?:have|got|know|carry|stock)\s+(?:any\s+)?(?P<q>.+?)"
+        r"(?:\s+in\s+(?:there|the\s+\w+|your\s+\w+))?$",
+        r"^what\s+(?P<q>[a-z][\w\s-]*?)\s+(?:do|have)\s+(?:you|u)\s+(?:have|got|carry)$",
+        r"^which\s+(?P<q>[a-z][\w\s-]*?)\s+(?:can|could|do|may)\s+i\s+"
+        r"(?:pick|choose|select|use)(?:\s+from)?$",
+        r"^is\s+(?:there\s+)?(?:any\s+)?(?P<q>[a-z][\w\s-]*?)\s+in\s+(?:there|the\s+\w+|"
+        r"your\s+\w+)(?:\s+search\s+(?:it|for\s+it))?$",
+    )
+)
+_SEARCH_OPENERS = re.compile(r"^(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\s+)+")
+
+
+# What may follow a search's subject: "oat milk do you have", "bagels in your catalog please".
+_SEARCH_TAIL = re.compile(
+    r"(?:\s+(?:do you have|are there|have you got|you have|in (?:the|your) (?:catalog|database|"
+    r"list)|please|pls|options?))+\s*$",
+    re.I,
+)
+
+
+def search_subject(text: str) -> str | None:
+    """What a search looks for ("find me oat milk" -> "oat milk"), else None: the one place a
+    search's wording is read, for the reading's kind and for the answer alike."""
+    plain = " ".join(re.sub(r"[?!.,;:]+", " ", (text or "").lower()).split())
+    plain = _SEARCH_OPENERS.sub("", plain)
+    for form in _SEARCH_FORMS:
+        if (m := form.match(plain)) and m.group("q").strip():
+            return m.group("q").strip()
+    lead = _SEARCH.search(text or "")
+    if lead is None:
+        return None
+    rest = re.sub(r"[?!.]+\s*$", "", " ".join((text or "")[lead.end() :].split()))
+    rest = _SEARCH_TAIL.sub("", rest).strip(" ,")
+    rest = re.sub(r"^(?:a|an|some|any|the)\s+", "", rest, flags=re.I)
+    return rest or None
+
+
+# The user's own numbers: "my", "I", "today", "so far", "left".
+_PERSONAL = re.compile(
+    r"\b(i|i'm|im|i've|ive|me|my|mine|today|todays|today's|yesterday|tonight|so far|this week|"
+    r"last week|this month|left|remaining|total|totals|diary|streak|progress|trend|goals?)\b",
+    re.I,
+)
+# A fact about a food: its calories, macros, vitamins...
+_NUTRIENT = re.compile(
+    r"\b(calories|calorie|kcal|cals?|protein|carbs?|carbohydrates?|fat|fats|fib(?:er|re)|sugars?|"
+    r"sodium|salt|cholesterol|potassium|iron|calcium|vitamin\w*|caffeine|macros?|nutrition|"
+    r"nutrients?|energy)\b",
+    re.I,
+)
+# What a food named alone is asked for: "hard boiled egg calories", "big mac macros" (never
+# "whey protein" or "chicken fat", which are foods).
+_ASKED_OF_A_FOOD = frozenset({"calories", "calorie", "kcal", "cals", "macros", "nutrition"})
+# Requests for coaching: what to do, not what happened.
+_ADVICE = re.compile(
+    r"\b(how (?:do|can|should|could) (?:i|we)|should (?:i|we)|what should|tips?|advice|advise|"
+    r"recommend\w*|suggest\w*|ideas?|healthy|healthier|good for|bad for|is it (?:ok|okay|bad|good)|"
+    r"better|best|help me|motivat\w*|meal plan|plan my|lose weight|gain muscle|worth it)\b",
+    re.I,
+)
+# Words that open a question whatever follows: "is greek yogurt high in protein".
+_ASKING = frozenset({"is", "are", "does", "was", "were", "isn't", "aren't"})
+_AFFIRMATIVE = frozenset(
+    {
+        "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please", "do", "it", "go", "ahead",
+        "correct", "right", "that's", "thats", "one", "more", "another", "same", "again", "too",
+        "also", "the", "first", "second", "third", "that", "them", "those", "y", "k", "pls",
+    }
+)  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """What a message is, read once."""
+
+    text: str
+    tokens: tuple[str, ...]
+    numbers: tuple[float, ...]
+    parse: ParseResult
+    categories: tuple[str, ...]
+    kind: str
+
+    @property
+    def reports_nothing(self) -> bool:
+        """Nothing done is reported: a wish, a plan, a negation, someone else's, a question,
+        small talk. No engine may log an entry for it."""
+        return self.kind in REPORTS_NOTHING
+
+    @property
+    def asks(self) -> bool:
+        return self.kind in QUESTIONS
+
+    @property
+    def logs(self) -> list:
+        """The parser's intents that write something."""
+        return [i for i in self.parse.intents if i.name not in ("ask_question", "chat")]
+
+
+def read(text: str) -> Reading:
+    text = text or ""
+    tokens = tuple(tokenise(text)) if text.strip() else ()
+    parse = parse_message(text)
+    return Reading(
+        text=text,
+        tokens=tokens,
+        numbers=numbers_in(text),
+        parse=parse,
+        categories=tuple(keyword_categories(text)),
+        kind=_kind(spelled_out(text), list(tokens), parse),
+    )
+
+
+def numbers_in(text: str) -> tuple[float, ...]:
+    """The numbers a text says ("80,5" is 80.5), in order."""
+    numbers = []
+    for found in _NUMBER.findall(text or ""):
+        try:
+            numbers.append(float(found.replace(",", ".")))
+        except ValueError:
+            continue
+    return tuple(numbers)
+
+
+def question_kind(text: str) -> str:
+    """What a question asks for: a catalog search, advice, the user's own numbers, a food fact,
+    or something else."""
+    text = spelled_out(text)
+    if search_subject(text):
+        return "search"
+    if _ADVICE.search(text):
+        return "advice"
+    if _PERSONAL.search(text):
+        return "data_question"
+    if _NUTRIENT.search(text):
+        return "food_question"
+    return "question"
+
+
+def wants_advice(text: str) -> bool:
+    """Whether a message asks for advice, which needs a model, rather than the user's numbers."""
+    return bool(_ADVICE.search(text or ""))
+
+
+def _kind(text: str, tokens: list[str], parse: ParseResult) -> str:
+    if not tokens:
+        return "empty"  # a photo alone says what it shows
+    if CHANGE_HINT in parse.errors or tokens[0] in CHANGE_WORDS:
+        return "change"
+    if search_subject(text) and not _logs_explicitly(tokens):
+        return "search"
+    if len(tokens) <= 4 and all(t in _AFFIRMATIVE or not t.isalpha() for t in tokens):
+        return "follow_up"
+    if parse.intents and all(i.name == "ask_question" for i in parse.intents):
+        return question_kind(text)  # the parser read every sentence as a question
+    parts = _parts(tokens)
+    if not parts:
+        return "chat"
+    kinds = [kind for kind, _ in parts]
+    if "report" in kinds:
+        return "report"
+    if "question" in kinds:
+        return question_kind(text)
+    for kind in ("others", "negation", "plan", "wish", "habit", "chat"):
+        if kind in kinds:
+            return kind
+    return "report"
+
+
+def _logs_explicitly(tokens) -> bool:
+    return any(t in LOG_VERBS for t in tokens)
+
+
+def _parts(tokens: list[str]) -> list[tuple[str, list[str]]]:
+    """The message in parts, each with its kind; a part with no word of its own ("lunch or
+    dinner" after "didn't have breakfast,") is of the kind of the part before it."""
+    parts: list[tuple[str, list[str]]] = []
+    for sentence, asked in _sentences(tokens):
+        if social_kind(sentence):
+            parts.append(("chat", sentence))
+            continue
+        previous = None
+        split = _split(sentence)
+        for n, (part, contrast) in enumerate(split):
+            words = [t for t in part if t not in _JOINERS]
+            if not words:
+                continue
+            if _is_social(words):
+                parts.append(("chat", words))
+                continue
+            last = n == len(split) - 1
+            kind = _part_kind(words, asked and last)
+            if kind is None:
+                kind = previous if previous is not None and not contrast else "report"
+            parts.append((kind, words))
+            previous = kind
+    return parts
+
+
+def _sentences(tokens: list[str]):
+    current: list[str] = []
+    for token in tokens:
+        if token in (".", "!", "?", ";"):
+            if current:
+                yield current, token == "?"
+            current = []
+        else:
+            current.append(token)
+    if current:
+        yield current, False
+
+
+def _split(sentence: list[str]) -> list[tuple[list[str], bool]]:
+    """Parts of a sentence: at a contrast word, and at 'and'/',' before a new subject."""
+    parts: list[tuple[list[str], bool]] = []
+    current: list[str] = []
+    contrast = False
+    for i, token in enumerate(sentence):
+        following = sentence[i + 1] if i + 1 < len(sentence) else ""
+        if token in _CONTRAST:
+            if current:
+                parts.append((current, contrast))
+            current, contrast = [], True
+            continue
+        if token in _JOINERS and current and following:
+            parts.append((current, contrast))
+            current, contrast = [], False
+            continue
+        current.append(token)
+    if current:
+        parts.append((current, contrast))
+    return parts
+
+
+def _is_social(words: list[str]) -> bool:
+    phrase = " ".join(words)
+    return any(phrase in phrases for phrases in SOCIAL.values())
+
+
+def _part_kind(words: list[str], asked: bool) -> str | None:
+    """The kind a part says of itself, or None when it has no word of its own (a bare item)."""
+    first, second = words[0], words[1] if len(words) > 1 else ""
+    if first in QUESTION_WORDS or first in ("how many", "how much"):
+        return "question"  # "how do I log water?" too
+    if any(t in LOG_VERBS for t in words):
+        return "report"  # "log my mood as 8", "can you log 2 eggs?", "I need to log lunch"
+    if (
+        asked
+        or first in REQUESTS
+        or first in _ASKING
+        or (first in QUESTION_AUXILIARIES and second in SUBJECTS)
+        or (_NUTRIENT.fullmatch(first) and "in" in words)  # "calories in a banana"
+    ):
+        return "question"
+    if someone_else(words) is not None:
+        return "others"
+    if any(t in NOT_DONE_KINDS["wish"] for t in words):
+        return "wish"
+    opens_negation = first in NEGATION_OPENERS and second not in NOT_NEGATION_AFTER
+    if opens_negation or any(t in NOT_DONE_KINDS["negation"] for t in words):
+        return "negation"
+    done = any(t in _DONE for t in words)
+    plan = NOT_DONE_KINDS["plan"]
+    if any(t in _STRONG_PLAN for t in words) or (not done and any(t in plan for t in words)):
+        return "plan"
+    if any(t in NOT_DONE_KINDS["habit"] for t in words):
+        return "habit"
+    if about_the_user(words) or first in EATING or done:
+        return "report"
+    if (
+        len(words) > 1
+        and words[-1] in _ASKED_OF_A_FOOD
+        and not any(_NUMBER.search(t) for t in words)
+    ):
+        return "question"  # "hard boiled egg calories": a food, then what is asked of it
+    return None

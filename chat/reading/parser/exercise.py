@@ -1,0 +1,136 @@
+"""Exercise: the activity, its duration and distance; sets and reps counted as minutes."""
+
+from __future__ import annotations
+
+from chat.reading.parser.food import food_said
+from chat.reading.parser.tokens import take_quantity, token_at
+from chat.reading.parser.vocabulary import (
+    ACTIVITY_FILLER,
+    COUNTED_EXERCISES,
+    EXERCISE_LOOKUP,
+    GENERIC_EXERCISE,
+    HOURS,
+    MINUTES,
+    NOT_ACTIVITY,
+    NOT_EXERCISE_AFTER,
+    NOT_EXERCISE_BEFORE,
+    PLAYED,
+)
+from exercise.services import distance_unit_of
+
+
+def exercise_at(tokens: list[str], i: int) -> str | None:
+    """The exercise named by tokens[i], unless the word is used in another sense there."""
+    name = EXERCISE_LOOKUP.get(tokens[i])
+    if name is None:
+        return None
+    if (
+        token_at(tokens, i + 1) in NOT_EXERCISE_AFTER
+        or token_at(tokens, i - 1) in NOT_EXERCISE_BEFORE
+    ):
+        return None
+    if tokens[i + 1 : i + 3] in (["a", "fever"], ["a", "business"], ["a", "temperature"]):
+        return None
+    if tokens[i + 1 : i + 3] in (["my", "plate"], ["the", "plate"], ["my", "bowl"]):
+        return None  # "cleaned my plate": eaten, not housework
+    return name
+
+
+MINUTES_PER_SET = 3
+
+
+SECONDS_PER_REP = 4
+
+
+def minutes_for_count(tokens: list[str]) -> int | None:
+    reps = None
+    for i in range(len(tokens)):
+        count, j = take_quantity(tokens, i, articles=False)
+        if count is None:
+            continue
+        if token_at(tokens, j) in ("sets", "set", "rounds"):
+            return max(1, round(count * MINUTES_PER_SET))
+        if token_at(tokens, j) == "x" and take_quantity(tokens, j + 1, articles=False)[0]:
+            return max(1, round(count * MINUTES_PER_SET))  # "4x8": 4 sets of 8 reps
+        if reps is None and (
+            token_at(tokens, j) in ("reps", "rep", "x")
+            or EXERCISE_LOOKUP.get(token_at(tokens, j)) in COUNTED_EXERCISES
+        ):
+            reps = count
+    return None if reps is None else max(1, -(-int(reps * SECONDS_PER_REP) // 60))
+
+
+def _activity_words(tokens: list[str]) -> list[str]:
+    """The words of a clause left once its durations, numbers and filler are taken out."""
+    out, i = [], 0
+    while i < len(tokens):
+        amount, j = take_quantity(tokens, i)
+        if amount is not None and (token_at(tokens, j) in HOURS or token_at(tokens, j) in MINUTES):
+            i = j + 1
+            continue
+        token = tokens[i]
+        if token not in ACTIVITY_FILLER and token not in GENERIC_EXERCISE and token.isalpha():
+            out.append(token)
+        i += 1
+    return out
+
+
+def exercise_item(tokens: list[str]) -> dict | None:
+    name = next((n for i in range(len(tokens)) if (n := exercise_at(tokens, i))), None)
+    generic = any(token in GENERIC_EXERCISE for token in tokens)
+    if name is None:
+        # an activity the word lists lack, said as exercise: timed, or "played ..."
+        said = _activity_words(tokens)
+        timed = duration_minutes(tokens) is not None
+        played = bool(PLAYED & set(tokens))
+        activity = not (food_said(tokens) or NOT_ACTIVITY & set(tokens))
+        said = said if any(len(word) >= 4 for word in said) else []
+        if said and len(said) <= 3 and (generic or timed or played) and activity:
+            name = " ".join(said)
+        elif not generic:
+            return None
+    distance, unit = distance_of(tokens)
+    minutes = duration_minutes(tokens)
+    if minutes is None and name in COUNTED_EXERCISES:
+        minutes = minutes_for_count(tokens)
+    return {
+        "exercise_name": name,
+        "duration_minutes": minutes,
+        "distance": distance,
+        "distance_unit": unit,
+    }
+
+
+def duration_minutes(tokens: list[str]) -> float | None:
+    """Total minutes in a clause: '45 min', 'an hour and a half', '1h 15m', 'half an hour'."""
+    total, after_hours, i = None, False, 0
+    while i < len(tokens):
+        amount, j = take_quantity(tokens, i)
+        unit = token_at(tokens, j)
+        if amount is None or not (
+            unit in HOURS or unit in MINUTES or (unit == "m" and after_hours)
+        ):
+            i, after_hours = max(j, i + 1), False
+            continue
+        if unit in HOURS:
+            if tokens[j + 1 : j + 4] == ["and", "a", "half"]:
+                amount += 0.5
+                j += 3
+            minutes = amount * 60
+        else:
+            minutes = amount
+        total = (total or 0) + minutes
+        after_hours = unit in HOURS
+        i = j + 1
+    return total
+
+
+def distance_of(tokens: list[str]) -> tuple[float | None, str | None]:
+    for i in range(len(tokens)):
+        amount, j = take_quantity(tokens, i)
+        unit = distance_unit_of(token_at(tokens, j)) if amount is not None else None
+        if unit == "m" and token_at(tokens, i - 1) in HOURS:
+            continue  # "1h 15m": minutes
+        if unit is not None:
+            return amount, unit
+    return None, None

@@ -1,0 +1,134 @@
+"""The offline parser's word lists, read once from the TOML files in chat/reading/parser/words/.
+
+The lists are data: a word the parser should know is added to a file, not to the code. Each file
+says what its lists are for. Lists become frozensets (order does not matter), tables dicts; the
+time phrases keep their order (longest first).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from exercise import vocabulary as activities
+
+WORDS_DIR = Path(__file__).resolve().parent / "words"
+
+
+def _load(name: str) -> dict:
+    with (WORDS_DIR / f"{name}.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def _words(data: dict, key: str) -> frozenset[str]:
+    return frozenset(data[key])
+
+
+_tokens = _load("tokens")
+# Words said as one token: the grammar's own, and every activity's several-word names ("bicep
+# curls", "shoulder press"), which exercise owns.
+PHRASES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [*_tokens["phrases"], *(w for w in activities.SEARCH_TERMS if " " in w and "-" not in w)]
+    )
+)
+INTERJECTIONS = _words(_tokens, "interjections")
+SHORTHAND: dict[str, str] = dict(_tokens["shorthand"])
+CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
+
+_talk = _load("talk")
+SOCIAL: dict[str, frozenset[str]] = {kind: frozenset(p) for kind, p in _talk["social"].items()}
+SOCIAL_REPLIES: dict[str, str] = _talk["replies"]
+SOCIAL_FILLER = _words(_talk, "social_filler")
+SOCIAL_OPENERS = _words(_talk, "social_openers")
+QUESTION_WORDS = _words(_talk, "question_words")
+QUESTION_AUXILIARIES = _words(_talk, "question_auxiliaries")
+SUBJECTS = _words(_talk, "subjects")
+REQUESTS = _words(_talk, "requests")
+LOGGING_REQUESTS = _words(_talk, "logging_requests")
+
+_time = _load("time")
+TIME_PHRASES: tuple[tuple[tuple[str, ...], str, str | None], ...] = tuple(
+    (tuple(p["words"]), p["date"], p.get("meal")) for p in _time["time_phrases"]
+)
+AROUND = _words(_time, "around")
+AROUND_FILLER = _words(_time, "around_filler")
+SESSIONS = _words(_time, "sessions")
+AROUND_WORDS = _words(_time, "around_words")
+WEEKDAY_MEALS: dict[str, str] = _time["weekday_meals"]
+
+_clauses = _load("clauses")
+SPLITTERS = _words(_clauses, "splitters")
+TIME_UNITS = _words(_clauses, "time_units")
+WITH_PARTS = _words(_clauses, "with_parts")
+WITH_COMPANY = _words(_clauses, "with_company")
+WITH_FOODS = frozenset(tuple(pair) for pair in _clauses["with_foods"])
+
+_measurements = _load("measurements")
+NOT_PLAIN_WATER = _words(_measurements, "not_plain_water")
+MEASUREMENT_FILLER = _words(_measurements, "measurement_filler")
+BARE_WEIGHT_OPENERS = _words(_measurements, "bare_weight_openers")
+BARE_WEIGHT_CLOSERS = _words(_measurements, "bare_weight_closers")
+STANDARD_WORDS: dict[str, str] = _measurements["standard_words"]
+CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
+    word: (name, unit or None) for word, (name, unit) in _measurements["custom_words"].items()
+}
+CUSTOM_UNITS: dict[str, str] = _measurements["custom_units"]
+
+_exercise = _load("exercise")
+EXERCISE_WORDS = activities.ACTIVITIES  # the exercise domain's list
+EXERCISE_LOOKUP = {word: name for name, words in EXERCISE_WORDS.items() for word in words}
+GENERIC_EXERCISE = _words(_exercise, "generic_exercise")
+NOT_EXERCISE_AFTER = _words(_exercise, "not_exercise_after")
+NOT_EXERCISE_BEFORE = _words(_exercise, "not_exercise_before")
+COUNTED_EXERCISES = activities.COUNTED
+ACTIVITY_FILLER = _words(_exercise, "activity_filler")
+PLAYED = _words(_exercise, "played")
+NOT_ACTIVITY = _words(_exercise, "not_activity")
+HOURS = _words(_exercise, "hours")
+MINUTES = _words(_exercise, "minutes")
+
+_food = _load("food")
+EATING = _words(_food, "eating")
+FOOD_FILLER = _words(_food, "food_filler")
+TRAILING_FILLER = _words(_food, "trailing_filler")
+CONTAINERS = _words(_food, "containers")
+TRAILING_UNITS = _words(_food, "trailing_units")
+TRAILING_PARTS = _words(_food, "trailing_parts")
+CALORIE_WORDS = _words(_food, "calorie_words")
+NOT_FOOD = _words(_food, "not_food")
+MEAL_BEFORE = _words(_food, "meal_before")
+MEAL_AFTER = _words(_food, "meal_after")
+SIZE_UNITS = _words(_food, "size_units")
+MEAL_ONLY = _words(_food, "meal_only")
+ROUGHLY = _words(_food, "roughly")
+GRAM_WORDS = _words(_food, "gram_words")
+CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
+
+_goals = _load("goals")
+GOAL_WORDS = _words(_goals, "goal_words")
+GOAL_NUTRIENTS: dict[str, str] = _goals["goal_nutrients"]
+
+_changes = _load("changes")
+LOG_VERBS = _words(_changes, "log_verbs")
+REMOVE_WORDS = _words(_changes, "remove_words")
+CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
+NOT_DONE_KINDS: dict[str, frozenset[str]] = {
+    kind: frozenset(words)
+    for kind, words in _changes["not_done"].items()
+    if kind not in ("negation_openers", "not_negation_after")
+}
+NOT_DONE = frozenset().union(*NOT_DONE_KINDS.values())
+NEGATION_OPENERS = frozenset(_changes["not_done"]["negation_openers"])
+NOT_NEGATION_AFTER = frozenset(_changes["not_done"]["not_negation_after"])
+
+_people = _load("people")
+PRONOUNS = _words(_people, "pronouns")
+RELATION_DETERMINERS = _words(_people, "determiners")
+RELATIONS = _words(_people, "relations")
+PEOPLE_VERBS = _words(_people, "verbs")
+OWN_SUBJECTS = _words(_people, "own_subjects")
+NOT_NAMES = _words(_people, "not_names")
+
+_categories = _load("categories")
+INTENT_CATEGORIES: dict[str, str] = _categories["intent_categories"]

@@ -1,0 +1,2 @@
+"""One turn of the conversation: the coach, its engines, and what a turn offers, holds, answers
+and takes back."""

@@ -1,0 +1,463 @@
+"""Answers to questions about the user's own day, without a model (the offline engine).
+
+"How many calories did I eat today?", "how much protein yesterday?", "did I drink enough water?":
+read from the same daily summary every other surface uses, and say it plainly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+
+from chat.reading.message import question_kind, search_subject, wants_advice
+from chat.reading.parser.food import FoodItem, food_item
+from chat.reading.parser.tokens import spelled_out, tokenise
+from chat.tools.base import ToolContext
+from chat.tools.reports import weekly_report
+from diary.selectors import daily_summary
+from exercise.phrases import activity_words
+from exercise.selectors import exercise_diary
+from measurements.selectors import measurements_for, weight_trend
+from nutrition import services as food_services
+from nutrition.models import nutrient_unit
+from nutrition.selectors import food_diary
+from nutrition.units import SIZES, unit_text
+from sparky.dates import parse_day
+
+_TOPICS = {
+    "protein": re.compile(r"\bprotein\b", re.I),
+    "carbs": re.compile(r"\bcarb(s|ohydrates?)?\b", re.I),
+    "fat": re.compile(r"\bfats?\b", re.I),
+    "dietary_fiber": re.compile(r"\bfib(er|re)\b", re.I),
+    "sugars": re.compile(r"\bsugars?\b", re.I),
+    "sodium": re.compile(r"\b(sodium|salt)\b", re.I),
+    "water": re.compile(r"\b(water|hydrat\w*|glasses)\b", re.I),
+    "steps": re.compile(r"\bsteps?\b", re.I),
+    "exercise": re.compile(r"\b(exercis\w*|burn(ed|t)?|workouts?|active)\b", re.I),
+    "weight": re.compile(r"\b(weigh\w*|lost|losing|lose|gained|gaining)\b", re.I),
+    "calories": re.compile(r"\b(calories|kcal|cals?|eat|ate|eaten)\b", re.I),
+}
+
+
+def _n(value, digits=0) -> str:
+    if value is None:
+        return "?"
+    value = float(value)
+    return f"{value:,.{digits}f}" if digits else f"{round(value):,}"
+
+
+def _nutrient_line(summary: dict, name: str, label: str) -> str:
+    row = summary["nutrients"][name]
+    text = f"{label} {_n(row['consumed'], 1)} {row['unit']}"
+    if row["goal"] is not None:
+        text += f" of {_n(row['goal'], 1)} {row['unit']} ({row['percent']}%)"
+        left = (row["goal"] or 0) - (row["consumed"] or 0)
+        if left > 0:
+            text += f", {_n(left, 1)} {row['unit']} to go"
+    return text
+
+
+def calories_line(summary: dict) -> str:
+    cal = summary["calories"]
+    text = f"{_n(cal['consumed'])} kcal eaten"
+    if cal["burned"]:
+        text += f", {_n(cal['burned'])} burned"
+    if cal["goal"] is not None:
+        text += f"; goal {_n(cal['goal'])}, {_n(cal['remaining'])} left"
+    return text
+
+
+_WEEK = re.compile(r"\b(week|weekly|7 days|seven days)\b", re.I)
+
+
+def _week_answer(user) -> str:
+    """The week in numbers, from the same report the weekly_report tool gives a model."""
+    report = weekly_report(ToolContext.for_user(user), {"date": "today"})
+    days = report.data["days"]
+    minutes = sum(d["exercise_minutes"] or 0 for d in days)
+    burned = sum(d["burned"] or 0 for d in days)
+    text = report.message.rstrip(".")
+    if minutes:
+        text += f"; {minutes} min of exercise, {_n(burned)} kcal burned"
+        done: dict[str, int] = {}
+        for d in days:
+            for row in exercise_diary(user=user, day=dt.date.fromisoformat(str(d["date"]))):
+                name = activity_words(row["name"])
+                done[name] = done.get(name, 0) + (row["duration_minutes"] or 0)
+        text += " (" + ", ".join(f"{name} {m} min" for name, m in done.items()) + ")"
+    water = sum(d["water"] or 0 for d in days)
+    if water:
+        text += f"; {water} glasses of water in all"
+    return f"This week, {text}."
+
+
+_WHAT_EATEN = re.compile(
+    r"\bwhat\b.*\b(eat|ate|eaten|had|have)\b|\b(show|list)\b.*\b(diary|food|meals?|ate)\b"
+    r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b",
+    re.I,
+)
+_MEALS = ("breakfast", "lunch", "dinner", "snack")
+# "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
+_ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
+
+
+# "how many calories was my breakfast", "did i log my dinner", "what was my last meal"
+_A_MEAL = re.compile(
+    r"\b(my|the|for|at|log(ged)?)\s+(breakfast|lunch|dinner|supper|snacks?)\b"
+    r"|\b(breakfast|lunch|dinner|supper)\s+(logged|in)\b",
+    re.I,
+)
+_LAST_MEAL = re.compile(r"\b(last|latest|most recent)\s+(meal|thing i ate|bite)\b", re.I)
+# What a custom measurement is asked by: "how much sleep did i get", "what was my mood".
+_ASKED_MEASURE = {"sleep": re.compile(r"\b(sleep|slept)\b", re.I)}
+
+
+def _custom_answer(user, day, text: str) -> str | None:
+    """The day's value of a measurement of the user's own the question names."""
+    rows = measurements_for(user=user, day=day)["custom"]
+    for row in reversed(rows):  # the latest first
+        name = row["category"].lower()
+        asked = _ASKED_MEASURE.get(name) or re.compile(rf"\b{re.escape(name)}\b", re.I)
+        if asked.search(text):
+            unit = f" {row['unit']}" if row["unit"] else ""
+            return f"{name} {Decimal(row['value']).normalize():f}{unit}"
+    return None
+
+
+def _weight_line(user, weight, unit: str) -> str:
+    """Today's weight and how it moved over the month: "weight 90.1 kg, down 0.4 kg from 90.5 kg
+    on 1 Dec"."""
+    trend = weight_trend(user=user, days=30)
+    if weight is None and not trend:
+        return "no weigh-in recorded"
+    if weight is None:
+        day, weight = trend[-1]
+        text = f"no weigh-in today; the latest is {_n(weight, 1)} {unit} on {day:%-d %b}"
+    else:
+        text = f"weight {_n(weight, 1)} {unit}"
+    if len(trend) >= 2:
+        first_day, first = trend[0]
+        change = Decimal(weight) - Decimal(first)
+        way = "down" if change < 0 else "up"
+        if change:
+            text += f", {way} {_n(abs(change), 1)} {unit} from {_n(first, 1)} {unit} on "
+            text += f"{first_day:%-d %b}"
+        else:
+            text += f", the same as on {first_day:%-d %b}"
+    return text
+
+
+def _eaten_answer(user, day, label: str, text: str) -> str:
+    """What was eaten on the day, meal by meal (one meal when the question names it)."""
+    asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
+    if asked_meal is None and re.search(r"\bsupper\b", text, re.I):
+        asked_meal = "dinner"
+    diary = food_diary(user=user, day=day)
+    if asked_meal is None and _LAST_MEAL.search(text):
+        asked_meal = next((m for m in reversed(_MEALS) if diary.get(m)), None)
+    meals = []
+    for meal in _MEALS:
+        rows = diary.get(meal) or []
+        if not rows or (asked_meal and meal != asked_meal):
+            continue
+        items = ", ".join(
+            f"{float(r['quantity']):g} {unit_text(r['quantity'], r['unit'])} "
+            f"{r['food_name']} ({_n(r['calories'])} kcal)".replace("  ", " ")
+            for r in rows
+        )
+        if asked_meal:
+            items += f"; {_n(sum(r['calories'] or 0 for r in rows))} kcal for {meal}"
+        meals.append(f"{meal}: {items}")
+    when = f"{label} ({day.isoformat()})"
+    if not meals:
+        what = f" for {asked_meal}" if asked_meal else (" yet" if label == "Today" else "")
+        return f"{when}: nothing logged{what}."
+    total = calories_line(daily_summary(user=user, day=day))
+    return f"{when}: " + "; ".join(meals) + f". In all: {total}."
+
+
+NO_COACHING = (
+    "Advice needs an AI service (Settings, AI services: a cloud model or a local Ollama); the "
+    "built-in offline parser only logs and reads back your numbers."
+)
+
+# --- a food's facts ---------------------------------------------------------------------------
+
+# Where the food sits in a question about it: "is greek yogurt high in protein", "how many
+# calories does a banana have", "carbs in 2 slices of bread", "how many calories is a big mac".
+_FACT_FOOD = (
+    re.compile(
+        r"^\W*(?:is|are|isn't|aren't|does|do)\s+(?P<food>.+?)\s+(?:high|rich|low|full|loaded|"
+        r"packed|a (?:good |great )?source|good|have|has|contain|got)\b",
+        re.I,
+    ),
+    re.compile(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b", re.I),
+    re.compile(r"\b(?:in|of|for)\s+(?P<food>.+)$", re.I),
+    re.compile(r"\b(?:is|are)\s+(?P<food>.+)$", re.I),
+    # "hard boiled egg calories", "a bagel macros": the food, then what is asked of it
+    re.compile(
+        r"^\W*(?!(?:how|what|which|total|my|the)\b)(?P<food>[a-z][^?!.\d]*?)\s+(?:calories|calorie|kcal|cals|macros|nutrition"
+        r"(?:al)?(?:\s+(?:facts|info|information))?)\W*$",
+        re.I,
+    ),
+)
+_FACT_TAIL = re.compile(
+    r"(?:\s+(?:roughly|approximately|approx|about|exactly|have|has|contain|contains|got|please|"
+    r"pls|each|total|in total|in it|in them|though|then|again))+\s*$",
+    re.I,
+)
+# The nutrients a question may ask for, by the words people use.
+_ASKED_NUTRIENTS = (
+    ("calories", re.compile(r"\b(calories|calorie|kcal|cals?|energy)\b", re.I)),
+    ("protein", re.compile(r"\bprotein\b", re.I)),
+    ("carbs", re.compile(r"\b(carbs?|carbohydrates?)\b", re.I)),
+    ("fat", re.compile(r"\b(fat|fats)\b(?!\s+(loss|burning))", re.I)),
+    ("saturated_fat", re.compile(r"\bsaturated\b", re.I)),
+    ("dietary_fiber", re.compile(r"\bfib(er|re)\b", re.I)),
+    ("sugars", re.compile(r"\bsugars?\b", re.I)),
+    ("sodium", re.compile(r"\b(sodium|salt)\b", re.I)),
+    ("cholesterol", re.compile(r"\bcholesterol\b", re.I)),
+    ("potassium", re.compile(r"\bpotassium\b", re.I)),
+    ("calcium", re.compile(r"\bcalcium\b", re.I)),
+    ("iron", re.compile(r"\biron\b", re.I)),
+    ("vitamin_c", re.compile(r"\bvitamin c\b", re.I)),
+    ("vitamin_a", re.compile(r"\bvitamin a\b", re.I)),
+)
+_NUTRIENT_NAMES = {
+    "calories": "calories",
+    "protein": "protein",
+    "carbs": "carbs",
+    "fat": "fat",
+    "saturated_fat": "saturated fat",
+    "dietary_fiber": "fiber",
+    "sugars": "sugar",
+    "sodium": "sodium",
+    "cholesterol": "cholesterol",
+    "potassium": "potassium",
+    "calcium": "calcium",
+    "iron": "iron",
+    "vitamin_c": "vitamin C",
+    "vitamin_a": "vitamin A",
+}
+
+
+def _amount(value, name: str) -> str:
+    if name == "calories":
+        return f"{_n(value)} kcal"
+    digits = 0 if value is not None and float(value) >= 10 else 1
+    text = f"{_n(value, digits)} {nutrient_unit(name)} of {_NUTRIENT_NAMES[name]}"
+    return text.replace(".0 ", " ")
+
+
+def _fact_phrase(text: str) -> str | None:
+    """The food and amount a question asks about ("2 slices of bread"), or None."""
+    plain = re.sub(r"[?!.]+\s*$", "", " ".join(text.split()))
+    for pattern in _FACT_FOOD:
+        found = pattern.search(plain)
+        if found is None:
+            continue
+        phrase = _FACT_TAIL.sub("", found.group("food")).strip(" ,")
+        if (after := _AMOUNT_AFTER.match(phrase)) is not None:
+            phrase = f"{after.group('amount')} of {after.group('food')}"
+        if phrase and not any(rx.fullmatch(phrase) for _, rx in _ASKED_NUTRIENTS):
+            return phrase
+    return None
+
+
+# "ketchup, like a tablespoon": the amount said after the food
+_AMOUNT_AFTER = re.compile(
+    r"^(?P<food>[^,]+),\s*(?:like|about|around|say|roughly|maybe|so)?\s*"
+    r"(?P<amount>(?:an?|one|half an?|\d[\d./]*)\s*[a-z]+)$",
+    re.I,
+)
+
+
+def food_fact(user, text: str) -> str | None:
+    """The answer to a question about a food ("how many carbs are in 2 slices of bread?"): the
+    amount asked about (its household measure when none is said), found and counted as logging
+    it would; the nutrient asked for first. None when the question names no food; a plain "not
+    in the catalog" when the catalog does not know it (never a neighbour's numbers)."""
+    phrase = _fact_phrase(text)
+    if phrase is None:
+        return None
+    item = food_item(tokenise(phrase))
+    if isinstance(item, FoodItem):
+        name = item.data["food_name"]
+        quantity = item.data.get("quantity")
+        unit = item.data.get("unit")
+        said_amount = quantity not in (None, 1) or unit is not None
+        quantity = quantity if said_amount else None
+    else:
+        name, quantity, unit = phrase, None, None
+    try:
+        facts = food_services.food_facts(user=user, name=name, quantity=quantity, unit=unit)
+    except ValidationError:
+        facts = None
+    if facts is None:
+        return (
+            f"I couldn't find {phrase!r} in the food catalog, so I can't give its numbers. Try "
+            "another name for it."
+        )
+    asked = [key for key, rx in _ASKED_NUTRIENTS if rx.search(text)]
+    values = facts.values
+    first = [n for n in asked if values.get(n) is not None]
+    rest = [n for n in ("calories", "protein", "carbs", "fat") if n not in first]
+    shown = [_amount(values[n], n) for n in first]
+    others = [_amount(values[n], n) for n in rest if values.get(n) is not None]
+    what = _helping(facts)
+    if shown:
+        line = f"{what} has about {_join(shown)}"
+        if others:
+            line += f" ({', '.join(others)})"
+    else:
+        missing = ", ".join(_NUTRIENT_NAMES[n] for n in asked)
+        name = facts.food.readable_name
+        line = f"The catalog has no {missing} figure for {name}; " if asked else ""
+        line += f"{what}: {', '.join(others)}"
+    return line + ". Nothing was logged."
+
+
+def _helping(facts) -> str:
+    """'2 slices of White bread', '1 medium Avocado'."""
+    amount = f"{facts.quantity.normalize():f} {unit_text(facts.quantity, facts.unit)}".strip()
+    name = facts.food.readable_name
+    if facts.unit and facts.unit.lower().rstrip("s") in name.lower():
+        return f"{amount} ({name})"  # "1 croissant (Croissants, butter)"
+    sized = not facts.unit or facts.unit in SIZES or facts.unit in ("serving", "piece")
+    return f"{amount} {name}" if sized else f"{amount} of {name}"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# --- the catalog ------------------------------------------------------------------------------
+
+
+def search_answer(user, text: str) -> str | None:
+    """The catalog's best matches for a search ("find me oat milk"), with a usual helping's
+    calories each; nothing is logged."""
+    query = search_subject(text)
+    if not query:
+        return None
+    foods = food_services.food_search(user=user, query=query, limit=5)
+    if not foods:
+        return f"Nothing in the food catalog matches {query!r}. Try another name for it."
+    lines = []
+    for n, food in enumerate(foods, 1):
+        per = f"{Decimal(food.serving_size).normalize():f} {food.serving_unit}"
+        lines.append(f"{n}. {food.readable_name}: {_n(food.calories)} kcal per {per}")
+    return (
+        f"In the food catalog for {query!r}:\n"
+        + "\n".join(lines)
+        + "\nNothing was logged; tell me what you had (e.g. 'I had a cup of it') to log it."
+    )
+
+
+class _Asked:
+    """A question read on its own, for callers that have only its text."""
+
+    def __init__(self, text: str, kind: str):
+        self.text, self.kind = text, kind
+
+
+def answer_for(*, user, reading) -> str | None:
+    """Sparky's own answer to a question it reads whole (chat.reading.message): a food's facts, a
+    catalog search, the user's own numbers. None when a model should answer (advice, anything
+    else) or the question is not one of these after all."""
+    text = spelled_out(reading.text)  # "calroies": the words the user meant
+    if reading.kind == "search":
+        return search_answer(user, text)
+    if reading.kind == "food_question":
+        return food_fact(user, text)
+    if reading.kind == "data_question":
+        return data_answer(user=user, text=text)
+    return None
+
+
+def answer_question(*, user, text: str) -> str:
+    text = spelled_out(text)
+    kind = question_kind(text)
+    if kind in ("search", "food_question"):
+        answer = answer_for(user=user, reading=_Asked(text, kind))
+        if answer is not None:
+            return answer
+    if wants_advice(text) and not _WEEK.search(text):
+        day = parse_day(user, "today")
+        return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."
+    if _WEEK.search(text):
+        return _week_answer(user)
+    day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
+    day = parse_day(user, day_word)
+    label = "Yesterday" if day_word == "yesterday" else "Today"
+    if _WHAT_EATEN.search(text) and not _ADVICE.search(text):
+        return _eaten_answer(user, day, label, text)
+    if _A_MEAL.search(text) or _LAST_MEAL.search(text):  # "how many calories was my breakfast"
+        return _eaten_answer(user, day, label, text)
+    if measured := _custom_answer(user, day, text):  # "how much sleep did i get"
+        return f"{label} ({day.isoformat()}): {measured}."
+    summary = daily_summary(user=user, day=day)
+    asked = [topic for topic, rx in _TOPICS.items() if rx.search(text)]
+    parts = []
+    for topic in asked or ["calories", "protein", "water", "exercise"]:
+        if topic == "calories":
+            parts.append(calories_line(summary))
+        elif topic == "water":
+            water = summary["water"]
+            glasses = "glass" if water["glasses"] == 1 else "glasses"
+            left = (water["goal"] or 0) - water["glasses"]
+            to_go = f", {left} to go" if water["goal"] and left > 0 else ""
+            goal = f" (your goal is {water['goal']}{to_go})" if water["goal"] else ""
+            parts.append(f"{water['glasses']} {glasses} of water{goal}")
+        elif topic == "exercise":
+            ex = summary["exercise"]
+            parts.append(
+                f"{ex['count']} workouts, {_n(ex['minutes'])} min, {_n(ex['calories_burned'])} kcal"
+            )
+        elif topic == "weight":
+            measured = summary.get("measurements") or {}
+            checkin = measured.get("checkin") or {}
+            weight = checkin.get("weight")
+            unit = measured.get("weight_unit") or "kg"
+            parts.append(_weight_line(user, weight, unit))
+        elif topic == "steps":
+            checkin = (summary.get("measurements") or {}).get("checkin") or {}
+            steps = checkin.get("steps")
+            parts.append(f"{_n(steps)} steps" if steps is not None else "no steps recorded")
+        else:
+            names = {
+                "protein": "protein",
+                "carbs": "carbs",
+                "fat": "fat",
+                "dietary_fiber": "fiber",
+                "sugars": "sugars",
+                "sodium": "sodium",
+            }
+            parts.append(_nutrient_line(summary, topic, names[topic]))
+    return f"{label} ({day.isoformat()}): " + "; ".join(parts) + "."
+
+
+# "how many calories so far", "did I drink enough water", "what's my weight": the diary's numbers.
+_ABOUT_MY_DATA = re.compile(
+    r"\b(how (much|many)|did i|have i|am i|is my|are my|what('s| is| was) my|my total|"
+    r"in total|so far|on track|today|yesterday)\b",
+    re.I,
+)
+
+
+def data_answer(*, user, text: str) -> str | None:
+    """The answer when the question is one the diary or the catalog answers exactly (a food's
+    calories, the day's or the week's numbers, what was eaten), else None: advice, opinions and
+    anything else are a model's to answer."""
+    if wants_advice(text):
+        return None
+    eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
+    numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)
+    week = _WEEK.search(text) and re.search(r"\b(my|i|i'm|i've)\b", text, re.I)
+    meal = (_A_MEAL.search(text) or _LAST_MEAL.search(text)) and _ABOUT_MY_DATA.search(text)
+    if eaten or numbers or week or meal:
+        return answer_question(user=user, text=text)
+    return None

@@ -1,0 +1,277 @@
+"""From intents (the offline parser's, or a model's intent JSON) to tool calls: each intent becomes
+the calls a model would have made, run through the registry (chat.tools.run_tool) with the turn's
+allowed tools (a Manual pick is a ceiling) and the grounding for its origin, so every path to the
+diary passes the same gate the agent loop's calls pass: nothing is logged for a message the
+turn's reading says reports nothing (a wish, a plan, a negation, a question, someone else's)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from chat.categories import LABELS
+from chat.tools import ToolContext, ToolSet, build_chatbot_tools, run_tool
+from chat.tools.base import logged_sentence, registry
+from chat.tools.grounding import Said
+from chat.turn.answers import answer_question
+from chat.turn.picks import held_for_confirmation
+from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
+from measurements.services import STANDARD_TYPES
+from measurements.units import parse_length_unit, parse_weight_unit
+from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
+from sparky.dates import today_for
+
+
+def intent_calls(intent) -> list[tuple[str, dict]]:
+    """The tool calls an intent stands for."""
+    data = intent.data or {}
+    if intent.name == "log_food":
+        keys = ("food_name", "quantity", "unit", "meal_type", "date")
+        return [("log_food", {k: data.get(k) for k in keys})]
+    if intent.name == "log_exercise":
+        keys = ("exercise_name", "duration_minutes", "distance", "distance_unit", "date")
+        return [("log_exercise", {k: data.get(k) for k in keys})]
+    if intent.name == "set_goals":  # offline only: the parser's goal sentences
+        return [("set_goals", dict(data))]
+    if intent.name == "log_external":  # offline only: "a burger, about 600 cal"
+        return [("log_external_food", {k: v for k, v in data.items() if v is not None})]
+    if intent.name == "log_water":
+        return [("log_water", {"glasses": data.get("glasses_consumed"), "date": data.get("date")})]
+    if intent.name == "log_measurement":
+        calls: list[tuple[str, dict]] = []
+        by_date: dict = {}
+        for m in data.get("measurements") or []:
+            kind = (m.get("type") or "").lower()
+            unit = (m.get("unit") or "").lower() or None
+            if kind == "custom":
+                calls.append(
+                    (
+                        "log_custom_measurement",
+                        {
+                            "name": m.get("name"),
+                            "value": m.get("value"),
+                            "unit": m.get("unit"),
+                            "date": m.get("date"),
+                        },
+                    )
+                )
+                continue
+            args = by_date.setdefault(m.get("date"), {"date": m.get("date")})
+            args[kind] = m.get("value")
+            try:  # the tool's enums are kg/lb and cm/inches; an odd unit is left for it to refuse
+                if kind == "weight" and unit:
+                    args["weight_unit"] = parse_weight_unit(unit, unit)
+                elif kind in ("neck", "waist", "hips") and unit:
+                    args["length_unit"] = parse_length_unit(unit, unit)
+            except ValidationError:
+                args[f"{'weight' if kind == 'weight' else 'length'}_unit"] = unit
+        calls[:0] = [("log_checkin", args) for args in by_date.values()]
+        return calls
+    return []
+
+
+def _repeat_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
+    """log_food calls that log a meal of another day again, today, as it was logged there (the
+    rule of what is repeated is nutrition's: `meal_to_repeat`)."""
+    try:
+        to_meal, entries = meal_to_repeat(
+            user=turn.user,
+            from_date=data.get("from"),
+            meal=data.get("meal"),
+            to_meal=data.get("to_meal"),
+        )
+    except ValidationError as exc:
+        plain = exc.code in ("same_meal", "nothing_to_repeat")
+        lines.append(exc.messages[0] if plain else f"Not saved: {exc.messages[0]}")
+        return []
+    return [
+        (
+            "log_food",
+            {
+                "food_name": entry.food.name,
+                "food_id": str(entry.food_id),
+                "quantity": float(entry.quantity),
+                "unit": entry.unit,
+                "meal_type": to_meal,
+            },
+        )
+        for entry in entries
+    ]
+
+
+def _usual_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, dict]]:
+    """log_food calls for each item of the user's usual meal, as it was saved."""
+    try:
+        meal, items = usual_meal_items(user=turn.user, meal=data.get("meal"))
+    except ValidationError as exc:
+        lines.append(exc.messages[0])
+        return []
+    return [
+        (
+            "log_food",
+            {
+                "food_name": item["food"].name,
+                "food_id": str(item["food"].id),
+                "quantity": float(item["quantity"]),
+                "unit": item["unit"],
+                "meal_type": data.get("to_meal") or meal,
+            },
+        )
+        for item in items
+    ]
+
+
+def _names_food(args: dict) -> bool:
+    """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
+    make sense; "watched football" or "lol" were not food."""
+    return food_words_known(str(args.get("food_name") or ""))
+
+
+# What the user reads when their message reports nothing and an engine asked to log something.
+NOTHING_LOGGED = {
+    "negation": "Nothing logged: you said you didn't have it.",
+    "plan": "Nothing logged yet: tell me once you've had it and I'll log it.",
+    "wish": "Nothing logged: that sounds like something you'd like to do, not something done.",
+    "habit": "Nothing logged: tell me what you had today and I'll log it.",
+    "others": "Nothing logged: I log only your own food and activity.",
+    "chat": "Nothing logged.",
+}
+
+
+def allowed_tools(turn: Turn) -> ToolSet | None:
+    """The tools this turn may run: those of the categories the user ticked (Manual), or any
+    (Auto: the categories a model is shown are a focus, not a limit)."""
+    if turn.manual is None:
+        return None
+    return build_chatbot_tools(turn.user, "full", turn.manual)
+
+
+def gate(turn: Turn, *, origin: str) -> ToolContext:
+    """The context every call of this turn runs in: who asks (`origin`: parser, intent-json or
+    model) and what the user said, for the grounding check."""
+    said = Said.of(turn.text, image=turn.image is not None, reading=turn.reading, origin=origin)
+    return ToolContext.for_user(turn.user, image=turn.image, source=turn.source, said=said)
+
+
+def _switched_off(name: str) -> str:
+    tool = registry().get(name)
+    label = LABELS.get(tool.category, tool.category) if tool is not None else "That category"
+    return (
+        f"Not saved: {label} is switched off (you chose Manual). Tick {label}, or switch to Auto, "
+        "to log it."
+    )
+
+
+def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
+    turn.record(name, result, args)
+    refused = result.data.get("refused") if not result.ok else None
+    if refused == "not_offered":
+        if (line := _switched_off(name)) not in lines:
+            lines.append(line)
+        return
+    if refused == "ungrounded":
+        reading = turn.reading
+        if reading is not None and reading.reports_nothing and not reading.asks:
+            line = NOTHING_LOGGED[reading.kind]
+        else:
+            line = "Nothing logged: I couldn't match that to what you said."
+        if line not in lines:
+            lines.append(line)
+        return
+    if result.confirm:
+        lines.append(result.confirm)
+    elif _only_logged(turn, result):  # joined with the turn's other logged rows: one sentence
+        if LOGGED not in lines:
+            lines.append(LOGGED)
+    elif result.ok or not result.options:
+        lines.append(result.message if result.ok else f"Not saved: {result.message}")
+
+
+_CHECKIN_FIELDS = frozenset(STANDARD_TYPES)
+# Where the turn's "Logged ..." sentence goes among its lines.
+LOGGED = "\x00logged"
+
+
+def _only_logged(turn: Turn, result) -> bool:
+    """Whether a call's whole message is the sentence of the rows it logged."""
+    rows = result.written
+    if not (result.ok and rows and all(w.phrase for w in rows)):
+        return False
+    return result.message == logged_sentence(rows, today_for(turn.user))
+
+
+def said_lines(turn: Turn, lines: list[str]) -> str:
+    """The reply's lines, the rows logged by the turn joined into one sentence where the first
+    of them was."""
+    rows = [w for w in turn.written if w.phrase]
+    sentence = logged_sentence(rows, today_for(turn.user)) if rows else ""
+    return "\n".join(sentence if line == LOGGED else line for line in lines if line)
+
+
+def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
+    ctx = gate(turn, origin="intent-json" if engine == "intent-json" else "parser")
+    lines: list[str] = []
+    held: list = []
+    answered: list[bool] = []
+
+    def run_calls():
+        answered.append(_run_intents(turn, ctx, intents, lines, held, bare_food))
+
+    question = held_for_confirmation(turn, run_calls)
+    if question:  # out of range or too much at once: nothing written, the user is asked
+        return CoachResponse(action="confirm", message=question, engine=engine)
+    if held and not turn.written:
+        # Bare words the catalog does not know were probably not food at all.
+        shown = " ".join(turn.text.split())[:80]
+        return CoachResponse(
+            action="none",
+            engine=engine,
+            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+        )
+    for name, result, args in held:
+        _note(turn, lines, name, result, args)
+    if not lines and not turn.option_requests:
+        lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
+    action = "logged" if turn.written else ("answered" if any(answered) else "none")
+    return CoachResponse(action=action, message=said_lines(turn, lines), engine=engine)
+
+
+def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: bool) -> bool:
+    """Run every intent's calls; whether a question was answered."""
+    answered = False
+    allowed = allowed_tools(turn)
+    for intent in intents:
+        if intent.name in ("ask_question", "chat"):
+            answered = True
+            if intent.response:
+                lines.append(intent.response.strip())
+            else:
+                lines.append(answer_question(user=turn.user, text=turn.text))
+            continue
+        if intent.name == "repeat_meal":  # offline only: "same breakfast as yesterday"
+            calls = _repeat_calls(turn, intent.data, lines)
+        elif intent.name == "usual_meal":  # "log my usual breakfast"
+            calls = _usual_calls(turn, intent.data, lines)
+        elif intent.name == "save_usual_meal":  # "save this as my usual breakfast"
+            calls = [("update_preferences", {"save_usual_meal": intent.data.get("meal") or ""})]
+        else:
+            calls = intent_calls(intent)
+        for name, args in calls:
+            result = run_tool(ctx, name, args, allowed=allowed)
+            several = len(_CHECKIN_FIELDS & set(args)) > 1
+            if name == "log_checkin" and not result.ok and several and not result.data:
+                # One refused value must not cost the others: each is tried on its own.
+                for field in _CHECKIN_FIELDS & set(args):
+                    alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
+                    _note(turn, lines, name, run_tool(ctx, name, alone, allowed=allowed))
+                continue
+            hunch = bare_food or intent.tentative
+            if hunch and not result.ok and not result.confirm and not _names_food(args):
+                if intent.tentative and not bare_food:  # a part of the message, not all of it
+                    lines.append(
+                        f"I couldn't tell what {args.get('food_name')!r} was, so I left it out."
+                    )
+                    continue
+                held.append((name, result, args))  # food only if another name of it was
+                continue
+            _note(turn, lines, name, result, args)
+    return answered

@@ -1,0 +1,235 @@
+"""A reply to options Sparky offered: a number picks one, `manual: ...` gives the user's own
+numbers, with no model call; and attaching the options a turn's not-found food or exercise asks
+for to its reply."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from chat.models import ChatMessage
+from chat.tools import ToolContext, run_tool
+from chat.turn import offers
+from chat.turn.types import CoachResponse, Turn, said_logged
+from nutrition.models import FoodEntry
+from nutrition.services import bulk_problem, entry_nutrients
+from sparky.services import preferences_for
+
+# --- confirmations ----------------------------------------------------------------------------
+
+CONFIRM_TTL = dt.timedelta(hours=12)
+REVIEWED_KINDS = ("food_entry", "exercise_entry")
+_YES = re.compile(
+    r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+_NO = re.compile(r"^\s*(n|no|nope|nah|cancel|don'?t|stop|no,? (don'?t|cancel).*)\s*[.!]*\s*$", re.I)
+
+
+class _Held(Exception):
+    """Raised to roll back a turn's writes that wait for the user's confirmation."""
+
+
+def held_for_confirmation(turn: Turn, run_calls) -> str | None:
+    """Run a batch of tool calls (an offline turn's, a model's step); when one needs the user's
+    confirmation (an implausible amount) or the turn would write too much at once
+    (nutrition.services.bulk_problem), nothing of the batch stays: its calls wait in
+    `turn.pending_confirmation` (stored in the reply's metadata, like options) for a yes, and
+    the question, with the numbers, is returned. None when the batch was written."""
+    written, calls, offered = len(turn.written), len(turn.calls), len(turn.option_requests)
+    asked = len(turn.confirm_requests)
+    try:
+        with transaction.atomic():
+            run_calls()
+            question = _confirmation_question(turn, asked) or _review_asked(turn, written)
+            if question:
+                raise _Held
+    except _Held:
+        held = (turn.pending_confirmation or {}).get("calls", []) + turn.calls[calls:]
+        turn.pending_confirmation = {
+            "calls": held,
+            "question": question,
+            "created_at": timezone.now().isoformat(),
+        }
+        del turn.written[written:]
+        del turn.option_requests[offered:]
+        return question
+    turn.announce_saved()  # the batch is saved for good: its chips may be shown now
+    return None
+
+
+def _review_asked(turn: Turn, written: int) -> str | None:
+    """The user's preference to check what a turn logs (every turn, or a photo's) before it is
+    saved: the batch's new diary rows wait for review."""
+    if not any(w.kind in REVIEWED_KINDS for w in turn.written[written:]):
+        return None
+    prefs = preferences_for(turn.user)
+    if prefs.review_before_logging or (turn.image is not None and prefs.review_photos):
+        return "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
+    return None
+
+
+def _confirmation_question(turn: Turn, asked: int = 0) -> str | None:
+    if turn.confirm_requests[asked:]:
+        asks = " ".join(turn.confirm_requests[asked:])
+        return (
+            f"{asks}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount again."
+        )
+    food_ids = [w.id for w in turn.written if w.kind == "food_entry"]
+    kcal = sum(
+        (entry_nutrients(e).get("calories") or 0)
+        for e in FoodEntry.objects.for_user(turn.user)
+        .filter(pk__in=food_ids)
+        .select_related("food", "variant")
+    )
+    entries = [w for w in turn.written if w.kind.endswith("entry") or w.kind == "checkin"]
+    problem = bulk_problem(entries=len(entries), kcal=kcal)
+    if problem is None:
+        return None
+    shown = "; ".join(w.summary for w in entries[:12]) + ("; ..." if len(entries) > 12 else "")
+    return (
+        f"{problem} Nothing was saved yet. It would log: {shown}.\n"
+        "Log all of it? Reply yes, or no to cancel."
+    )
+
+
+def resolve_confirmation(turn: Turn) -> CoachResponse | None:
+    """A yes or no to the confirmation the last reply asked for; None for anything else (the
+    confirmation then lapses: a new request is what the user sent)."""
+    yes, no = _YES.match(turn.text or ""), _NO.match(turn.text or "")
+    previous = turn.previous
+    if previous is None or not (yes or no):
+        return None
+    with transaction.atomic():
+        locked = (
+            ChatMessage.objects.for_user(turn.user).select_for_update().filter(pk=previous.pk)
+        ).first()
+        meta = (locked.metadata or {}) if locked is not None else {}
+        pending = meta.get("confirm")
+        if not isinstance(pending, dict) or pending.get("resolved"):
+            return None
+        try:
+            created = dt.datetime.fromisoformat(pending["created_at"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if timezone.now() - created > CONFIRM_TTL:
+            return None
+        pending["resolved"] = "yes" if yes else "no"
+        meta["confirm"] = pending
+        ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
+        if no:
+            return CoachResponse(action="none", engine="confirm", message="OK, nothing was saved.")
+        ctx = ToolContext.for_user(turn.user, source=turn.source, confirmed=True)
+        lines = []
+        for name, arguments in pending.get("calls") or []:
+            result = run_tool(ctx, name, arguments)
+            turn.record(name, result)
+            lines.append(result.message if result.ok else f"Not saved: {result.message}")
+    return CoachResponse(
+        action="logged" if turn.written else "none",
+        engine="confirm",
+        message="\n".join(lines) or "Nothing was left to save.",
+    )
+
+
+def resolve_pick(turn: Turn) -> CoachResponse | None:
+    number = offers.numeric_reply(turn.text)
+    manual = offers.manual_reply(turn.text)
+    if number is None and manual is None:
+        return None
+    previous = turn.previous
+    meta = (previous.metadata or {}) if previous else {}
+    if meta.get("options") is None:
+        if manual is not None:
+            # Numbers without a name to put them on: never read as food words ("20g protein"
+            # is no 20 g of protein-fortified spaghetti).
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=(
+                    "'manual:' fills in your own numbers for something I couldn't find, so tell "
+                    "me first what it was (e.g. 'a protein bar for lunch'); if I don't know it, "
+                    "reply with 'manual: 300 cal, 20g protein'. Nothing was saved."
+                ),
+            )
+        # A bare number right after options were used up is a late pick, not a new request.
+        offered_before = any(
+            (m.metadata or {}).get("options") for m in turn.history if m.message_type == "assistant"
+        )
+        if not offered_before:
+            return None  # no options were offered: a plain new request
+    guide = CoachResponse(
+        action="none",
+        engine="options",
+        message=(
+            "Please reply with the number of one of the options above, or with your own values "
+            "(e.g. 'manual: 250 cal, 10g protein'), or tell me what you'd like to do."
+        ),
+    )
+    with transaction.atomic():
+        # Lock the offer and read it again: a pick sent twice at once (a double tap, two tabs) is
+        # applied once; the second waits here, then finds the options resolved.
+        locked = (
+            ChatMessage.objects.for_user(turn.user).select_for_update().filter(pk=previous.pk)
+        ).first()
+        meta = (locked.metadata or {}) if locked is not None else {}
+        data = offers.pending_options(locked)
+        if data is None or offers.is_stale(data):
+            guide.message = (
+                "Those options are no longer open. Tell me again what you'd like to log, and I'll "
+                "look it up."
+            )
+            return guide
+        try:
+            if number is not None:
+                if not 1 <= number <= len(data["options"]):
+                    return guide
+                written = offers.apply_option(
+                    user=turn.user, data=data, option=data["options"][number - 1]
+                )
+            else:
+                written = offers.apply_manual(user=turn.user, data=data, text=manual)
+        except ValidationError as exc:
+            return CoachResponse(
+                action="none",
+                engine="options",
+                message=" ".join(exc.messages) + " Nothing was saved.",
+            )
+        turn.written.extend(written)
+        data["resolved"] = True
+        meta["options"] = data
+        ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
+    return CoachResponse(
+        action="selected",
+        engine="options",
+        message=said_logged(turn.user, written),
+        categories=[data["kind"]],
+    )
+
+
+def attach_options(turn: Turn, response: CoachResponse, config) -> None:
+    request = turn.option_requests[0]
+    found, source = offers.generate_options(
+        user=turn.user,
+        kind=request["kind"],
+        query=request["query"],
+        request_text=turn.text,
+        config=config,
+        request=request.get("request") or {},
+    )
+    turn.option_requests[0] = offers.options_metadata(
+        request["kind"], request["query"], request.get("request") or {}, found, source
+    )
+    listing = offers.options_message(request["kind"], request["query"], found)
+    others = [r["query"] for r in turn.option_requests[1:]]
+    if others:
+        listing += f"\n(I also couldn't find: {', '.join(others)}. Ask me about them next.)"
+    response.message = f"{response.message}\n\n{listing}".strip() if response.message else listing
+    response.options = found
+    if not turn.written:
+        response.action = "options"

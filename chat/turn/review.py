@@ -1,0 +1,178 @@
+"""Review before logging: the items a held reply would log, and the user's answer to them.
+
+A reply that asks before it writes (an implausible amount, a turn that writes too much at once:
+chat.turn.picks.held_for_confirmation) keeps its calls in its metadata under "confirm". Here they
+are shown as items, one per call, whose amount, unit and meal may be changed or which may be
+left out; `review_confirm` logs what the user kept, through the same tools and services, in one
+transaction, and adds the rows to the reply so its undo takes them back. `review_cancel` logs
+nothing. Either answers a review once: a second one finds it resolved.
+
+    review_confirm(user, message_id, edits=[{"index": 0, "quantity": 1}])
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from chat.models import ChatMessage
+from chat.tools import ToolContext, run_tool
+from chat.tools.base import Written
+from chat.turn.types import said_logged
+
+TTL = dt.timedelta(hours=12)
+CANCELLED = "Cancelled: nothing was logged."
+# The arguments a user may change on an item, per call: the amount, its unit and the meal.
+EDITABLE = ("quantity", "unit", "meal_type")
+_NAMES = ("food_name", "exercise_name", "name", "measurement_name")
+
+
+class ReviewRefused(Exception):
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclasses.dataclass
+class Reviewed:
+    message: str
+    entries: list[dict]
+    resolved: str  # "logged" | "cancelled"
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _arguments(call) -> dict:
+    arguments = call[1] if len(call) > 1 else {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = {}
+    return dict(arguments) if isinstance(arguments, dict) else {}
+
+
+def review_items(pending: dict | None) -> list[dict]:
+    """The items a held reply would log, in the words and numbers the user may change."""
+    items = []
+    for index, call in enumerate((pending or {}).get("calls") or []):
+        arguments = _arguments(call)
+        name = next((arguments[k] for k in _NAMES if arguments.get(k)), "")
+        items.append(
+            {
+                "index": index,
+                "name": str(name),
+                "quantity": arguments.get("quantity"),
+                "unit": arguments.get("unit") or "",
+                "meal_type": arguments.get("meal_type") or "",
+                "editable": call[0] in ("log_food", "log_external_food"),
+            }
+        )
+    return items
+
+
+def pending_review(message: ChatMessage) -> dict | None:
+    """The review a reply waits on ({"items", "question"}), or None when it waits on nothing."""
+    pending = (message.metadata or {}).get("confirm")
+    if not isinstance(pending, dict) or pending.get("resolved") or _stale(pending):
+        return None
+    return {"items": review_items(pending), "question": pending.get("question") or ""}
+
+
+def _stale(pending: dict) -> bool:
+    try:
+        created = dt.datetime.fromisoformat(pending["created_at"])
+    except (KeyError, TypeError, ValueError):
+        return True
+    return timezone.now() - created > TTL
+
+
+def _locked(user, message_id) -> tuple[ChatMessage, dict, dict]:
+    message = (
+        ChatMessage.objects.for_user(user)
+        .select_for_update()
+        .filter(pk=message_id, message_type=ChatMessage.Type.ASSISTANT)
+        .first()
+    )
+    if message is None:
+        raise ReviewRefused("There is no such reply of yours.", "not_found")
+    meta = dict(message.metadata or {})
+    pending = meta.get("confirm")
+    if not isinstance(pending, dict):
+        raise ReviewRefused("That reply has nothing waiting to be logged.", "nothing_to_review")
+    if pending.get("resolved"):
+        raise ReviewRefused("That reply was answered already.", "already_resolved")
+    if _stale(pending):
+        raise ReviewRefused(
+            "That list is too old to log now. Tell me again what to log.", "expired"
+        )
+    return message, meta, pending
+
+
+def _edited_calls(pending: dict, edits: list[dict] | None) -> list[list]:
+    calls = [[call[0], _arguments(call)] for call in copy.deepcopy(pending.get("calls") or [])]
+    removed = set()
+    for edit in edits or []:
+        index = edit.get("index")
+        if not isinstance(index, int) or not 0 <= index < len(calls):
+            raise ReviewRefused(f"There is no item {index} in that list.", "bad_item")
+        if edit.get("remove"):
+            removed.add(index)
+            continue
+        name, arguments = calls[index]
+        for field in EDITABLE:
+            if field in edit and edit[field] not in (None, ""):
+                if name not in ("log_food", "log_external_food"):
+                    raise ReviewRefused("That item's amount can't be changed here.", "bad_item")
+                arguments[field] = edit[field]
+    return [call for i, call in enumerate(calls) if i not in removed]
+
+
+def review_confirm(user, message_id, *, edits: list[dict] | None = None, source="api") -> Reviewed:
+    """Log the held items of the user's reply `message_id`, with their edits, at once; the rows
+    join the reply's entries so undo takes them back."""
+    with transaction.atomic():
+        message, meta, pending = _locked(user, message_id)
+        calls = _edited_calls(pending, edits)
+        ctx = ToolContext.for_user(user, source=source, confirmed=True)
+        written: list[Written] = []
+        refused: list[str] = []
+        for name, arguments in calls:
+            result = run_tool(ctx, name, arguments)
+            written.extend(result.written)
+            if not result.ok:
+                refused.append(result.message)
+        if refused:
+            # one list, one answer: nothing of it stays when an item cannot be logged
+            raise ReviewRefused("Not logged: " + " ".join(refused), "refused")
+        entries = [w.as_dict() for w in written]
+        said = said_logged(user, written) if written else "Nothing was left to log."
+        pending["resolved"] = "yes"
+        pending["said"] = said
+        meta["confirm"] = pending
+        response = dict(meta.get("response") or {})
+        response["entries"] = [*(response.get("entries") or []), *entries]
+        if entries:
+            response["action"] = "logged"
+        meta["response"] = response
+        message.metadata = meta
+        message.save(update_fields=["metadata"])
+    return Reviewed(message=said, entries=entries, resolved="logged")
+
+
+def review_cancel(user, message_id) -> Reviewed:
+    """Answer the held items of the user's reply `message_id` with no: nothing is logged."""
+    with transaction.atomic():
+        message, meta, pending = _locked(user, message_id)
+        pending["resolved"] = "no"
+        pending["said"] = CANCELLED
+        meta["confirm"] = pending
+        message.metadata = meta
+        message.save(update_fields=["metadata"])
+    return Reviewed(message=CANCELLED, entries=[], resolved="cancelled")

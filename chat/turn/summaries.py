@@ -1,0 +1,226 @@
+"""Progress summaries: after a turn that logged something, one message with the day's totals and a
+tip tailored to what was just logged. Multi-item turns get one summary, not one per item.
+
+The summary is written by a Celery task (eagerly in-process when no broker is configured) as an
+assistant message marked `kind: progress_summary`; the chat page polls for it and the API lists it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from decimal import Decimal
+
+from celery import shared_task
+from django.db import transaction
+
+from chat.models import ChatMessage
+from chat.turn.answers import calories_line
+from diary.selectors import daily_summary
+from nutrition.models import FoodEntry
+from nutrition.services import entry_nutrients
+from sparky.dates import now_for, today_for
+
+logger = logging.getLogger(__name__)
+KIND = "progress_summary"
+_FOOD = {"food_entry", "food_entry_deleted", "food"}
+_EXERCISE = {"exercise_entry", "exercise_entry_deleted", "exercise"}
+_BODY = {"checkin", "custom_measurement"}
+
+
+def _pct(row) -> int | None:
+    return row.get("percent")
+
+
+def just_logged(*, user, entries: list[dict]) -> dict[str, Decimal] | None:
+    """Nutrients of the food entries this turn wrote (still existing, the user's own), summed."""
+    ids = [e["id"] for e in entries if e.get("kind") == "food_entry" and e.get("id")]
+    rows = list(
+        FoodEntry.objects.for_user(user).filter(id__in=ids).select_related("food", "variant")
+    )
+    if not rows:
+        return None
+    total: dict[str, Decimal] = {}
+    for row in rows:
+        for name, value in entry_nutrients(row).items():
+            total[name] = total.get(name, Decimal(0)) + (value or 0)
+    total["items"] = Decimal(len(rows))
+    return total
+
+
+def _meal_tip(meal: dict[str, Decimal]) -> str | None:
+    """A remark on the food just logged itself, when something about it stands out."""
+    kcal = meal.get("calories") or 0
+    protein = meal.get("protein") or 0
+    sodium = meal.get("sodium") or 0
+    sugars = meal.get("sugars") or 0
+    fiber = meal.get("dietary_fiber") or 0
+    if sodium >= 1000:
+        return (
+            f"That was salty ({round(sodium):,} mg sodium, close to half a day's limit); water "
+            "and potassium-rich foods like beans, potatoes or bananas help balance it."
+        )
+    if kcal and sugars * 4 >= kcal * Decimal("0.4") and sugars >= 20:
+        return (
+            f"Most of that came as sugar ({round(sugars)} g); pairing sweet foods with some "
+            "protein or fiber keeps energy steadier."
+        )
+    if kcal >= 150 and protein * 4 >= kcal * Decimal("0.25"):
+        return f"A protein-rich choice ({round(protein)} g); that helps you stay full for longer."
+    if fiber >= 8:
+        return f"A good fiber boost ({round(fiber)} g); that keeps digestion and appetite steady."
+    return None
+
+
+def tip_for(*, user, kinds: set[str], summary: dict, meal: dict | None = None) -> str:
+    """One concrete suggestion, chosen by what was just logged and where the day stands."""
+    nutrients = summary["nutrients"]
+    calories = summary["calories"]
+    water = summary["water"]
+    is_today = summary.get("date") in (None, today_for(user))
+    # Time-of-day advice ("at your next meal") only makes sense for today's diary.
+    hour = now_for(user).hour if is_today else 0
+    if kinds & _FOOD:
+        if calories["remaining"] is not None and calories["remaining"] < 0:
+            over = -calories["remaining"]
+            minutes = int(over / Decimal("4.5")) + 1  # brisk walking burns ~4-5 kcal a minute
+            return (
+                f"You're {round(over)} kcal over the day's goal; a {minutes}-minute brisk walk "
+                "would about even it out, or keep the next meal light."
+            )
+        if meal and (remark := _meal_tip(meal)):
+            return remark
+        protein = nutrients["protein"]
+        if _pct(protein) is not None and _pct(protein) < 50 and hour >= 14:
+            return (
+                f"Protein is at {_pct(protein)}% of your goal; eggs, Greek yogurt, fish, tofu "
+                "or lentils at the next meal would close the gap."
+            )
+        fiber = nutrients["dietary_fiber"]
+        if fiber["consumed"] < 10 and hour >= 16:
+            return (
+                "Fiber is low so far today; vegetables, beans, berries or whole grains with "
+                "dinner would help."
+            )
+        return "Logging as you go makes the day's numbers trustworthy; nice work."
+    if kinds & _EXERCISE:
+        if summary["exercise"]["minutes"] >= 60:
+            return (
+                "An hour or more of exercise today: a meal with both carbohydrates and protein "
+                "in the next couple of hours refills your energy and helps your muscles recover."
+            )
+        if water["glasses"] < water["goal"]:
+            return (
+                f"Good session. Drink a glass or two of water to recover: you're at "
+                f"{water['glasses']} of {water['goal']} glasses."
+            )
+        return "Good session. A protein-rich meal within a few hours helps recovery."
+    if "water" in kinds:
+        if water["remaining"]:
+            return f"{water['remaining']} more glasses to reach your water goal."
+        return "Water goal reached for today."
+    if kinds & _BODY:
+        return (
+            "Weigh in at the same time of day, ideally in the morning, so the trend reflects "
+            "real change rather than meals and water."
+        )
+    return "Keep it up."
+
+
+def build_progress_summary(
+    *, user, kinds: set[str], day: dt.date, entries: list[dict] | None = None
+) -> str:
+    summary = daily_summary(user=user, day=day)
+    label = "Today" if day == today_for(user) else day.isoformat()
+    meal = just_logged(user=user, entries=entries or []) if kinds & _FOOD else None
+    parts = []
+    if kinds & _FOOD or not kinds & (_EXERCISE | _BODY | {"water"}):
+        macros = summary["nutrients"]
+        macro_text = ", ".join(
+            f"{name} {round(float(macros[key]['consumed']))}"
+            + (f"/{round(float(macros[key]['goal']))}" if macros[key]["goal"] is not None else "")
+            + " g"
+            for key, name in (("protein", "protein"), ("carbs", "carbs"), ("fat", "fat"))
+        )
+        parts.append(f"{calories_line(summary)}; {macro_text}")
+    if kinds & _EXERCISE:
+        ex = summary["exercise"]
+        parts.append(f"exercise {ex['minutes']} min, {ex['calories_burned']} kcal burned")
+    if "water" in kinds or kinds & _EXERCISE:
+        water = summary["water"]
+        parts.append(f"water {water['glasses']}/{water['goal']} glasses")
+    if kinds & _BODY:
+        checkin = (summary.get("measurements") or {}).get("checkin") or {}
+        shown = [f"{k} {v}" for k, v in checkin.items() if k in ("weight", "waist", "steps") and v]
+        if shown:
+            parts.append(", ".join(shown))
+    tip = tip_for(user=user, kinds=kinds, summary=summary, meal=meal)
+    text = f"{label} so far: " + "; ".join(parts) + "."
+    if meal and meal["items"] > 1:
+        # One summary for a multi-item turn: say what the items came to together.
+        text += (
+            f"\nThose {int(meal['items'])} items: {round(meal.get('calories') or 0)} kcal, "
+            f"{round(meal.get('protein') or 0)} g protein."
+        )
+    return text + f"\nTip: {tip}"
+
+
+def create_progress_summary(*, message_id: str) -> ChatMessage | None:
+    """Write the summary for one assistant reply; safe to re-run (one summary per reply)."""
+    with transaction.atomic():
+        # Lock only the reply (not the joined user row): concurrent runs for the same reply wait
+        # here, and the second one finds the first one's summary.
+        reply = (
+            ChatMessage.objects.select_for_update(of=("self",))
+            .filter(pk=message_id, message_type="assistant")
+            .select_related("user")
+            .first()
+        )
+        if reply is None:
+            return None
+        existing = (
+            ChatMessage.objects.for_user(reply.user)
+            .filter(metadata__kind=KIND, metadata__summary_for=str(reply.id))
+            .first()
+        )
+        if existing is not None:
+            return existing
+        entries = ((reply.metadata or {}).get("response") or {}).get("entries") or []
+        if not entries:
+            return None
+        kinds = {e.get("kind") for e in entries}
+        dates = sorted({e["date"] for e in entries if e.get("date")})
+        day = dt.date.fromisoformat(dates[-1]) if dates else today_for(reply.user)
+        text = build_progress_summary(user=reply.user, kinds=kinds, day=day, entries=entries)
+        return ChatMessage.objects.create(
+            user=reply.user,
+            session_id=reply.session_id,
+            message_type=ChatMessage.Type.ASSISTANT,
+            content=text,
+            metadata={"kind": KIND, "summary_for": str(reply.id), "date": day.isoformat()},
+        )
+
+
+# Named as it was when chat.tasks held it, so queued messages and worker logs keep their name.
+@shared_task(
+    name="chat.tasks.progress_summary_task",
+    bind=True,
+    max_retries=3,
+    default_retry_delay=5,
+    acks_late=True,
+)
+def progress_summary_task(self, message_id: str) -> str | None:
+    """Write the progress summary of one assistant reply. Safe to re-run: one summary per reply."""
+    try:
+        summary = create_progress_summary(message_id=message_id)
+    except Exception as exc:  # a database blip: try again shortly
+        raise self.retry(exc=exc) from exc
+    return str(summary.id) if summary else None
+
+
+def queue_progress_summary(*, user, message: ChatMessage) -> None:
+    """Queue the progress summary of a reply that logged something, once the turn commits."""
+    message_id = str(message.id)
+    # robust: with no broker the task runs right here, eagerly; a summary that fails (or a broker
+    # that is down) is logged and must never turn the already-saved turn into an error.
+    transaction.on_commit(lambda: progress_summary_task.delay(message_id), robust=True)

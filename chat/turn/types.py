@@ -1,0 +1,201 @@
+"""What a turn is made of, shared by the coach and its engines: the turn in progress (`Turn`), the
+answer it produces (`CoachResponse`) and the refusal of a turn that cannot start."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+
+from chat.images import StoredImage
+from chat.models import ChatMessage
+from chat.reading.message import Reading, read
+from chat.tools import ToolResult
+from chat.tools.base import Written, jsonable, logged_sentence
+from sparky.dates import today_for
+
+OFFLINE_HELP = (
+    "I'm running on Sparky's built-in offline parser, which understands everyday logging such as "
+    "'2 eggs and toast for breakfast', 'walked 45 min', 'weight 80.2 kg waist 84 cm' or "
+    "'3 glasses of water'. For open questions and coaching, add an AI service (OpenAI, Anthropic, "
+    "Ollama...) in Settings."
+)
+
+
+class TurnRejected(ValueError):
+    """The turn cannot start (empty or oversized message, bad photo); nothing was stored."""
+
+    def __init__(self, message: str, *, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclasses.dataclass
+class CoachResponse:
+    action: str  # logged | options | selected | answered | none | error | pending | confirm
+    message: str
+    entries: list[dict] = dataclasses.field(default_factory=list)
+    categories: list[str] = dataclasses.field(default_factory=list)
+    mode: str = "auto"
+    phase: str = ""
+    engine: str = ""
+    escalations: list[list[str]] = dataclasses.field(default_factory=list)
+    tools_called: list[str] = dataclasses.field(default_factory=list)
+    usage: dict = dataclasses.field(default_factory=dict)
+    options: list[dict] | None = None
+    # The items a reply would log once the user reviews them (chat.turn.review), when it waits on
+    # them.
+    review: list[dict] | None = None
+    error: str | None = None
+    user_message_id: str | None = None
+    message_id: str | None = None
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class Turn:
+    """One turn while it runs: who asks, what they said, and what the tools did so far."""
+
+    user: object
+    text: str
+    image: StoredImage | None
+    manual: list[str] | None
+    source: str
+    history: list[ChatMessage]
+    previous: ChatMessage | None
+    # The one reading of the message (chat.reading.message), built when the turn starts.
+    reading: Reading = dataclasses.field(default=None)  # type: ignore[assignment]
+    written: list[Written] = dataclasses.field(default_factory=list)
+    tools_called: list[str] = dataclasses.field(default_factory=list)
+    option_requests: list[dict] = dataclasses.field(default_factory=list)
+    escalations: list[list[str]] = dataclasses.field(default_factory=list)
+    usage: dict = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    # Every writing call of the turn as [name, arguments], to replay once the user confirms.
+    calls: list[list] = dataclasses.field(default_factory=list)
+    # Questions of calls that wait for the user's confirmation (an implausible amount).
+    confirm_requests: list[str] = dataclasses.field(default_factory=list)
+    # What the reply asks the user to confirm, stored in its metadata like options.
+    pending_confirmation: dict | None = None
+    # Why each refused call was refused (not options, not a confirmation): what was not saved.
+    refusals: list[str] = dataclasses.field(default_factory=list)
+    # Each call that saved something, as {"name", "arguments", "result"}: stored with the reply
+    # so a small model's history shows the calls, not only the words that followed them.
+    saved_calls: list[dict] = dataclasses.field(default_factory=list)
+    # Who hears the turn as it runs (a streamed reply): called with ("step", {"text"}),
+    # ("text", {"text"}) and ("entry", a Written's dict). None when nobody listens.
+    events: Callable[[str, dict], None] | None = dataclasses.field(default=None, repr=False)
+    # The rows already announced as "entry" events, so each is announced once.
+    announced: set = dataclasses.field(default_factory=set, repr=False)
+    last_step: str = dataclasses.field(default="", repr=False)
+    # Whether a model reply's words were streamed already: the next reply's start on a new
+    # paragraph.
+    drafted: bool = dataclasses.field(default=False, repr=False)
+
+    def __post_init__(self):
+        if self.reading is None:
+            self.reading = read(self.text or "")
+
+    def trial(self) -> Turn:
+        """The same request with nothing done yet, to try an engine on and keep or discard."""
+        return dataclasses.replace(
+            self,
+            written=[],
+            tools_called=[],
+            option_requests=[],
+            escalations=[],
+            usage={},
+            notes=[],
+            calls=[],
+            confirm_requests=[],
+            pending_confirmation=None,
+            refusals=[],
+            saved_calls=[],
+            # a trial may be undone: only what the turn keeps is announced, by the turn
+            events=None,
+            announced=set(),
+        )
+
+    def adopt(self, trial: Turn) -> None:
+        """Keep what a trial did as this turn's own."""
+        for field in dataclasses.fields(self):
+            if field.name not in ("events", "announced", "last_step", "drafted"):
+                setattr(self, field.name, getattr(trial, field.name))
+        self.announce_saved()
+
+    def absorb(self, trial: Turn) -> None:
+        """Add the saves of a trial run after this turn's own."""
+        self.written += trial.written
+        self.tools_called += trial.tools_called
+        self.calls += trial.calls
+        self.saved_calls += trial.saved_calls
+        self.announce_saved()
+
+    def tell(self, event: str, **data) -> None:
+        """Pass an event to whoever listens to the turn (nobody, most of the time)."""
+        if self.events is not None:
+            self.events(event, data)
+
+    def step(self, text: str) -> None:
+        """Name what the turn is doing now, in the user's words ("Looking up oatmeal…"); the
+        same line twice in a row is said once."""
+        if text != self.last_step:
+            self.last_step = text
+            self.tell("step", text=text)
+
+    def announce_saved(self) -> None:
+        """An "entry" event for each row saved for good (its batch committed) and not yet
+        announced. Called where a batch can no longer be held back for a confirmation."""
+        if self.events is None:
+            return
+        for written in self.written:
+            key = (written.kind, written.id)
+            if key not in self.announced:
+                self.announced.add(key)
+                self.events("entry", written.as_dict())
+
+    def add_usage(self, values: dict | None, prefix: str = "") -> None:
+        for key, value in (values or {}).items():
+            if isinstance(value, int | float):
+                self.usage[prefix + key] = self.usage.get(prefix + key, 0) + value
+
+    def record(self, name: str, result: ToolResult, arguments=None) -> None:
+        self.tools_called.append(name)
+        self.written.extend(result.written)
+        if result.options:
+            self.option_requests.append(result.options)
+        if result.confirm:
+            self.confirm_requests.append(result.confirm)
+        elif not result.ok and not result.options and not result.data.get("refused"):
+            # the user's input refused by a service; a model's malformed or ungrounded call
+            # (data "refused") is the model's to mend, not news for the user
+            self.refusals.append(result.message)
+        if arguments is not None and (result.written or result.confirm):
+            self.calls.append([name, arguments])
+        if result.written:
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except ValueError:
+                    arguments = None
+            self.saved_calls.append(
+                {"name": name, "arguments": jsonable(arguments or {}), "result": result.message}
+            )
+
+
+def said_logged(user, written: list[Written]) -> str:
+    """What a reply says it saved: one sentence of the logged rows ("Logged 2 large eggs (143
+    kcal) for breakfast."), then any other saved row by its summary."""
+    phrased = [w for w in written if w.phrase]
+    others = [w for w in written if not w.phrase]
+    parts = [logged_sentence(phrased, today_for(user))] if phrased else []
+    if others:
+        parts.append(f"Saved {listing(others)}.")
+    return " ".join(parts)
+
+
+def listing(written: list[Written]) -> str:
+    """What was saved, as one line for a reply (\"2 egg (breakfast...); 1 slice toast (...)\")."""
+    return "; ".join(w.summary for w in written)
