@@ -10,11 +10,13 @@ from __future__ import annotations
 import base64
 import dataclasses
 import io
+import re
 import uuid
 import warnings
 from pathlib import Path
 
 from django.conf import settings
+from django.urls import reverse
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "GIF", "BMP", "MPO"}
@@ -142,3 +144,18 @@ def _open_checked(data: bytes) -> Image.Image:
     if getattr(image, "n_frames", 1) > 1:
         image.seek(0)
     return image
+
+
+STORED_NAME = re.compile(r"^[0-9a-f]{32}\.jpg$")
+
+
+def image_url(name) -> str | None:
+    """The authenticated URL of a stored photo ("chat/<user id>/<hex>.jpg"), else None."""
+    parts = str(name or "").split("/")
+    if len(parts) != 3 or parts[0] != "chat" or not STORED_NAME.match(parts[2]):
+        return None
+    try:
+        owner = uuid.UUID(parts[1])
+    except ValueError:
+        return None
+    return reverse("chat:image", kwargs={"user_id": owner, "filename": parts[2]})

@@ -314,6 +314,16 @@ def is_stale(data: dict) -> bool:
 # --- applying --------------------------------------------------------------------------------
 
 
+def _workout_said(request: dict) -> dict:
+    """What the user said of a workout besides its name: how long, how far, which day."""
+    return {
+        "duration_minutes": request.get("duration_minutes"),
+        "distance": request.get("distance"),
+        "distance_unit": request.get("distance_unit"),
+        "entry_date": request.get("date"),
+    }
+
+
 def apply_option(*, user, data: dict, option: dict):
     """Log the chosen option; returns the Written rows. Raises ValidationError on bad input."""
     request = data.get("request") or {}
@@ -370,13 +380,7 @@ def apply_option(*, user, data: dict, option: dict):
             )
         return [food_tools.written_food(entry)]
 
-    common = {
-        "duration_minutes": request.get("duration_minutes"),
-        "distance": request.get("distance"),
-        "distance_unit": request.get("distance_unit"),
-        "entry_date": request.get("date"),
-        "notes": request.get("notes"),
-    }
+    common = {**_workout_said(request), "notes": request.get("notes")}
     if option.get("exercise_id"):
         exercise = exercise_services.exercise_get(user=user, exercise_id=option["exercise_id"])
         entry = exercise_services.exercise_entry_create(user=user, exercise=exercise, **common)
@@ -448,12 +452,7 @@ def apply_manual(*, user, data: dict, text: str):
         )
         return [food_tools.written_food(entry)]
 
-    common = {
-        "duration_minutes": request.get("duration_minutes"),
-        "distance": request.get("distance"),
-        "distance_unit": request.get("distance_unit"),
-        "entry_date": request.get("date"),
-    }
+    common = _workout_said(request)
     if values.get("per_hour"):
         option = {
             "name": data["query"],

@@ -23,7 +23,7 @@ from django.utils import timezone
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.tools.base import Written
-from chat.turn.types import said_logged
+from chat.turn.types import ReplyRefused, said_logged
 
 TTL = dt.timedelta(hours=12)
 CANCELLED = "Cancelled: nothing was logged."
@@ -32,10 +32,8 @@ EDITABLE = ("quantity", "unit", "meal_type")
 _NAMES = ("food_name", "exercise_name", "name", "measurement_name")
 
 
-class ReviewRefused(Exception):
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.code = code
+class ReviewRefused(ReplyRefused):
+    pass
 
 
 @dataclasses.dataclass

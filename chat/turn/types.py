@@ -22,6 +22,15 @@ OFFLINE_HELP = (
 )
 
 
+class ReplyRefused(Exception):
+    """What the user asked of an earlier reply (undo it, log or drop what it waits on) can't be
+    done; `code` says why in one word (not_found, bad_item, already_undone, expired...)."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
 class TurnRejected(ValueError):
     """The turn cannot start (empty or oversized message, bad photo); nothing was stored."""
 

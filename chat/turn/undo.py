@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from chat.models import ChatMessage
 from chat.turn.summaries import KIND as SUMMARY_KIND
+from chat.turn.types import ReplyRefused
 from exercise import services as exercise_services
 from measurements import services as measurement_services
 from nutrition import services as food_services
@@ -35,10 +36,8 @@ _DOMAINS = {
 }
 
 
-class UndoRefused(Exception):
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.code = code
+class UndoRefused(ReplyRefused):
+    pass
 
 
 @dataclasses.dataclass

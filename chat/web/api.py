@@ -22,6 +22,7 @@ from chat import services
 from chat.models import ChatMessage
 from chat.turn.coach import TurnRejected, handle_turn
 from chat.turn.review import ReviewRefused, review_cancel, review_confirm
+from chat.turn.types import ReplyRefused
 from chat.turn.undo import UndoRefused, reply_undo
 from chat.web import serializers as s
 from chat.web import streaming
@@ -166,10 +167,22 @@ class ChatHistoryView(generics.ListAPIView):
         return Response({"deleted": deleted})
 
 
-class ChatUndoView(APIView):
+_REFUSED_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "bad_item": status.HTTP_400_BAD_REQUEST}
+
+
+class _ReplyActionView(APIView):
+    """Something done to one of the user's earlier replies; a refusal answers 404 (not theirs or
+    no such reply), 400 (an item that can't be read) or 409 (not now), with its code."""
+
     throttle_classes = [ScopedThrottle]
     throttle_scope = "chat"
 
+    def refused(self, exc: ReplyRefused) -> Response:
+        code = _REFUSED_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
+        return Response({"error": exc.code, "detail": str(exc)}, status=code)
+
+
+class ChatUndoView(_ReplyActionView):
     @extend_schema(
         summary="Undo a reply",
         description="Takes back, in one transaction, exactly what one of your replies saved: "
@@ -190,24 +203,11 @@ class ChatUndoView(APIView):
         try:
             done = reply_undo(request.user, message_id)
         except UndoRefused as exc:
-            missing = exc.code == "not_found"
-            code = status.HTTP_404_NOT_FOUND if missing else status.HTTP_409_CONFLICT
-            return Response({"error": exc.code, "detail": str(exc)}, status=code)
+            return self.refused(exc)
         return Response(done.as_dict())
 
 
-_REVIEW_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "bad_item": status.HTTP_400_BAD_REQUEST}
-
-
-def _review_refused(exc: ReviewRefused) -> Response:
-    code = _REVIEW_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
-    return Response({"error": exc.code, "detail": str(exc)}, status=code)
-
-
-class ChatReviewConfirmView(APIView):
-    throttle_classes = [ScopedThrottle]
-    throttle_scope = "chat"
-
+class ChatReviewConfirmView(_ReplyActionView):
     @extend_schema(
         summary="Log the items a reply is waiting on",
         description="A reply with action confirm lists, in review, what it would log. This logs "
@@ -235,14 +235,11 @@ class ChatReviewConfirmView(APIView):
                 request.user, message_id, edits=given.validated_data.get("items") or []
             )
         except ReviewRefused as exc:
-            return _review_refused(exc)
+            return self.refused(exc)
         return Response(done.as_dict())
 
 
-class ChatReviewCancelView(APIView):
-    throttle_classes = [ScopedThrottle]
-    throttle_scope = "chat"
-
+class ChatReviewCancelView(_ReplyActionView):
     @extend_schema(
         summary="Drop the items a reply is waiting on",
         description="Nothing is logged and the list is closed. A second call answers 409 "
@@ -255,5 +252,5 @@ class ChatReviewCancelView(APIView):
         try:
             done = review_cancel(request.user, message_id)
         except ReviewRefused as exc:
-            return _review_refused(exc)
+            return self.refused(exc)
         return Response(done.as_dict())

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
-
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.categories import CATEGORIES
-from chat.images import ImageRejected, decode_data_url
+from chat.images import ImageRejected, decode_data_url, image_url
 from chat.models import ChatMessage
 from chat.turn.coach import SUMMARY_KIND
 from chat.turn.undo import can_undo
@@ -173,17 +170,6 @@ class ImageInfoSerializer(serializers.Serializer):
     size = serializers.IntegerField()
 
 
-def _image_url(name) -> str | None:
-    parts = str(name or "").split("/")
-    if len(parts) != 3 or parts[0] != "chat":
-        return None
-    try:
-        owner = uuid.UUID(parts[1])
-    except ValueError:
-        return None
-    return reverse("chat:image", kwargs={"user_id": owner, "filename": parts[2]})
-
-
 class ChatMessageSerializer(serializers.ModelSerializer):
     role = serializers.CharField(source="message_type", help_text="user or assistant.")
     kind = serializers.SerializerMethodField(help_text="message, or progress_summary.")
@@ -258,7 +244,7 @@ class ChatMessageSerializer(serializers.ModelSerializer):
         if not isinstance(image, dict):
             return None
         return {
-            "url": _image_url(image.get("name")),
+            "url": image_url(image.get("name")),
             "width": image.get("width"),
             "height": image.get("height"),
             "size": image.get("size"),

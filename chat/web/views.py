@@ -12,7 +12,6 @@ JavaScript the same form posts normally and the page is redirected back.
 from __future__ import annotations
 
 import functools
-import re
 import uuid
 from pathlib import Path
 
@@ -22,13 +21,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from aiservices.services import active_ai_service
 from chat.categories import CATEGORIES
 from chat.categories import LABELS as CATEGORY_LABELS
+from chat.images import STORED_NAME, image_url
 from chat.models import ChatMessage
 from chat.services import CHAT_SESSION_KEY, history_start_session
 from chat.turn import offers as chat_options
@@ -50,7 +49,6 @@ THREAD_LIMIT = 60
 SUMMARY_POLL_TRIES = 8
 DIARY_EVENT = "diary-changed"
 MEALS = list(MealType.values)
-_IMAGE_FILE = re.compile(r"^[0-9a-f]{32}\.jpg$")
 # What a manual pick starts with when nothing was picked before: the core logging set.
 DEFAULT_MANUAL = ["food", "exercise", "checkin", "goals"]
 EXAMPLES = (
@@ -62,18 +60,6 @@ EXAMPLES = (
 
 
 # --- reading the thread ----------------------------------------------------------------------
-
-
-def _image_url(name) -> str | None:
-    """The authenticated URL of a stored photo ("chat/<user id>/<hex>.jpg"), else None."""
-    parts = str(name or "").split("/")
-    if len(parts) != 3 or parts[0] != "chat" or not _IMAGE_FILE.match(parts[2]):
-        return None
-    try:
-        owner = uuid.UUID(parts[1])
-    except ValueError:
-        return None
-    return reverse("chat:image", kwargs={"user_id": owner, "filename": parts[2]})
 
 
 def chip_for(entry: dict) -> dict:
@@ -100,7 +86,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
     view = {"id": message.id, "content": message.content, "created_at": message.created_at}
     if message.message_type == ChatMessage.Type.USER:
         image = meta.get("image") or {}
-        return {**view, "kind": "user", "image": image, "image_url": _image_url(image.get("name"))}
+        return {**view, "kind": "user", "image": image, "image_url": image_url(image.get("name"))}
     if meta.get("kind") == SUMMARY_KIND:
         return {**view, "kind": "summary"}
     response = meta.get("response") or {}
@@ -330,13 +316,18 @@ def _turn_fragment(request, response) -> HttpResponse:
     return rendered
 
 
+def _own_reply(request, reply_id) -> ChatMessage:
+    """One of the user's own replies by id; anyone else's (or none) is a 404."""
+    return get_object_or_404(
+        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
+    )
+
+
 @login_required
 @require_POST
 def undo(request, reply_id: uuid.UUID):
     """Undo one reply: what it saved is taken back and the reply is drawn again, saying so."""
-    reply = get_object_or_404(
-        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
-    )
+    reply = _own_reply(request, reply_id)
     dates = sorted({e.get("date") for e in undo_entries(reply) if e.get("date")})
     try:
         done = reply_undo(request.user, reply.id)
@@ -385,9 +376,7 @@ def _review_edits(post, count: int) -> list[dict]:
 def review(request, reply_id: uuid.UUID):
     """The review card's answer: Log all (with the amounts, units and meals as edited, removed
     items left out) or Cancel; the reply is drawn again, saying what was logged."""
-    reply = get_object_or_404(
-        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
-    )
+    reply = _own_reply(request, reply_id)
     problem, entries = None, []
     try:
         if request.POST.get("answer") == "log":
@@ -416,9 +405,7 @@ def review(request, reply_id: uuid.UUID):
 @require_GET
 def summary(request, reply_id: uuid.UUID):
     """The progress summary of one reply, polled by the thread until it exists (a few tries)."""
-    reply = get_object_or_404(
-        ChatMessage.objects.for_user(request.user).filter(message_type="assistant"), pk=reply_id
-    )
+    reply = _own_reply(request, reply_id)
     found = _summary_of(request.user, reply.id)
     if found is not None:
         return render(request, "chat/page.html#message", {"m": message_view(found)})
@@ -439,7 +426,7 @@ def summary(request, reply_id: uuid.UUID):
 @require_GET
 def image(request, user_id: uuid.UUID, filename: str):
     """A photo the user attached to a chat message; nobody else's, never from a public URL."""
-    if user_id != request.user.pk or not _IMAGE_FILE.match(filename):
+    if user_id != request.user.pk or not STORED_NAME.match(filename):
         raise Http404("No such photo.")
     path = Path(settings.MEDIA_ROOT) / "chat" / str(request.user.pk) / filename
     if not path.is_file():
