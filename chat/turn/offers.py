@@ -345,26 +345,13 @@ def apply_option(*, user, data: dict, option: dict):
             )
         elif option.get("food_id"):
             food = food_services.food_get(user=user, food_id=option["food_id"])
+            said = {"quantity": quantity, "meal_type": meal, "entry_date": request.get("date")}
             try:
-                entry = food_services.food_entry_create(
-                    user=user,
-                    food=food,
-                    quantity=quantity,
-                    unit=unit,
-                    meal_type=meal,
-                    entry_date=request.get("date"),
-                )
+                entry = food_services.food_entry_create(user=user, food=food, unit=unit, **said)
             except ValidationError as exc:
                 if getattr(exc, "code", None) != "unknown_unit":
-                    raise
-                entry = food_services.food_entry_create(
-                    user=user,
-                    food=food,
-                    quantity=quantity,
-                    unit=None,
-                    meal_type=meal,
-                    entry_date=request.get("date"),
-                )
+                    raise  # a unit the food doesn't have: its own serving instead
+                entry = food_services.food_entry_create(user=user, food=food, unit=None, **said)
         else:
             if unit and unit == option.get("serving_unit"):
                 amount = float(quantity)

@@ -23,7 +23,7 @@ from django.utils import timezone
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.tools.base import Written
-from chat.turn.types import ReplyRefused, said_logged
+from chat.turn.types import ReplyRefused, own_reply_locked, said_logged
 
 TTL = dt.timedelta(hours=12)
 CANCELLED = "Cancelled: nothing was logged."
@@ -92,14 +92,7 @@ def _stale(pending: dict) -> bool:
 
 
 def _locked(user, message_id) -> tuple[ChatMessage, dict, dict]:
-    message = (
-        ChatMessage.objects.for_user(user)
-        .select_for_update()
-        .filter(pk=message_id, message_type=ChatMessage.Type.ASSISTANT)
-        .first()
-    )
-    if message is None:
-        raise ReviewRefused("There is no such reply of yours.", "not_found")
+    message = own_reply_locked(user, message_id, ReviewRefused)
     meta = dict(message.metadata or {})
     pending = meta.get("confirm")
     if not isinstance(pending, dict):

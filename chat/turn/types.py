@@ -31,6 +31,20 @@ class ReplyRefused(Exception):
         self.code = code
 
 
+def own_reply_locked(user, message_id, refusal: type[ReplyRefused] = ReplyRefused) -> ChatMessage:
+    """One of the user's own replies, locked until the transaction ends; `refusal` (not_found)
+    when there is no such reply of theirs."""
+    message = (
+        ChatMessage.objects.for_user(user)
+        .select_for_update()
+        .filter(pk=message_id, message_type=ChatMessage.Type.ASSISTANT)
+        .first()
+    )
+    if message is None:
+        raise refusal("There is no such reply of yours.", "not_found")
+    return message
+
+
 class TurnRejected(ValueError):
     """The turn cannot start (empty or oversized message, bad photo); nothing was stored."""
 

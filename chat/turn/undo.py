@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from chat.models import ChatMessage
 from chat.turn.summaries import KIND as SUMMARY_KIND
-from chat.turn.types import ReplyRefused
+from chat.turn.types import ReplyRefused, own_reply_locked
 from exercise import services as exercise_services
 from measurements import services as measurement_services
 from nutrition import services as food_services
@@ -82,14 +82,7 @@ def can_undo(message: ChatMessage) -> bool:
 def reply_undo(user, message_id) -> Undone:
     """Take back what the user's reply `message_id` wrote; UndoRefused says why not."""
     with transaction.atomic():
-        message = (
-            ChatMessage.objects.for_user(user)
-            .select_for_update()
-            .filter(pk=message_id, message_type=ChatMessage.Type.ASSISTANT)
-            .first()
-        )
-        if message is None:
-            raise UndoRefused("There is no such reply of yours.", "not_found")
+        message = own_reply_locked(user, message_id, UndoRefused)
         if (message.metadata or {}).get("undone"):
             raise UndoRefused("That reply was undone already.", "already_undone")
         entries = undo_entries(message)
