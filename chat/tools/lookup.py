@@ -7,19 +7,20 @@ resolve with the user, never a guess.
 
 from __future__ import annotations
 
-import difflib
 import re
 import uuid
 
 from django.core.exceptions import ObjectDoesNotExist
+from rapidfuzz import fuzz
 
 from sparky.dates import parse_day
+from sparky.words import singular
 
 _WORD = re.compile(r"[a-z0-9]+")
 
 
 def _words(text: str) -> set[str]:
-    return {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower())}
+    return {singular(w) for w in _WORD.findall(text.lower())}
 
 
 def name_score(query: str, name: str) -> float:
@@ -28,7 +29,7 @@ def name_score(query: str, name: str) -> float:
     if not q or not n:
         return 0.0
     overlap = len(q & n) / len(q)
-    ratio = difflib.SequenceMatcher(None, query.lower(), name.lower()).ratio()
+    ratio = fuzz.ratio(query.lower(), name.lower()) / 100
     return max(overlap, ratio)
 
 

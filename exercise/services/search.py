@@ -1,12 +1,12 @@
 """The exercise catalog search that logging depends on: corrected words, the best match for
 a name, one exercise by id."""
 
-import difflib
 import re
 
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db.models import Case, DecimalField, IntegerField, Q, Value, When
 from django.db.models.functions import Cast, Greatest, Length, Lower, Round
+from rapidfuzz import fuzz, process
 
 from exercise import vocabulary
 from exercise.models import Exercise
@@ -34,7 +34,7 @@ def _correct(word: str) -> str:
     """A misspelt activity word ("runing", "swiming") to the nearest one we know."""
     if word in _CANONICAL or len(word) < 4:
         return word
-    close = difflib.get_close_matches(word, _VOCABULARY, n=1, cutoff=0.9)
+    close = process.extractOne(word, _VOCABULARY, scorer=fuzz.ratio, score_cutoff=90)
     return close[0] if close else word
 
 

@@ -20,6 +20,7 @@ from nutrition.search.knowledge import (
 )
 from nutrition.search.query import _WORDS, _parse
 from nutrition.search.scoring import RESTAURANTS, _product, _ranked
+from sparky.words import singular
 
 BARCODE = re.compile(r"\d{8,14}")
 MAX_QUERY_CHARS = 200
@@ -184,7 +185,7 @@ def best_food(*, user, name: str) -> Food | None:
 def _only_the_maker(food: Food, name: str) -> bool:
     """Whether the words name only who made the food: the survey's restaurant in brackets
     ("Big Mac (McDonalds)") or the maker SR28 writes first in capitals ("SUBWAY, tuna sub")."""
-    asked = {_stem_plural(w) for w in _WORDS.findall(name.lower())}
+    asked = {singular(w) for w in _WORDS.findall(name.lower())}
     bracket = re.search(r"\(([^()]*)\)\s*$", food.name)
     if bracket and bracket.group(1).lower() in RESTAURANTS:
         maker = bracket.group(1)
@@ -192,7 +193,7 @@ def _only_the_maker(food: Food, name: str) -> bool:
         maker = food.name.split(",")[0]
         if "," not in food.name or any(c.islower() for c in maker.replace("Mc", "")):
             return False
-    made_by = {_stem_plural(w) for w in _WORDS.findall(maker.lower().replace("'", ""))}
+    made_by = {singular(w) for w in _WORDS.findall(maker.lower().replace("'", ""))}
     return bool(asked) and asked <= made_by
 
 
@@ -201,9 +202,9 @@ def _bare_survey(food: Food) -> bool:
 
 
 def _made_by_named(food: Food, name: str, maker_said: bool = False) -> bool:
-    asked = frozenset(_stem_plural(w) for w in _WORDS.findall(name.lower()))
+    asked = frozenset(singular(w) for w in _WORDS.findall(name.lower()))
     if maker_said:
-        maker = {_stem_plural(w) for w in _WORDS.findall(food.name.split(",")[0].lower())}
+        maker = {singular(w) for w in _WORDS.findall(food.name.split(",")[0].lower())}
         if not asked & maker:
             return False
     return bool(asked) and _made_by(food.name, asked)
@@ -220,11 +221,7 @@ def _brand(food: Food, name: str) -> bool:
         return False
     if _product(food.name) == asked:
         return True
-    return _made_by(food.name, frozenset(_stem_plural(w) for w in asked))
-
-
-def _stem_plural(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return _made_by(food.name, frozenset(singular(w) for w in asked))
 
 
 def _made_by(name: str, asked: frozenset[str]) -> bool:
@@ -237,9 +234,9 @@ def _made_by(name: str, asked: frozenset[str]) -> bool:
     # a maker written in capitals ("BURGER KING", "McDONALD'S"), not a label ("Candies")
     by_maker = all(sum(c.islower() for c in w) <= 1 for w in re.findall(r"[A-Za-z']+", maker))
     for part in parts[1:]:
-        words = {_stem_plural(w) for w in re.findall(r"[a-z]+", part.lower())}
-        caps = {_stem_plural(w.lower()) for w in re.findall(r"\b[A-Z][A-Z'&]{2,}\b", part)}
-        maker_words = {_stem_plural(w) for w in re.findall(r"[a-z]+", maker.lower())}
+        words = {singular(w) for w in re.findall(r"[a-z]+", part.lower())}
+        caps = {singular(w.lower()) for w in re.findall(r"\b[A-Z][A-Z'&]{2,}\b", part)}
+        maker_words = {singular(w) for w in re.findall(r"[a-z]+", maker.lower())}
         if asked <= words | (maker_words if by_maker else set()) and (
             by_maker or (caps and caps <= asked)
         ):

@@ -33,6 +33,7 @@ from nutrition.search.knowledge import (
     UNCOOKED_WORDS,
 )
 from nutrition.search.query import _WORDS, Candidate, Query
+from sparky.words import singular
 
 BRAND_BONUS = 0.05
 
@@ -77,10 +78,6 @@ PENALTY_SCALE = 0.15
 MAX_CREDIT = -1.0
 # Words after "with" ("coffee with milk") lift names that have them but are not required.
 SIDE_WEIGHT = 0.25
-
-
-def _singular_word(word: str) -> str:
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 _UPPER_WORDS = re.compile(r"[A-Z][A-Z0-9'&.-]*\b")
@@ -328,8 +325,8 @@ def _penalty(c: Candidate, layout: Layout, q: Query, cooked: bool) -> float:
         penalty -= GENERIC_CREDIT
     if c.servings:
         penalty -= SERVINGS_CREDIT * log2(1 + c.servings)
-    if c.survey and {_singular_word(w) for w in layout.words} & DISH_WORDS - {
-        _singular_word(w) for w in q.words
+    if c.survey and {singular(w) for w in layout.words} & DISH_WORDS - {
+        singular(w) for w in q.words
     }:
         penalty += SURVEY_OTHER_DISH_PENALTY  # "chicken tacos" are no "Taco or tostada salad"
     if c.survey and (q.kind or not c.servings):

@@ -42,7 +42,10 @@ def water_glasses(amount: float, unit: str | None) -> float | None:
     if unit is None or not str(unit).strip():
         return amount
     word = " ".join(str(unit).lower().split())
-    canonical = units.normalize_unit(word) if word not in WATER_GLASSES_PER_UNIT else word
+    try:
+        canonical = units.normalize_unit(word) if word not in WATER_GLASSES_PER_UNIT else word
+    except ValidationError:  # not a unit at all ("0", "-2 cups")
+        canonical = word
     if canonical not in WATER_GLASSES_PER_UNIT and word.endswith("s"):
         canonical = word[:-1]  # "bottles", "mugs"
     factor = WATER_GLASSES_PER_UNIT.get(canonical)

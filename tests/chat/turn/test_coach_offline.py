@@ -75,6 +75,13 @@ def test_water_glasses_add_up(alice, catalog):
     assert WaterIntake.objects.for_user(alice).get().glasses_consumed == 4
 
 
+def test_water_after_a_number_that_is_no_unit_is_a_glass_not_an_error(alice, catalog, caplog):
+    # "0:0 water" once made the water reader ask the unit parser about "0", which refused it
+    response = handle_turn(alice, "0:0water")
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "couldn't understand" not in response.message
+
+
 def test_yesterday_is_honoured(alice, catalog):
     import datetime as dt
 

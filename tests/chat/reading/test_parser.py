@@ -572,7 +572,7 @@ def test_it_logs_nothing_it_does_not_understand(message):
 
     if result.bare_food:
         # A short bare phrase is tried as a food name; the coach logs it only if the catalog
-        # knows it (tests/chat/test_coach_offline.py), so nothing here is certain.
+        # knows it (tests/chat/turn/test_coach_offline.py), so nothing here is certain.
         assert [i.name for i in result.intents] == ["log_food"] and not result.errors
         return
     assert result.intents == []

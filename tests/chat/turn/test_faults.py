@@ -21,7 +21,7 @@ from nutrition.models import FoodEntry
 from tests.worker import database_url
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def user_messages(user):
