@@ -363,7 +363,7 @@ def _respond(turn: Turn) -> CoachResponse:
             response.message = f"{response.message}\n\n{question}".strip()
         response.action = "confirm" if not turn.written else response.action
     if response.action == "confirm" and turn.pending_confirmation:
-        response.review = review_items(turn.pending_confirmation)
+        response.review = review_items(turn.pending_confirmation, user=turn.user)
     if turn.option_requests and response.action != "error":
         attach_options(turn, response, config)
     if turn.notes:

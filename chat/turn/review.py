@@ -17,6 +17,7 @@ import dataclasses
 import datetime as dt
 import json
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.tools.base import Written
 from chat.turn.types import ReplyRefused, own_reply_locked, said_logged
+from nutrition import services as food_services
 
 TTL = dt.timedelta(hours=12)
 CANCELLED = "Cancelled: nothing was logged."
@@ -56,8 +58,29 @@ def _arguments(call) -> dict:
     return dict(arguments) if isinstance(arguments, dict) else {}
 
 
-def review_items(pending: dict | None) -> list[dict]:
-    """The items a held reply would log, in the words and numbers the user may change."""
+def _kcal(user, tool: str, name: str, arguments: dict) -> int | None:
+    """About how many kcal an item is as listed: by the catalog, as logging it would count it, or
+    by a photo's estimate; None when that can't be told without saving it."""
+    try:
+        if tool == "log_food" and user is not None and name:
+            facts = food_services.food_facts(
+                user=user,
+                name=name,
+                quantity=arguments.get("quantity"),
+                unit=arguments.get("unit") or None,
+            )
+            calories = facts.values.get("calories") if facts is not None else None
+            return None if calories is None else round(calories)
+        if tool == "log_external_food" and arguments.get("calories") is not None:
+            return round(float(arguments["calories"]) * float(arguments.get("quantity") or 1))
+    except (ValidationError, TypeError, ValueError):
+        return None
+    return None
+
+
+def review_items(pending: dict | None, *, user=None) -> list[dict]:
+    """The items a held reply would log, in the words and numbers the user may change, with
+    about how many kcal each is (for `user`'s catalog, when given)."""
     items = []
     for index, call in enumerate((pending or {}).get("calls") or []):
         arguments = _arguments(call)
@@ -70,6 +93,7 @@ def review_items(pending: dict | None) -> list[dict]:
                 "unit": arguments.get("unit") or "",
                 "meal_type": arguments.get("meal_type") or "",
                 "editable": call[0] in ("log_food", "log_external_food"),
+                "kcal": _kcal(user, call[0], str(name), arguments),
             }
         )
     return items
@@ -80,7 +104,8 @@ def pending_review(message: ChatMessage) -> dict | None:
     pending = (message.metadata or {}).get("confirm")
     if not isinstance(pending, dict) or pending.get("resolved") or _stale(pending):
         return None
-    return {"items": review_items(pending), "question": pending.get("question") or ""}
+    items = review_items(pending, user=message.user)
+    return {"items": items, "question": pending.get("question") or ""}
 
 
 def _stale(pending: dict) -> bool:

@@ -101,6 +101,11 @@ class ReviewItemSerializer(serializers.Serializer):
     unit = serializers.CharField(allow_blank=True)
     meal_type = serializers.CharField(allow_blank=True)
     editable = serializers.BooleanField(help_text="Whether amount, unit and meal may change.")
+    kcal = serializers.IntegerField(
+        allow_null=True,
+        help_text="About how many kcal the item is as listed (the catalog's numbers for a food, "
+        "a photo's estimate for one), or null when that can't be told before logging.",
+    )
 
 
 class ReviewEditSerializer(serializers.Serializer):

@@ -112,7 +112,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         "engine": response.get("engine") or "",
         "options": choices,
         "confirm": asks_confirmation,
-        "review": review_items(confirm) if asks_confirmation else None,
+        "review": review_items(confirm, user=message.user) if asks_confirmation else None,
         "reviewed": (confirm or {}).get("said") if isinstance(confirm, dict) else None,
         "meals": MEALS,
         "can_undo": can_undo(message),

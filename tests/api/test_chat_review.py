@@ -7,6 +7,7 @@ import pytest
 
 from chat.models import ChatMessage
 from nutrition.models import FoodEntry
+from nutrition.services import entry_nutrients
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +132,21 @@ def test_ask_before_logging_holds_a_plain_meal_for_review(alice_api, alice, cata
     assert FoodEntry.objects.for_user(alice).count() == 0
     assert confirm(alice_api, body["message_id"]).status_code == 200
     assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_each_item_waiting_says_about_how_many_kcal_it_is(alice_api, alice, client, catalog):
+    alice_api.patch("/api/preferences/", {"review_before_logging": True}, format="json")
+
+    body = alice_api.post("/api/chat/", {"message": "2 eggs for breakfast"}, format="json").json()
+
+    # as logging would count it: 2 large eggs, 100 g, 143 kcal, before anything is saved
+    [item] = body["review"]
+    assert item["kcal"] == 143
+    client.force_login(alice)
+    assert "about 143 kcal" in client.get("/").content.decode()
+    confirm(alice_api, body["message_id"])
+    logged = entry_nutrients(FoodEntry.objects.for_user(alice).get())
+    assert round(logged["calories"]) == 143
 
 
 def test_without_the_preference_a_plain_meal_is_logged_at_once(alice_api, alice, catalog):
