@@ -7,13 +7,10 @@ from django.db import models
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from sparky.models import User
+from sparky.models import User, UserRowsQuerySet
 
 
-class AIServiceSettingsQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
+class AIServiceSettingsQuerySet(UserRowsQuerySet):
     def active(self):
         return self.filter(is_active=True)
 

@@ -9,15 +9,7 @@ from django.db import models
 from django.db.models.functions import Lower, Now
 from django.utils import timezone
 
-
-class ExerciseQuerySet(models.QuerySet):
-    def visible_to(self, user):
-        return self.filter(
-            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
-        )
-
-    def owned_by(self, user):
-        return self.filter(user=user)
+from sparky.models import CatalogQuerySet, DayRow
 
 
 class Exercise(models.Model):
@@ -42,7 +34,7 @@ class Exercise(models.Model):
     source_id = models.CharField(max_length=64, blank=True, default="")
     license = models.CharField(max_length=100, blank=True, default="")
 
-    objects = ExerciseQuerySet.as_manager()
+    objects = CatalogQuerySet.as_manager()
 
     class Meta:
         db_table = "exercises"
@@ -62,22 +54,7 @@ class Exercise(models.Model):
         return self.name
 
 
-class ExerciseEntryQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-    def on_date(self, day):
-        return self.filter(entry_date=day)
-
-    def between(self, start, end):
-        return self.filter(entry_date__gte=start, entry_date__lte=end)
-
-
-class ExerciseEntry(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class ExerciseEntry(DayRow):
     exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="entries")
     duration_minutes = models.IntegerField()
     calories_burned = models.IntegerField()
@@ -87,8 +64,6 @@ class ExerciseEntry(models.Model):
     # Added: the spec's log_exercise intent carries a distance.
     distance = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
     distance_unit = models.CharField(max_length=10, null=True, blank=True)
-
-    objects = ExerciseEntryQuerySet.as_manager()
 
     class Meta:
         db_table = "exercise_entries"

@@ -10,6 +10,8 @@ from django.db.models import F, Func
 from django.db.models.functions import Lower, Now
 from django.utils import timezone
 
+from sparky.models import CatalogQuerySet, DayRow, UserRow
+
 # Every nutrient column a food, a serving and a goal share. Units: calories kcal; protein, carbs,
 # fat, the fats, fiber and sugars g; cholesterol, sodium, potassium, vitamin C, calcium, iron mg;
 # vitamin A µg RAE.
@@ -78,17 +80,6 @@ class NutrientColumns(models.Model):
         return {name: getattr(self, name) for name in NUTRIENTS}
 
 
-class FoodQuerySet(models.QuerySet):
-    def visible_to(self, user):
-        """Public catalog foods, foods shared by others, and the user's own custom foods."""
-        return self.filter(
-            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
-        )
-
-    def owned_by(self, user):
-        return self.filter(user=user)
-
-
 class Food(NutrientColumns):
     id = models.UUIDField(
         primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
@@ -122,7 +113,7 @@ class Food(NutrientColumns):
         db_persist=True,
     )
 
-    objects = FoodQuerySet.as_manager()
+    objects = CatalogQuerySet.as_manager()
 
     class Meta:
         db_table = "foods"
@@ -201,22 +192,7 @@ class MealType(models.TextChoices):
     SNACK = "snack", "Snack"
 
 
-class FoodEntryQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-    def on_date(self, day):
-        return self.filter(entry_date=day)
-
-    def between(self, start, end):
-        return self.filter(entry_date__gte=start, entry_date__lte=end)
-
-
-class FoodEntry(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class FoodEntry(DayRow):
     food = models.ForeignKey(Food, on_delete=models.PROTECT, related_name="entries")
     meal_type = models.CharField(max_length=50, choices=MealType.choices)
     quantity = models.DecimalField(max_digits=10, decimal_places=3)
@@ -227,8 +203,6 @@ class FoodEntry(models.Model):
         FoodVariant, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
     )
 
-    objects = FoodEntryQuerySet.as_manager()
-
     class Meta:
         db_table = "food_entries"
         indexes = [models.Index(fields=["user", "entry_date"], name="food_entries_user_date")]
@@ -238,16 +212,7 @@ class FoodEntry(models.Model):
         return f"{self.quantity} {self.unit or ''} {self.food_id} on {self.entry_date}"
 
 
-class UserGoalQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-
-class UserGoal(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class UserGoal(UserRow):
     goal_date = models.DateField(null=True, blank=True)  # null: the default goal
     calories = _nutrient()
     protein = _nutrient()
@@ -270,8 +235,6 @@ class UserGoal(models.Model):
     calcium = _nutrient()
     iron = _nutrient()
 
-    objects = UserGoalQuerySet.as_manager()
-
     class Meta:
         db_table = "user_goals"
         constraints = [
@@ -287,22 +250,11 @@ class UserGoal(models.Model):
         return f"goal of {self.user_id} for {self.goal_date or 'default'}"
 
 
-class WaterIntakeQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-
-class WaterIntake(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class WaterIntake(DayRow):
     entry_date = models.DateField()
     glasses_consumed = models.IntegerField()
     created_at = models.DateTimeField(default=timezone.now, db_default=Now())
     updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = WaterIntakeQuerySet.as_manager()
 
     class Meta:
         db_table = "water_intake"
@@ -320,20 +272,14 @@ class WaterIntake(models.Model):
         return f"{self.glasses_consumed} glasses on {self.entry_date}"
 
 
-class UsualMeal(models.Model):
+class UsualMeal(UserRow):
     """A meal a user has most days, saved once ("save today's breakfast as my usual") and logged
     again in one go ("my usual breakfast"). Not one of the spec's tables: Sparky's own."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     meal_type = models.CharField(max_length=50, choices=MealType.choices)
     # [{"food_id", "variant_id", "quantity", "unit"}], in the order they were logged
     items = models.JSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = WaterIntakeQuerySet.as_manager()
 
     class Meta:
         db_table = "usual_meals"

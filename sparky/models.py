@@ -1,8 +1,10 @@
-"""Cross-cutting models: the user (standing in for auth.users), preferences and AI services."""
+"""Cross-cutting models: the user (standing in for auth.users) and preferences, and what every
+app's rows share: a user's rows (UserRow, DayRow for diary days) and their querysets."""
 
 import uuid
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.postgres.functions import RandomUUID
 from django.core.exceptions import ValidationError
@@ -11,6 +13,60 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from sparky.time_zones import is_zone
+
+
+class UserRowsQuerySet(models.QuerySet):
+    """Rows that belong to one user (a `user` foreign key)."""
+
+    def for_user(self, user):
+        return self.filter(user=user)
+
+
+class DayRowsQuerySet(UserRowsQuerySet):
+    """A user's rows dated by `entry_date`: the diary's days."""
+
+    def on_date(self, day):
+        return self.filter(entry_date=day)
+
+    def between(self, start, end):
+        """From start to end, both included."""
+        return self.filter(entry_date__gte=start, entry_date__lte=end)
+
+
+class CatalogQuerySet(models.QuerySet):
+    """A catalog's rows (foods, exercises): public ones, those users share, and users' own."""
+
+    def visible_to(self, user):
+        """Public catalog rows, rows shared by others, and the user's own custom rows."""
+        return self.filter(
+            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
+        )
+
+    def owned_by(self, user):
+        return self.filter(user=user)
+
+
+class UserRow(models.Model):
+    """A row of one user's data: a UUID key and the user it belongs to (gone with the user)."""
+
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    objects = UserRowsQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class DayRow(UserRow):
+    """A user's row of one day of the diary (its `entry_date`)."""
+
+    objects = DayRowsQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
 
 
 def validate_time_zone(value: str) -> None:
