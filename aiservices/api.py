@@ -78,10 +78,12 @@ class AIServiceViewSet(DomainViewSet):
     def rows(self, queryset):
         return queryset.order_by("created_at")
 
-    def given(self, serializer_class, *, partial: bool = False) -> dict:
-        values = super().given(serializer_class, partial=partial)
+    def given(self) -> dict:
+        values = super().given()
+        if self.action == "partial_update":
+            return values  # no key given: the stored one is kept
         # A new service without a key (Ollama, a local server) stores none.
-        return values if partial else {"api_key": "", **values}
+        return {"api_key": "", **values}
 
     @extend_schema(
         summary="Make this the active AI service, once it passes a connection test",

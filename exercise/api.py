@@ -27,14 +27,11 @@ SEARCH_LIMIT = 50
     retrieve=extend_schema(summary="Read an exercise"),
     create=extend_schema(
         summary="Create a custom exercise",
-        request=s.ExerciseCreateSerializer,
-        responses={201: s.ExerciseSerializer},
     ),
     partial_update=extend_schema(
         summary="Change one of your custom exercises",
         description="Only the fields given change; null clears calories_per_hour, met, category "
         "or description. Entries already logged keep their calories.",
-        request=s.ExerciseCreateSerializer(partial=True),
         responses={200: s.ExerciseSerializer, 403: ERRORS["403"]},
     ),
     destroy=extend_schema(
@@ -56,10 +53,12 @@ class ExerciseViewSet(CatalogViewSet):
     search = staticmethod(services.exercise_search)
     search_limit = SEARCH_LIMIT
 
-    def given(self, serializer_class, *, partial: bool = False) -> dict:
-        values = super().given(serializer_class, partial=partial)
-        # A new exercise leaves a null out (the service's default applies); an update clears it.
-        return values if partial else {k: v for k, v in values.items() if v is not None}
+    def given(self) -> dict:
+        values = super().given()
+        if self.action == "partial_update":
+            return values  # null clears a value
+        # A new exercise leaves a null out: the service's default applies.
+        return {k: v for k, v in values.items() if v is not None}
 
 
 @extend_schema_view(
@@ -73,14 +72,10 @@ class ExerciseViewSet(CatalogViewSet):
         summary="Log exercise",
         description="Calories are estimated from the exercise's MET and your latest weight "
         "unless given; a name that matches nothing is refused with 'exercise_not_found'.",
-        request=s.ExerciseEntryWriteSerializer,
-        responses={201: s.ExerciseEntrySerializer},
     ),
     partial_update=extend_schema(
         summary="Change an exercise entry",
         description="A new duration scales the calories; a new exercise re-estimates them.",
-        request=s.ExerciseEntryWriteSerializer,
-        responses={200: s.ExerciseEntrySerializer},
     ),
     destroy=extend_schema(summary="Delete an exercise entry"),
 )

@@ -35,14 +35,11 @@ _DATE_PATH = OpenApiParameter(
         summary="Record check-in values (upsert for entry_date)",
         description="Creates the day's check-in or changes only the values given; weights and "
         "lengths in any unit are stored in your preferred ones.",
-        request=s.CheckInWriteSerializer,
-        responses={200: s.CheckInSerializer},
+        responses={200: s.CheckInSerializer},  # an upsert: 200, also when it creates
     ),
     partial_update=extend_schema(
         summary="Record check-in values for this date (upsert)",
         parameters=[_DATE_PATH],
-        request=s.CheckInWriteSerializer,
-        responses={200: s.CheckInSerializer},
     ),
     destroy=extend_schema(summary="Delete one day's check-in", parameters=[_DATE_PATH]),
 )
@@ -52,6 +49,7 @@ class CheckInViewSet(DomainViewSet):
 
     model = CheckInMeasurement
     serializer_class = s.CheckInSerializer
+    create_serializer_class = update_serializer_class = s.CheckInWriteSerializer
     lookup_field = "entry_date"
     lookup_value_regex = _DATE
     documents_filters = True
@@ -105,16 +103,12 @@ class CheckInViewSet(DomainViewSet):
         summary="Create an empty custom category",
         description="Logging a first value (POST /api/custom-measurements/) also creates one; "
         "a name you already use, in any case, is refused with 'duplicate_category'.",
-        request=s.CustomCategoryCreateSerializer,
-        responses={201: s.CustomCategorySerializer},
     ),
     partial_update=extend_schema(
         summary="Rename a custom category or change its frequency or unit",
         description="A frequency the stored values do not fit is refused with "
         "'frequency_conflict': to Daily, Weekly or Monthly only if no date holds several "
         "values; to Hourly only while the category is empty. Leaving Hourly drops the hours.",
-        request=s.CustomCategoryUpdateSerializer,
-        responses={200: s.CustomCategorySerializer},
     ),
     destroy=extend_schema(
         summary="Delete a custom category and all its values",
@@ -152,16 +146,12 @@ class CustomCategoryViewSet(DomainViewSet):
         summary="Log a custom measurement",
         description="Daily, weekly and monthly categories keep one value per date and hourly "
         "ones one per hour (a second value replaces the first); 'All' keeps every value.",
-        request=s.CustomMeasurementWriteSerializer,
-        responses={201: s.CustomMeasurementSerializer},
     ),
     partial_update=extend_schema(
         summary="Correct a custom measurement value",
         description="Change the value, its date or (hourly categories) its hour. Moving it "
         "onto a date or hour that already holds a value is refused with 'duplicate_entry', "
         "except in 'All' categories.",
-        request=s.CustomMeasurementUpdateSerializer,
-        responses={200: s.CustomMeasurementSerializer},
     ),
     destroy=extend_schema(summary="Delete a custom measurement value"),
 )

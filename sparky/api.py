@@ -163,6 +163,11 @@ _ERROR_TEXT = {
 class SparkyAutoSchema(AutoSchema):
     """Documents the error responses every operation can give, in the shared error shape."""
 
+    def get_request_serializer(self):
+        # An app's ViewSet reads a write with its own serializer (DomainViewSet).
+        write = getattr(self.view, "write_serializer_class", None)
+        return (write and write()) or super().get_request_serializer()
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         codes = []
@@ -307,22 +312,33 @@ class DomainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def rows(self, queryset):
         return queryset
 
-    def given(self, serializer_class, *, partial: bool = False) -> dict:
-        """The request's body as the serializer reads it (a 400 when it is not valid)."""
-        given = (serializer_class or self.get_serializer_class())(
-            data=self.request.data, partial=partial, context=self.get_serializer_context()
+    def write_serializer_class(self):
+        """What a create or an update reads (the schema documents it as the request's body)."""
+        if self.action == "create":
+            return self.create_serializer_class or self.get_serializer_class()
+        if self.action == "partial_update":
+            return self.update_serializer_class or self.get_serializer_class()
+        return None
+
+    def given(self) -> dict:
+        """The request's body as the action's write serializer reads it (a 400 if invalid); an
+        update reads only what is given."""
+        given = self.write_serializer_class()(
+            data=self.request.data,
+            partial=self.action == "partial_update",
+            context=self.get_serializer_context(),
         )
         given.is_valid(raise_exception=True)
         return dict(given.validated_data)
 
     def create(self, request, *args, **kwargs):
-        values = self.given(self.create_serializer_class)
+        values = self.given()
         row = self.writes.create(user=request.user, **values)
         return Response(self.get_serializer(row).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request, *args, **kwargs):
         row = self.get_object()
-        values = self.given(self.update_serializer_class, partial=True)
+        values = self.given()
         row = self.writes.update(user=request.user, **{self.writes.id_name: row.pk}, **values)
         return Response(self.get_serializer(row).data)
 
