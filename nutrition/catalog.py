@@ -17,14 +17,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Protocol
 
-from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.db.models import Count, Max
-from django.utils import timezone
 
 from nutrition import survey
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
 from nutrition.names import short_food_name
+from sparky import curation
 
 SR28_SOURCE = "usda_sr28"
 SR28_PACKAGE = "usda_nutrition"
@@ -428,25 +428,6 @@ def import_foods(*, progress: Progress = NoProgress) -> FoodImportResult:
 # --- curation (Django admin) ------------------------------------------------------------------
 
 
-def _require_curator(actor, *permissions: str) -> None:
-    # Curation spans every user's foods on purpose (that is what merging duplicates is), so the
-    # scope is the acting staff member's permission rather than ownership.
-    if not (actor.is_active and actor.is_staff and actor.has_perms(permissions)):
-        raise PermissionDenied("Only staff allowed to edit foods can curate the catalog.")
-
-
-@transaction.atomic
-def foods_set_shared(*, actor, food_ids: Iterable, shared: bool) -> int:
-    """Share (or stop sharing) foods with every user. Returns how many foods changed."""
-    _require_curator(actor, "nutrition.change_food")
-    # A flag flip on many rows: one UPDATE, with updated_at set by hand (update() skips auto_now).
-    return (
-        Food.objects.filter(pk__in=list(food_ids))
-        .exclude(shared_with_public=shared)
-        .update(shared_with_public=shared, updated_at=timezone.now())
-    )
-
-
 @dataclass(frozen=True)
 class MergeResult:
     kept_id: object
@@ -456,35 +437,14 @@ class MergeResult:
 
 
 @transaction.atomic
-def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
+def foods_merge(*, actor, keep_id, ids: Iterable) -> MergeResult:
     """Merge duplicate foods into the one kept: diary entries move to it, the others are deleted.
 
     An entry logged with a household serving of a duplicate keeps its meaning: it points at the
     kept food's serving with the same unit and size, or that serving moves over to the kept food.
     """
-    _require_curator(actor, "nutrition.change_food", "nutrition.delete_food")
-    ids = {*food_ids, keep_id}
-    locked = {f.pk: f for f in Food.objects.select_for_update().filter(pk__in=ids)}
-    keep = locked.get(keep_id)
-    if keep is None:
-        raise ValidationError("The food to keep no longer exists.", code="merge_missing")
-    duplicates = [f for pk, f in locked.items() if pk != keep.pk]
-    if not duplicates:
-        raise ValidationError(
-            "Select at least two foods: the one to keep and the duplicates to merge into it.",
-            code="merge_needs_two",
-        )
-    duplicate_ids = [f.pk for f in duplicates]
-    entries = FoodEntry.objects.filter(food_id__in=duplicate_ids)
-    if keep.is_custom and not keep.shared_with_public:
-        others = entries.exclude(user_id=keep.user_id).values("user_id").distinct().count()
-        if others:
-            raise ValidationError(
-                f"“{keep.name}” is a private custom food, but {others} other user(s) logged the "
-                "duplicates: keep a public or shared food, or share this one first.",
-                code="merge_private_food",
-            )
-
+    merge = curation.start_merge(Food, actor=actor, keep_id=keep_id, ids=ids)
+    keep, duplicate_ids = merge.keep, merge.duplicate_ids
     kept_servings = {
         (v.serving_unit.strip().lower(), v.serving_size): v for v in keep.variants.all()
     }
@@ -509,11 +469,9 @@ def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
             next_sequence += 1
             variants_moved += 1
 
-    entries_moved = entries.update(food=keep)
-    Food.objects.filter(pk__in=duplicate_ids).delete()
     return MergeResult(
         kept_id=keep.pk,
         removed=len(duplicate_ids),
-        entries_moved=entries_moved,
+        entries_moved=merge.finish(),
         variants_moved=variants_moved,
     )
