@@ -139,16 +139,6 @@ def readable_food_name(long_description: str) -> str:
 
 
 @dataclass(frozen=True)
-class Sr28Food:
-    source_id: str
-    name: str
-    original_name: str
-    display_name: str
-    food_group: str
-    nutrients: dict[str, str | None]
-
-
-@dataclass(frozen=True)
 class Sr28Serving:
     source_id: str
     sequence: int
@@ -169,7 +159,7 @@ def _check_nutrient_units(directory: Path) -> None:
             )
 
 
-def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr28Food]:
+def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[survey.SourceFood]:
     _check_nutrient_units(directory)
     groups = dict(_fields(line)[:2] for line in _lines(directory / "FD_GROUP.txt"))
 
@@ -196,7 +186,7 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr
         ndb, group_code, long_description = fields[0], fields[1], fields[2]
         found = values.get(ndb, {})
         foods.append(
-            Sr28Food(
+            survey.SourceFood(
                 source_id=ndb,
                 name=readable_food_name(long_description),
                 original_name=long_description[:255],
