@@ -256,6 +256,14 @@ class WaterView(APIView):
     def _answer(self, request, day, glasses):
         return Response(s.WaterSerializer({"date": day, "glasses": glasses}).data)
 
+    def _change(self, request, serializer_class, change):
+        """Add or set (`change`, a water service) the glasses of the body's day (default today)."""
+        given = serializer_class(data=request.data)
+        given.is_valid(raise_exception=True)
+        day = parse_day(request.user, given.validated_data.get("date"))
+        total = change(user=request.user, glasses=given.validated_data["glasses"], entry_date=day)
+        return self._answer(request, day, total)
+
     @extend_schema(
         summary="Glasses of water on a day",
         parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
@@ -273,13 +281,7 @@ class WaterView(APIView):
         tags=["water"],
     )
     def post(self, request):
-        given = s.WaterAddSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        day = parse_day(request.user, given.validated_data.get("date"))
-        total = services.water_add(
-            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
-        )
-        return self._answer(request, day, total)
+        return self._change(request, s.WaterAddSerializer, services.water_add)
 
     @extend_schema(
         summary="Set the day's glasses of water",
@@ -288,13 +290,7 @@ class WaterView(APIView):
         tags=["water"],
     )
     def put(self, request):
-        given = s.WaterSetSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        day = parse_day(request.user, given.validated_data.get("date"))
-        total = services.water_set(
-            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
-        )
-        return self._answer(request, day, total)
+        return self._change(request, s.WaterSetSerializer, services.water_set)
 
 
 @extend_schema(tags=["food"])
