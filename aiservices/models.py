@@ -4,10 +4,8 @@ import uuid
 
 from django.contrib.postgres.functions import RandomUUID
 from django.db import models
-from django.db.models.functions import Now
-from django.utils import timezone
 
-from sparky.models import User, UserRowsQuerySet
+from sparky.models import User, UserRowsQuerySet, created_at_field, updated_at_field
 
 
 class AIServiceSettingsQuerySet(UserRowsQuerySet):
@@ -50,8 +48,8 @@ class AIServiceSettings(models.Model):
     # Sparky's own parser logs what it reads with certainty ("2 eggs for breakfast") before the
     # model is asked; the model gets the rest. The default for the core profile (small models).
     sparky_reads_first = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     objects = AIServiceSettingsQuerySet.as_manager()
 

@@ -5,10 +5,8 @@ import uuid
 
 from django.contrib.postgres.functions import RandomUUID
 from django.db import models
-from django.db.models.functions import Now
-from django.utils import timezone
 
-from sparky.models import UserRow
+from sparky.models import UserRow, created_at_field
 
 
 class ChatMessage(UserRow):
@@ -19,7 +17,7 @@ class ChatMessage(UserRow):
     session_id = models.UUIDField(default=uuid.uuid4, db_default=RandomUUID())
     message_type = models.CharField(max_length=50, choices=Type.choices)
     content = models.TextField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    created_at = created_at_field()
     metadata = models.JSONField(null=True, blank=True)
     # Deprecated by the spec, kept for history.
     message = models.TextField(null=True, blank=True)

@@ -4,12 +4,16 @@ import uuid
 
 from django.conf import settings
 from django.contrib.postgres.functions import RandomUUID
-from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
-from django.db.models.functions import Lower, Now
-from django.utils import timezone
 
-from sparky.models import CatalogQuerySet, DayRow
+from sparky.models import (
+    CatalogQuerySet,
+    DayRow,
+    catalog_name_indexes,
+    catalog_source_unique,
+    created_at_field,
+    updated_at_field,
+)
 
 
 class Exercise(models.Model):
@@ -24,8 +28,8 @@ class Exercise(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
     # Added: metabolic equivalent, so calories burned use the user's weight (MET x kg x hours).
     met = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
@@ -38,17 +42,8 @@ class Exercise(models.Model):
 
     class Meta:
         db_table = "exercises"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["source", "source_id"],
-                condition=~models.Q(source_id=""),
-                name="exercises_source_unique",
-            )
-        ]
-        indexes = [
-            GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="exercises_name_trgm"),
-            models.Index(fields=["user", "name"], name="exercises_user_name_idx"),
-        ]
+        constraints = [catalog_source_unique("exercises")]
+        indexes = catalog_name_indexes("exercises")
 
     def __str__(self) -> str:
         return self.name
@@ -60,7 +55,7 @@ class ExerciseEntry(DayRow):
     calories_burned = models.IntegerField()
     entry_date = models.DateField(null=True, blank=True)
     notes = models.TextField(null=True, blank=True)
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
+    created_at = created_at_field(null=True)
     # Added: the spec's log_exercise intent carries a distance.
     distance = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
     distance_unit = models.CharField(max_length=10, null=True, blank=True)

@@ -4,7 +4,7 @@ from django.db import models
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from sparky.models import DayRow, UserRow
+from sparky.models import DayRow, UserRow, created_at_field, updated_at_field
 
 
 class CheckInMeasurement(DayRow):
@@ -16,8 +16,8 @@ class CheckInMeasurement(DayRow):
     waist = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     hips = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     steps = models.IntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "check_in_measurements"
@@ -50,8 +50,8 @@ class CustomCategory(UserRow):
     frequency = models.TextField(choices=Frequency.choices, default=Frequency.DAILY)
     # Added: the unit the values are recorded in ("mmHg", "hours"), optional.
     unit = models.CharField(max_length=20, blank=True, default="")
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "custom_categories"
@@ -78,7 +78,7 @@ class CustomMeasurement(DayRow):
     entry_date = models.DateField()
     entry_hour = models.IntegerField(null=True, blank=True)
     entry_timestamp = models.DateTimeField(default=timezone.now, db_default=Now())
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    created_at = created_at_field()
 
     class Meta:
         db_table = "custom_measurements"

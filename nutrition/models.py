@@ -4,13 +4,19 @@ import uuid
 
 from django.conf import settings
 from django.contrib.postgres.functions import RandomUUID
-from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import F, Func
-from django.db.models.functions import Lower, Now
-from django.utils import timezone
 
-from sparky.models import CatalogQuerySet, DayRow, UserRow
+from sparky.models import (
+    CatalogQuerySet,
+    DayRow,
+    UserRow,
+    catalog_name_indexes,
+    catalog_source_unique,
+    created_at_field,
+    updated_at_field,
+)
 
 # Every nutrient column a food, a serving and a goal share. Units: calories kcal; protein, carbs,
 # fat, the fats, fiber and sugars g; cholesterol, sodium, potassium, vitamin C, calcium, iron mg;
@@ -91,8 +97,8 @@ class Food(NutrientColumns):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     barcode = models.CharField(max_length=255, null=True, blank=True)
     openfoodfacts_id = models.CharField(max_length=255, null=True, blank=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
@@ -117,16 +123,9 @@ class Food(NutrientColumns):
 
     class Meta:
         db_table = "foods"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["source", "source_id"],
-                condition=~models.Q(source_id=""),
-                name="foods_source_unique",
-            )
-        ]
+        constraints = [catalog_source_unique("foods")]
         indexes = [
-            GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="foods_name_trgm"),
-            models.Index(fields=["user", "name"], name="foods_user_name_idx"),
+            *catalog_name_indexes("foods"),
             models.Index(fields=["barcode"], name="foods_barcode_idx"),
             # Search tokens: each stem, and each stem tagged with the key's length ("banana#1"),
             # so the shortest names containing the query's words are found first. No pending
@@ -171,8 +170,8 @@ class FoodVariant(NutrientColumns):
     serving_unit = models.CharField(max_length=100)
     gram_weight = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     sequence = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "food_variants"
@@ -198,7 +197,7 @@ class FoodEntry(DayRow):
     quantity = models.DecimalField(max_digits=10, decimal_places=3)
     unit = models.CharField(max_length=50, null=True, blank=True)
     entry_date = models.DateField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    created_at = created_at_field()
     variant = models.ForeignKey(
         FoodVariant, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
     )
@@ -219,8 +218,8 @@ class UserGoal(UserRow):
     carbs = _nutrient()
     fat = _nutrient()
     water_goal = models.IntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     saturated_fat = _nutrient()
     polyunsaturated_fat = _nutrient()
     monounsaturated_fat = _nutrient()
@@ -253,8 +252,8 @@ class UserGoal(UserRow):
 class WaterIntake(DayRow):
     entry_date = models.DateField()
     glasses_consumed = models.IntegerField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "water_intake"
@@ -279,7 +278,7 @@ class UsualMeal(UserRow):
     meal_type = models.CharField(max_length=50, choices=MealType.choices)
     # [{"food_id", "variant_id", "quantity", "unit"}], in the order they were logged
     items = models.JSONField(default=list)
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "usual_meals"

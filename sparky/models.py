@@ -7,12 +7,23 @@ import zoneinfo
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.postgres.functions import RandomUUID
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models.functions import Now
+from django.db.models.functions import Lower, Now
 from django.utils import timezone
 
 from sparky.time_zones import is_zone
+
+
+def created_at_field(**options) -> models.DateTimeField:
+    """When a row was made (by Django, or by SQL through the database default)."""
+    return models.DateTimeField(default=timezone.now, db_default=Now(), **options)
+
+
+def updated_at_field(**options) -> models.DateTimeField:
+    """When a row was last saved (by Django, or made by SQL through the database default)."""
+    return models.DateTimeField(auto_now=True, db_default=Now(), **options)
 
 
 class UserRowsQuerySet(models.QuerySet):
@@ -44,6 +55,24 @@ class CatalogQuerySet(models.QuerySet):
 
     def owned_by(self, user):
         return self.filter(user=user)
+
+
+def catalog_source_unique(table: str) -> models.UniqueConstraint:
+    """A catalog's row loaded from a source is there once per source id (loads upsert on it)."""
+    return models.UniqueConstraint(
+        fields=["source", "source_id"],
+        condition=~models.Q(source_id=""),
+        name=f"{table}_source_unique",
+    )
+
+
+def catalog_name_indexes(table: str) -> list[models.Index]:
+    """A catalog's search by words of the name (trigrams of lower(name)), and a user's own rows
+    by name."""
+    return [
+        GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name=f"{table}_name_trgm"),
+        models.Index(fields=["user", "name"], name=f"{table}_user_name_idx"),
+    ]
 
 
 class UserRow(models.Model):
@@ -163,8 +192,8 @@ class UserPreferences(models.Model):
     # Review before logging (chat.turn.review): every logging turn, or only a photo's estimate.
     review_before_logging = models.BooleanField(default=False, db_default=False)
     review_photos = models.BooleanField(default=True, db_default=True)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "user_preferences"
