@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from exercise import catalog
 from exercise.models import Exercise, ExerciseEntry
-from sparky.admin import CatalogAdmin, OriginFilter
+from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter
 
 
 @admin.register(Exercise)
@@ -52,7 +52,7 @@ class ExerciseAdmin(CatalogAdmin):
 
 
 @admin.register(ExerciseEntry)
-class ExerciseEntryAdmin(admin.ModelAdmin):
+class ExerciseEntryAdmin(DiaryRowAdmin):
     list_display = (
         "entry_date",
         "user",
@@ -62,10 +62,8 @@ class ExerciseEntryAdmin(admin.ModelAdmin):
         "distance",
         "distance_unit",
     )
-    list_filter = ("entry_date",)
     list_select_related = ("user", "exercise")
     search_fields = ("user__email", "exercise__name")
     autocomplete_fields = ("user", "exercise")
     ordering = ("-entry_date", "-created_at")
-    show_full_result_count = False
     readonly_fields = ("created_at",)

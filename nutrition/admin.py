@@ -15,7 +15,7 @@ from nutrition.models import (
     WaterIntake,
     nutrient_unit,
 )
-from sparky.admin import CatalogAdmin, OriginFilter
+from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter
 
 
 def _amount(value: Decimal | None) -> str:
@@ -23,6 +23,16 @@ def _amount(value: Decimal | None) -> str:
     if value is None:
         return "–"
     return f"{value.normalize():f}"
+
+
+def _amount_column(field: str, description: str):
+    """A changelist column of one nutrient of the food, sortable by it."""
+
+    @admin.display(description=description, ordering=field)
+    def column(self, food: Food) -> str:
+        return _amount(getattr(food, field))
+
+    return column
 
 
 class NutrientLabelsForm(forms.ModelForm):
@@ -162,25 +172,14 @@ class FoodAdmin(CatalogAdmin):
             return food.serving_unit or "–"
         return f"{_amount(food.serving_size)} {food.serving_unit or ''}".strip()
 
-    @admin.display(description="kcal", ordering="calories")
-    def kcal(self, food: Food) -> str:
-        return _amount(food.calories)
-
-    @admin.display(description="protein (g)", ordering="protein")
-    def protein_g(self, food: Food) -> str:
-        return _amount(food.protein)
-
-    @admin.display(description="carbs (g)", ordering="carbs")
-    def carbs_g(self, food: Food) -> str:
-        return _amount(food.carbs)
-
-    @admin.display(description="fat (g)", ordering="fat")
-    def fat_g(self, food: Food) -> str:
-        return _amount(food.fat)
+    kcal = _amount_column("calories", "kcal")
+    protein_g = _amount_column("protein", "protein (g)")
+    carbs_g = _amount_column("carbs", "carbs (g)")
+    fat_g = _amount_column("fat", "fat (g)")
 
 
 @admin.register(FoodEntry)
-class FoodEntryAdmin(admin.ModelAdmin):
+class FoodEntryAdmin(DiaryRowAdmin):
     list_display = ("entry_date", "user", "meal_type", "food", "quantity", "unit", "variant")
     list_filter = ("meal_type", "entry_date")
     list_select_related = ("user", "food", "variant")
@@ -188,7 +187,6 @@ class FoodEntryAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user", "food")
     raw_id_fields = ("variant",)
     ordering = ("-entry_date", "-created_at")
-    show_full_result_count = False
     readonly_fields = ("created_at",)
 
 
