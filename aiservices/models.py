@@ -1,11 +1,8 @@
 """The user's AI services (the spec's ai_service_settings table)."""
 
-import uuid
-
-from django.contrib.postgres.functions import RandomUUID
 from django.db import models
 
-from sparky.models import User, UserRowsQuerySet, created_at_field, updated_at_field
+from sparky.models import User, UserRowsQuerySet, created_at_field, updated_at_field, uuid_key
 
 
 class AIServiceSettingsQuerySet(UserRowsQuerySet):
@@ -28,9 +25,7 @@ class AIServiceSettings(models.Model):
         FULL = "full", "Full (every tool, for capable cloud models)"
         CORE = "core", "Core (essential logging tools, for small local models)"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ai_services")
     service_name = models.CharField(max_length=255)
     service_type = models.CharField(max_length=50, choices=ServiceType.choices)

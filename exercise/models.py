@@ -1,9 +1,6 @@
 """The exercise catalog and the exercise diary (spec tables)."""
 
-import uuid
-
 from django.conf import settings
-from django.contrib.postgres.functions import RandomUUID
 from django.db import models
 
 from sparky.models import (
@@ -13,13 +10,12 @@ from sparky.models import (
     catalog_source_unique,
     created_at_field,
     updated_at_field,
+    uuid_key,
 )
 
 
 class Exercise(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     name = models.CharField(max_length=255)
     category = models.CharField(max_length=50, null=True, blank=True)
     calories_per_hour = models.IntegerField(null=True, blank=True)

@@ -1,9 +1,6 @@
 """Foods, their household servings, the food diary, goals and water (spec tables)."""
 
-import uuid
-
 from django.conf import settings
-from django.contrib.postgres.functions import RandomUUID
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import F, Func
@@ -16,6 +13,7 @@ from sparky.models import (
     catalog_source_unique,
     created_at_field,
     updated_at_field,
+    uuid_key,
 )
 
 # Every nutrient column a food, a serving and a goal share. Units: calories kcal; protein, carbs,
@@ -87,9 +85,7 @@ class NutrientColumns(models.Model):
 
 
 class Food(NutrientColumns):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     name = models.CharField(max_length=255)
     serving_size = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     serving_unit = models.CharField(max_length=50, null=True, blank=True)
@@ -162,9 +158,7 @@ FNDDS_SOURCE = "usda_fndds"
 class FoodVariant(NutrientColumns):
     """A household serving of a food ("1 large", "1 cup") with the nutrients of that serving."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     food = models.ForeignKey(Food, on_delete=models.CASCADE, related_name="variants")
     serving_size = models.DecimalField(max_digits=10, decimal_places=3)
     serving_unit = models.CharField(max_length=100)

@@ -16,6 +16,14 @@ from django.utils import timezone
 from sparky.time_zones import is_zone
 
 
+def uuid_key() -> models.UUIDField:
+    """A row's primary key: a random UUID, made by Django or, for rows written by SQL, by the
+    database."""
+    return models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+
+
 def created_at_field(**options) -> models.DateTimeField:
     """When a row was made (by Django, or by SQL through the database default)."""
     return models.DateTimeField(default=timezone.now, db_default=Now(), **options)
@@ -78,9 +86,7 @@ def catalog_name_indexes(table: str) -> list[models.Index]:
 class UserRow(models.Model):
     """A row of one user's data: a UUID key and the user it belongs to (gone with the user)."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
 
     objects = UserRowsQuerySet.as_manager()
@@ -126,9 +132,7 @@ class UserManager(BaseUserManager):
 
 
 class User(AbstractBaseUser, PermissionsMixin):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     email = models.EmailField(unique=True)
     display_name = models.CharField(max_length=100, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
@@ -171,9 +175,7 @@ class UserPreferences(models.Model):
         CM = "cm", "cm"
         INCHES = "inches", "inches"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
     date_format = models.CharField(max_length=50, default="yyyy-MM-dd", db_default="yyyy-MM-dd")
     default_weight_unit = models.CharField(
