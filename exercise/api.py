@@ -25,9 +25,7 @@ SEARCH_LIMIT = 50
         ],
     ),
     retrieve=extend_schema(summary="Read an exercise"),
-    create=extend_schema(
-        summary="Create a custom exercise",
-    ),
+    create=extend_schema(summary="Create a custom exercise"),
     partial_update=extend_schema(
         summary="Change one of your custom exercises",
         description="Only the fields given change; null clears calories_per_hour, met, category "

@@ -52,9 +52,7 @@ SEARCH_LIMIT = 50
         ],
     ),
     retrieve=extend_schema(summary="Read a food"),
-    create=extend_schema(
-        summary="Create a custom food",
-    ),
+    create=extend_schema(summary="Create a custom food"),
     partial_update=extend_schema(
         summary="Change one of your custom foods",
         responses={200: s.FoodSerializer, 403: ERRORS["403"]},
@@ -94,9 +92,7 @@ class FoodViewSet(CatalogViewSet):
         description="Units are converted (g, oz, cup, piece, the food's servings); an entry "
         "over 5,000 kcal is refused with error 'implausible'.",
     ),
-    partial_update=extend_schema(
-        summary="Change a food entry",
-    ),
+    partial_update=extend_schema(summary="Change a food entry"),
     destroy=extend_schema(summary="Delete a food entry"),
 )
 @extend_schema(tags=["food entries"])
