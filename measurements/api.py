@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from measurements import serializers as s
 from measurements import services
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
-from sparky.api import DATE_PARAMETERS, ERRORS, DomainViewSet, Writes, filter_dates
+from sparky.api import DATE_PARAMETERS, ERRORS, DomainViewSet, UserRowsViewSet, Writes, filter_dates
 from sparky.services import preferences_for
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
@@ -44,7 +44,7 @@ _DATE_PATH = OpenApiParameter(
     destroy=extend_schema(summary="Delete one day's check-in", parameters=[_DATE_PATH]),
 )
 @extend_schema(tags=["check-ins"])
-class CheckInViewSet(DomainViewSet):
+class CheckInViewSet(UserRowsViewSet):
     # One check-in a day, by its date: a create or an update records values into it (upsert).
 
     model = CheckInMeasurement

@@ -31,6 +31,7 @@ from sparky.api import (
     ERRORS,
     CatalogViewSet,
     DomainViewSet,
+    UserRowsViewSet,
     Writes,
     filter_dates,
     query_date,
@@ -182,7 +183,7 @@ def _not_a_date(key: str) -> str:
     ),
 )
 @extend_schema(tags=["goals"])
-class GoalViewSet(DomainViewSet):
+class GoalViewSet(UserRowsViewSet):
     # Goals by key ("default" or a date), set and deleted by date; no create.
 
     model = UserGoal

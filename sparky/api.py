@@ -3,7 +3,8 @@
 Shared: one error shape for every failure (`exception_handler`), the token endpoint, the throttle
 and pagination classes named once in REST_FRAMEWORK, the date filters of list endpoints, the
 schema class that documents the error responses of every operation, and the bases of the apps'
-ViewSets (`DomainViewSet` for a user's rows, `CatalogViewSet` for the food and exercise catalogs).
+ViewSets (`UserRowsViewSet` and `DomainViewSet` for a user's rows, `CatalogViewSet` for the food
+and exercise catalogs).
 
 Endpoints: the daily summary, preferences, and the user's AI services (whose API key is accepted
 but never returned: responses say `has_api_key`).
@@ -285,17 +286,16 @@ class Writes:
 # description of every operation.
 
 
-class DomainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    # A user's rows of one model: read through `model.objects.for_user` (another user's row is a
-    # 404), written through the app's services (`writes`).
+class UserRowsViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    # A user's rows of one model, read through `model.objects.for_user` (another user's row is a
+    # 404). The subclass writes them with its own actions.
     #
-    # A subclass names the `model`, the serializer that shows a row (`serializer_class`), those a
-    # create and an update read (`create_serializer_class`, `update_serializer_class`, read as a
-    # partial update; both default to `serializer_class`) and the services in `writes`. `rows()`
-    # adds the joins, filters and order of its list.
+    # A subclass names the `model`, the serializer that shows a row (`serializer_class`) and those
+    # a create and an update read (`create_serializer_class`, `update_serializer_class`, read as a
+    # partial update; both default to `serializer_class`). `rows()` adds the joins, filters and
+    # order of its list.
 
     model: type
-    writes: Writes
     create_serializer_class: type[serializers.Serializer] | None = None
     update_serializer_class: type[serializers.Serializer] | None = None
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
@@ -330,6 +330,12 @@ class DomainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         given.is_valid(raise_exception=True)
         return dict(given.validated_data)
+
+
+class DomainViewSet(UserRowsViewSet):
+    # A user's rows, created, changed and deleted through the app's services (`writes`).
+
+    writes: Writes
 
     def create(self, request, *args, **kwargs):
         values = self.given()
@@ -465,6 +471,7 @@ __all__ = [
     "AuthTokenView",
     "CatalogViewSet",
     "DomainViewSet",
+    "UserRowsViewSet",
     "ErrorSerializer",
     "OwnerOrReadOnly",
     "ScopedThrottle",
