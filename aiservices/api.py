@@ -4,12 +4,13 @@ test, and going back to the built-in offline model. Thin over aiservices.service
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from aiservices import llm, services
 from aiservices.models import AIServiceSettings
+from sparky.api import DomainViewSet, Writes
 
 
 class AIServiceSerializer(serializers.Serializer):
@@ -64,35 +65,25 @@ class ActivateSerializer(serializers.Serializer):
     destroy=extend_schema(summary="Delete an AI service"),
 )
 @extend_schema(tags=["settings"])
-class AIServiceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class AIServiceViewSet(DomainViewSet):
+    model = AIServiceSettings
     serializer_class = AIServiceSerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    writes = Writes(
+        create=services.ai_service_create,
+        update=services.ai_service_update,
+        delete=services.ai_service_delete,
+        id_name="service_id",
+    )
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return AIServiceSettings.objects.none()
-        return AIServiceSettings.objects.for_user(self.request.user).order_by("created_at")
+    def rows(self, queryset):
+        return queryset.order_by("created_at")
 
-    def create(self, request):
-        given = self.get_serializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        values = {"api_key": "", **given.validated_data}
-        service = services.ai_service_create(user=request.user, **values)
-        return Response(self.get_serializer(service).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        service = self.get_object()
-        given = self.get_serializer(service, data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        service = services.ai_service_update(
-            user=request.user, service_id=service.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(service).data)
-
-    def destroy(self, request, pk=None):
-        service = self.get_object()
-        services.ai_service_delete(user=request.user, service_id=service.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def given(self) -> dict:
+        values = super().given()
+        if self.action == "partial_update":
+            return values  # no key given: the stored one is kept
+        # A new service without a key (Ollama, a local server) stores none.
+        return {"api_key": "", **values}
 
     @extend_schema(
         summary="Make this the active AI service, once it passes a connection test",

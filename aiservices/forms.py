@@ -7,7 +7,7 @@ from django import forms
 from aiservices.models import AIServiceSettings
 from aiservices.services import DEFAULT_MODELS, KEYLESS_TYPES
 from sparky.crypto import SecretError, decrypt_secret, encrypt_secret
-from sparky.forms import DescribedErrorsMixin
+from sparky.forms import DescribedErrorsMixin, notes_field
 
 KEPT_KEY_SECONDS = 3600  # how long a key typed into a refused form is held for the next try
 KEPT_HELP = "The key you typed is kept (not shown). Type another to replace it."
@@ -78,11 +78,9 @@ class AIServiceForm(DescribedErrorsMixin, forms.Form):
             "local models."
         ),
     )
-    system_prompt = forms.CharField(
-        label="Extra instructions for this service",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Added after Sparky's own prompt, never instead of it.",
+    system_prompt = notes_field(
+        "Extra instructions for this service",
+        "Added after Sparky's own prompt, never instead of it.",
     )
     is_active = forms.BooleanField(
         label="Use this service for the chat once it passes a connection test",

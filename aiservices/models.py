@@ -1,19 +1,11 @@
 """The user's AI services (the spec's ai_service_settings table)."""
 
-import uuid
-
-from django.contrib.postgres.functions import RandomUUID
 from django.db import models
-from django.db.models.functions import Now
-from django.utils import timezone
 
-from sparky.models import User
+from sparky.models import User, UserRowsQuerySet, created_at_field, updated_at_field, uuid_key
 
 
-class AIServiceSettingsQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
+class AIServiceSettingsQuerySet(UserRowsQuerySet):
     def active(self):
         return self.filter(is_active=True)
 
@@ -33,9 +25,7 @@ class AIServiceSettings(models.Model):
         FULL = "full", "Full (every tool, for capable cloud models)"
         CORE = "core", "Core (essential logging tools, for small local models)"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ai_services")
     service_name = models.CharField(max_length=255)
     service_type = models.CharField(max_length=50, choices=ServiceType.choices)
@@ -53,8 +43,8 @@ class AIServiceSettings(models.Model):
     # Sparky's own parser logs what it reads with certainty ("2 eggs for breakfast") before the
     # model is asked; the model gets the rest. The default for the core profile (small models).
     sparky_reads_first = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     objects = AIServiceSettingsQuerySet.as_manager()
 

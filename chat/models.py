@@ -3,31 +3,21 @@ aiservices.models."""
 
 import uuid
 
-from django.conf import settings
 from django.contrib.postgres.functions import RandomUUID
 from django.db import models
-from django.db.models.functions import Now
-from django.utils import timezone
+
+from sparky.models import UserRow, created_at_field
 
 
-class ChatMessageQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-
-class ChatMessage(models.Model):
+class ChatMessage(UserRow):
     class Type(models.TextChoices):
         USER = "user", "User"
         ASSISTANT = "assistant", "Assistant"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     session_id = models.UUIDField(default=uuid.uuid4, db_default=RandomUUID())
     message_type = models.CharField(max_length=50, choices=Type.choices)
     content = models.TextField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    created_at = created_at_field()
     metadata = models.JSONField(null=True, blank=True)
     # Deprecated by the spec, kept for history.
     message = models.TextField(null=True, blank=True)
@@ -35,8 +25,6 @@ class ChatMessage(models.Model):
     image_url = models.TextField(null=True, blank=True)
     # Added: a client-chosen key that makes a retried chat turn a no-op.
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
-
-    objects = ChatMessageQuerySet.as_manager()
 
     class Meta:
         db_table = "sparky_chat_history"

@@ -10,7 +10,7 @@ from django import forms
 
 from nutrition.models import MealType
 from sparky import time_zones
-from sparky.forms import DescribedErrorsMixin, TimeZoneField
+from sparky.forms import DescribedErrorsMixin, TimeZoneField, notes_field
 from sparky.models import UserPreferences
 from sparky.services import DATE_FORMATS
 
@@ -31,17 +31,11 @@ class PreferencesForm(DescribedErrorsMixin, forms.Form):
     auto_clear_history = forms.ChoiceField(
         label="Clear chat history", choices=UserPreferences.AutoClear
     )
-    system_prompt = forms.CharField(
-        label="Custom instructions for Sparky",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="E.g. 'Be brief' or 'I train for a marathon'.",
+    system_prompt = notes_field(
+        "Custom instructions for Sparky", "E.g. 'Be brief' or 'I train for a marathon'."
     )
-    dietary_notes = forms.CharField(
-        label="Dietary notes",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Allergies, vegetarian, low sodium... Sparky keeps them in mind.",
+    dietary_notes = notes_field(
+        "Dietary notes", "Allergies, vegetarian, low sodium... Sparky keeps them in mind.", rows=2
     )
     review_before_logging = forms.BooleanField(
         label="Ask before logging",

@@ -23,12 +23,12 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.html import strip_tags
 
-from exercise.models import Exercise, ExerciseEntry
+from exercise.models import Exercise
+from sparky import curation
 
 COMPENDIUM_SOURCE = "compendium_2011"
 COMPENDIUM_LICENSE = "Compendium of Physical Activities (Ainsworth et al. 2011)"
@@ -494,24 +494,6 @@ def import_exercises() -> ExerciseImportResult:
 # --- curation (Django admin) ------------------------------------------------------------------
 
 
-def _require_curator(actor, *permissions: str) -> None:
-    # Curation spans every user's exercises on purpose, so the scope is the acting staff
-    # member's permission rather than ownership.
-    if not (actor.is_active and actor.is_staff and actor.has_perms(permissions)):
-        raise PermissionDenied("Only staff allowed to edit exercises can curate the catalog.")
-
-
-@transaction.atomic
-def exercises_set_shared(*, actor, exercise_ids: Iterable, shared: bool) -> int:
-    """Share (or stop sharing) exercises with every user. Returns how many changed."""
-    _require_curator(actor, "exercise.change_exercise")
-    return (
-        Exercise.objects.filter(pk__in=list(exercise_ids))
-        .exclude(shared_with_public=shared)
-        .update(shared_with_public=shared, updated_at=timezone.now())
-    )
-
-
 @dataclass(frozen=True)
 class MergeResult:
     kept_id: object
@@ -520,32 +502,11 @@ class MergeResult:
 
 
 @transaction.atomic
-def exercises_merge(*, actor, keep_id, exercise_ids: Iterable) -> MergeResult:
+def exercises_merge(*, actor, keep_id, ids: Iterable) -> MergeResult:
     """Merge duplicate exercises into the one kept: entries move to it, the others are deleted.
 
     Logged entries keep their minutes and calories; only the exercise they point at changes.
     """
-    _require_curator(actor, "exercise.change_exercise", "exercise.delete_exercise")
-    ids = {*exercise_ids, keep_id}
-    locked = {e.pk: e for e in Exercise.objects.select_for_update().filter(pk__in=ids)}
-    keep = locked.get(keep_id)
-    if keep is None:
-        raise ValidationError("The exercise to keep no longer exists.", code="merge_missing")
-    duplicate_ids = [pk for pk in locked if pk != keep.pk]
-    if not duplicate_ids:
-        raise ValidationError(
-            "Select at least two exercises: the one to keep and the duplicates to merge into it.",
-            code="merge_needs_two",
-        )
-    entries = ExerciseEntry.objects.filter(exercise_id__in=duplicate_ids)
-    if keep.is_custom and not keep.shared_with_public:
-        others = entries.exclude(user_id=keep.user_id).values("user_id").distinct().count()
-        if others:
-            raise ValidationError(
-                f"“{keep.name}” is a private custom exercise, but {others} other user(s) logged "
-                "the duplicates: keep a public or shared exercise, or share this one first.",
-                code="merge_private_exercise",
-            )
-    entries_moved = entries.update(exercise=keep)
-    Exercise.objects.filter(pk__in=duplicate_ids).delete()
-    return MergeResult(kept_id=keep.pk, removed=len(duplicate_ids), entries_moved=entries_moved)
+    merge = curation.start_merge(Exercise, actor=actor, keep_id=keep_id, ids=ids)
+    moved = merge.finish()
+    return MergeResult(kept_id=merge.keep.pk, removed=len(merge.duplicate_ids), entries_moved=moved)

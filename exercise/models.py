@@ -1,29 +1,21 @@
 """The exercise catalog and the exercise diary (spec tables)."""
 
-import uuid
-
 from django.conf import settings
-from django.contrib.postgres.functions import RandomUUID
-from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
-from django.db.models.functions import Lower, Now
-from django.utils import timezone
 
-
-class ExerciseQuerySet(models.QuerySet):
-    def visible_to(self, user):
-        return self.filter(
-            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
-        )
-
-    def owned_by(self, user):
-        return self.filter(user=user)
+from sparky.models import (
+    CatalogQuerySet,
+    DayRow,
+    catalog_name_indexes,
+    catalog_source_unique,
+    created_at_field,
+    updated_at_field,
+    uuid_key,
+)
 
 
 class Exercise(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     name = models.CharField(max_length=255)
     category = models.CharField(max_length=50, null=True, blank=True)
     calories_per_hour = models.IntegerField(null=True, blank=True)
@@ -32,8 +24,8 @@ class Exercise(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
     # Added: metabolic equivalent, so calories burned use the user's weight (MET x kg x hours).
     met = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
@@ -42,53 +34,27 @@ class Exercise(models.Model):
     source_id = models.CharField(max_length=64, blank=True, default="")
     license = models.CharField(max_length=100, blank=True, default="")
 
-    objects = ExerciseQuerySet.as_manager()
+    objects = CatalogQuerySet.as_manager()
 
     class Meta:
         db_table = "exercises"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["source", "source_id"],
-                condition=~models.Q(source_id=""),
-                name="exercises_source_unique",
-            )
-        ]
-        indexes = [
-            GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="exercises_name_trgm"),
-            models.Index(fields=["user", "name"], name="exercises_user_name_idx"),
-        ]
+        constraints = [catalog_source_unique("exercises")]
+        indexes = catalog_name_indexes("exercises")
 
     def __str__(self) -> str:
         return self.name
 
 
-class ExerciseEntryQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-    def on_date(self, day):
-        return self.filter(entry_date=day)
-
-    def between(self, start, end):
-        return self.filter(entry_date__gte=start, entry_date__lte=end)
-
-
-class ExerciseEntry(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class ExerciseEntry(DayRow):
     exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="entries")
     duration_minutes = models.IntegerField()
     calories_burned = models.IntegerField()
     entry_date = models.DateField(null=True, blank=True)
     notes = models.TextField(null=True, blank=True)
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
+    created_at = created_at_field(null=True)
     # Added: the spec's log_exercise intent carries a distance.
     distance = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
     distance_unit = models.CharField(max_length=10, null=True, blank=True)
-
-    objects = ExerciseEntryQuerySet.as_manager()
 
     class Meta:
         db_table = "exercise_entries"

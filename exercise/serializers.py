@@ -3,22 +3,15 @@ are exercise.services' rules."""
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from exercise import services
 from exercise.models import Exercise, ExerciseEntry
+from sparky.serializers import CatalogRowSerializer, number
 
 
-def number(**kwargs) -> serializers.DecimalField:
-    """A finite number of at most 20 digits; its range is the service's to check."""
-    return serializers.DecimalField(max_digits=20, decimal_places=None, **kwargs)
-
-
-class ExerciseSerializer(serializers.ModelSerializer):
+class ExerciseSerializer(CatalogRowSerializer):
     is_own = serializers.SerializerMethodField(help_text="One of your custom exercises.")
-    score = serializers.SerializerMethodField(help_text="Search similarity 0..1 (searches only).")
 
     class Meta:
         model = Exercise
@@ -41,14 +34,6 @@ class ExerciseSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = fields
-
-    def get_is_own(self, exercise) -> bool:
-        request = self.context.get("request")
-        return bool(request and exercise.user_id == request.user.pk)
-
-    @extend_schema_field(OpenApiTypes.FLOAT)
-    def get_score(self, exercise) -> float | None:
-        return getattr(exercise, "score", None)
 
 
 class ExerciseCreateSerializer(serializers.Serializer):

@@ -3,18 +3,12 @@
 from django.contrib import admin
 
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
+from sparky.admin import DiaryRowAdmin
 
 
 @admin.register(CheckInMeasurement)
-class CheckInMeasurementAdmin(admin.ModelAdmin):
+class CheckInMeasurementAdmin(DiaryRowAdmin):
     list_display = ("entry_date", "user", "weight", "neck", "waist", "hips", "steps")
-    list_filter = ("entry_date",)
-    list_select_related = ("user",)
-    search_fields = ("user__email",)
-    autocomplete_fields = ("user",)
-    ordering = ("-entry_date",)
-    show_full_result_count = False
-    readonly_fields = ("created_at", "updated_at")
 
 
 @admin.register(CustomCategory)
@@ -29,12 +23,10 @@ class CustomCategoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(CustomMeasurement)
-class CustomMeasurementAdmin(admin.ModelAdmin):
+class CustomMeasurementAdmin(DiaryRowAdmin):
     list_display = ("entry_date", "entry_hour", "user", "category", "value")
-    list_filter = ("entry_date",)
     list_select_related = ("user", "category")
     search_fields = ("user__email", "category__name")
     autocomplete_fields = ("user", "category")
     ordering = ("-entry_date", "-entry_timestamp")
-    show_full_result_count = False
     readonly_fields = ("entry_timestamp", "created_at")

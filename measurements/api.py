@@ -8,14 +8,14 @@ import uuid
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from measurements import serializers as s
 from measurements import services
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
-from sparky.api import DATE_PARAMETERS, ERRORS, filter_dates
+from sparky.api import DATE_PARAMETERS, ERRORS, DomainViewSet, UserRowsViewSet, Writes, filter_dates
 from sparky.services import preferences_for
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
@@ -35,30 +35,27 @@ _DATE_PATH = OpenApiParameter(
         summary="Record check-in values (upsert for entry_date)",
         description="Creates the day's check-in or changes only the values given; weights and "
         "lengths in any unit are stored in your preferred ones.",
-        request=s.CheckInWriteSerializer,
-        responses={200: s.CheckInSerializer},
+        responses={200: s.CheckInSerializer},  # an upsert: 200, also when it creates
     ),
     partial_update=extend_schema(
         summary="Record check-in values for this date (upsert)",
         parameters=[_DATE_PATH],
-        request=s.CheckInWriteSerializer,
-        responses={200: s.CheckInSerializer},
     ),
     destroy=extend_schema(summary="Delete one day's check-in", parameters=[_DATE_PATH]),
 )
 @extend_schema(tags=["check-ins"])
-class CheckInViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class CheckInViewSet(UserRowsViewSet):
+    # One check-in a day, by its date: a create or an update records values into it (upsert).
+
+    model = CheckInMeasurement
     serializer_class = s.CheckInSerializer
+    create_serializer_class = update_serializer_class = s.CheckInWriteSerializer
     lookup_field = "entry_date"
     lookup_value_regex = _DATE
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     documents_filters = True
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return CheckInMeasurement.objects.none()
-        rows = CheckInMeasurement.objects.for_user(self.request.user)
-        return filter_dates(self.request, rows).order_by("entry_date")
+    def rows(self, queryset):
+        return filter_dates(self.request, queryset).order_by("entry_date")
 
     def get_serializer_context(self):
         return {
@@ -73,11 +70,7 @@ class CheckInViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             raise NotFound("Not found.") from None
 
     def get_object(self):
-        row = (
-            CheckInMeasurement.objects.for_user(self.request.user)
-            .filter(entry_date=self._path_date())
-            .first()
-        )
+        row = self.visible().filter(entry_date=self._path_date()).first()
         if row is None:
             raise NotFound("No check-in on this date.")
         return row
@@ -110,16 +103,12 @@ class CheckInViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         summary="Create an empty custom category",
         description="Logging a first value (POST /api/custom-measurements/) also creates one; "
         "a name you already use, in any case, is refused with 'duplicate_category'.",
-        request=s.CustomCategoryCreateSerializer,
-        responses={201: s.CustomCategorySerializer},
     ),
     partial_update=extend_schema(
         summary="Rename a custom category or change its frequency or unit",
         description="A frequency the stored values do not fit is refused with "
         "'frequency_conflict': to Daily, Weekly or Monthly only if no date holds several "
         "values; to Hourly only while the category is empty. Leaving Hourly drops the hours.",
-        request=s.CustomCategoryUpdateSerializer,
-        responses={200: s.CustomCategorySerializer},
     ),
     destroy=extend_schema(
         summary="Delete a custom category and all its values",
@@ -127,36 +116,20 @@ class CheckInViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     ),
 )
 @extend_schema(tags=["custom measurements"])
-class CustomCategoryViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
-):
+class CustomCategoryViewSet(DomainViewSet):
+    model = CustomCategory
     serializer_class = s.CustomCategorySerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    create_serializer_class = s.CustomCategoryCreateSerializer
+    update_serializer_class = s.CustomCategoryUpdateSerializer
+    writes = Writes(
+        create=services.custom_category_create,
+        update=services.custom_category_update,
+        delete=services.custom_category_delete,
+        id_name="category_id",
+    )
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return CustomCategory.objects.none()
-        return CustomCategory.objects.for_user(self.request.user).order_by("name", "id")
-
-    def create(self, request):
-        given = s.CustomCategoryCreateSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        category = services.custom_category_create(user=request.user, **given.validated_data)
-        return Response(self.get_serializer(category).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        category = self.get_object()
-        given = s.CustomCategoryUpdateSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        category = services.custom_category_update(
-            user=request.user, category_id=category.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(category).data)
-
-    def destroy(self, request, pk=None):
-        category = self.get_object()
-        services.custom_category_delete(user=request.user, category_id=category.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def rows(self, queryset):
+        return queryset.order_by("name", "id")
 
 
 @extend_schema_view(
@@ -173,31 +146,31 @@ class CustomCategoryViewSet(
         summary="Log a custom measurement",
         description="Daily, weekly and monthly categories keep one value per date and hourly "
         "ones one per hour (a second value replaces the first); 'All' keeps every value.",
-        request=s.CustomMeasurementWriteSerializer,
-        responses={201: s.CustomMeasurementSerializer},
     ),
     partial_update=extend_schema(
         summary="Correct a custom measurement value",
         description="Change the value, its date or (hourly categories) its hour. Moving it "
         "onto a date or hour that already holds a value is refused with 'duplicate_entry', "
         "except in 'All' categories.",
-        request=s.CustomMeasurementUpdateSerializer,
-        responses={200: s.CustomMeasurementSerializer},
     ),
     destroy=extend_schema(summary="Delete a custom measurement value"),
 )
 @extend_schema(tags=["custom measurements"])
-class CustomMeasurementViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
-):
+class CustomMeasurementViewSet(DomainViewSet):
+    model = CustomMeasurement
     serializer_class = s.CustomMeasurementSerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    create_serializer_class = s.CustomMeasurementWriteSerializer
+    update_serializer_class = s.CustomMeasurementUpdateSerializer
+    writes = Writes(
+        create=services.custom_measurement_log,
+        update=services.custom_measurement_update,
+        delete=services.custom_measurement_delete,
+        id_name="measurement_id",
+    )
     documents_filters = True
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return CustomMeasurement.objects.none()
-        rows = CustomMeasurement.objects.for_user(self.request.user).select_related("category")
+    def rows(self, queryset):
+        rows = queryset.select_related("category")
         category = self.request.query_params.get("category")
         if category:
             try:
@@ -209,23 +182,3 @@ class CustomMeasurementViewSet(
         return filter_dates(self.request, rows).order_by(
             "entry_date", "entry_hour", "entry_timestamp", "id"
         )
-
-    def create(self, request):
-        given = s.CustomMeasurementWriteSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        row = services.custom_measurement_log(user=request.user, **given.validated_data)
-        return Response(self.get_serializer(row).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        row = self.get_object()
-        given = s.CustomMeasurementUpdateSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        row = services.custom_measurement_update(
-            user=request.user, measurement_id=row.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(row).data)
-
-    def destroy(self, request, pk=None):
-        row = self.get_object()
-        services.custom_measurement_delete(user=request.user, measurement_id=row.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)

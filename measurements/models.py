@@ -1,39 +1,23 @@
 """Check-in measurements and user-defined measurement categories (spec tables)."""
 
-import uuid
-
-from django.conf import settings
-from django.contrib.postgres.functions import RandomUUID
 from django.db import models
 from django.db.models.functions import Now
 from django.utils import timezone
 
-
-class ForUserQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-    def between(self, start, end):
-        return self.filter(entry_date__gte=start, entry_date__lte=end)
+from sparky.models import DayRow, UserRow, created_at_field, updated_at_field
 
 
-class CheckInMeasurement(models.Model):
+class CheckInMeasurement(DayRow):
     """One row per user and day; weight in the user's weight unit, lengths in their length unit."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     entry_date = models.DateField(default=timezone.localdate)
     weight = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     neck = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     waist = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     hips = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     steps = models.IntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = ForUserQuerySet.as_manager()
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "check_in_measurements"
@@ -47,7 +31,7 @@ class CheckInMeasurement(models.Model):
         return f"check-in of {self.user_id} on {self.entry_date}"
 
 
-class CustomCategory(models.Model):
+class CustomCategory(UserRow):
     class Frequency(models.TextChoices):
         ALL = "All", "Every entry"
         DAILY = "Daily", "Daily"
@@ -59,10 +43,6 @@ class CustomCategory(models.Model):
         NUMERIC = "numeric", "Numeric"
         TEXT = "text", "Text"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     name = models.CharField(max_length=50)
     measurement_type = models.CharField(
         max_length=50, choices=MeasurementType.choices, default=MeasurementType.NUMERIC
@@ -70,10 +50,8 @@ class CustomCategory(models.Model):
     frequency = models.TextField(choices=Frequency.choices, default=Frequency.DAILY)
     # Added: the unit the values are recorded in ("mmHg", "hours"), optional.
     unit = models.CharField(max_length=20, blank=True, default="")
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = ForUserQuerySet.as_manager()
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "custom_categories"
@@ -92,11 +70,7 @@ class CustomCategory(models.Model):
         return self.name
 
 
-class CustomMeasurement(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class CustomMeasurement(DayRow):
     category = models.ForeignKey(
         CustomCategory, on_delete=models.CASCADE, related_name="measurements"
     )
@@ -104,9 +78,7 @@ class CustomMeasurement(models.Model):
     entry_date = models.DateField()
     entry_hour = models.IntegerField(null=True, blank=True)
     entry_timestamp = models.DateTimeField(default=timezone.now, db_default=Now())
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-
-    objects = ForUserQuerySet.as_manager()
+    created_at = created_at_field()
 
     class Meta:
         db_table = "custom_measurements"

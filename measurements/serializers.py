@@ -6,11 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
-
-
-def number(**kwargs) -> serializers.DecimalField:
-    """A finite number of at most 20 digits; its range is the service's to check."""
-    return serializers.DecimalField(max_digits=20, decimal_places=None, **kwargs)
+from sparky.serializers import number
 
 
 class CheckInSerializer(serializers.ModelSerializer):

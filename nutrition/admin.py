@@ -3,7 +3,7 @@
 from decimal import Decimal
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 
 from nutrition import catalog
 from nutrition.models import (
@@ -15,7 +15,7 @@ from nutrition.models import (
     WaterIntake,
     nutrient_unit,
 )
-from sparky.admin import lower_name_search, merge_duplicates_page
+from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter
 
 
 def _amount(value: Decimal | None) -> str:
@@ -23,6 +23,16 @@ def _amount(value: Decimal | None) -> str:
     if value is None:
         return "–"
     return f"{value.normalize():f}"
+
+
+def _amount_column(field: str, description: str):
+    """A changelist column of one nutrient of the food, sortable by it."""
+
+    @admin.display(description=description, ordering=field)
+    def column(self, food: Food) -> str:
+        return _amount(getattr(food, field))
+
+    return column
 
 
 class NutrientLabelsForm(forms.ModelForm):
@@ -85,23 +95,11 @@ class FoodVariantInline(admin.TabularInline):
     ordering = ("sequence",)
 
 
-class OriginFilter(admin.SimpleListFilter):
-    title = "origin"
-    parameter_name = "origin"
-
-    def lookups(self, request, model_admin):
-        return (("public", "Public catalog"), ("custom", "Custom (made by a user)"))
-
-    def queryset(self, request, queryset):
-        if self.value() == "public":
-            return queryset.exclude(is_custom=True)
-        if self.value() == "custom":
-            return queryset.filter(is_custom=True)
-        return queryset
-
-
 @admin.register(Food)
-class FoodAdmin(admin.ModelAdmin):
+class FoodAdmin(CatalogAdmin):
+    merge = staticmethod(catalog.foods_merge)
+    search_also = ("original_name",)
+    search_exact = ("barcode",)
     form = FoodForm
     inlines = (FoodVariantInline,)
     list_display = (
@@ -118,18 +116,11 @@ class FoodAdmin(admin.ModelAdmin):
         "user",
     )
     list_filter = (OriginFilter, "shared_with_public", "source", "food_group")
-    list_select_related = ("user",)
     search_fields = ("name", "display_name", "original_name", "=barcode")
     search_help_text = (
         "Words of the name, the short display name or the original (source) name, or a whole "
         "barcode."
     )
-    ordering = ("name",)
-    show_full_result_count = False
-    list_per_page = 50
-    autocomplete_fields = ("user",)
-    readonly_fields = ("created_at", "updated_at")
-    actions = ("share_publicly", "stop_sharing", "merge_duplicates")
     fieldsets = (
         (
             None,
@@ -175,69 +166,20 @@ class FoodAdmin(admin.ModelAdmin):
         ),
     )
 
-    def has_merge_permission(self, request) -> bool:
-        # Merging edits the kept row and deletes the others: both permissions are needed.
-        return self.has_change_permission(request) and self.has_delete_permission(request)
-
-    def get_search_results(self, request, queryset, search_term):
-        if not search_term.strip():
-            return queryset, False
-        found = lower_name_search(
-            queryset, search_term, also=("original_name",), exact_fields=("barcode",)
-        )
-        return found, False
-
     @admin.display(description="serving")
     def serving(self, food: Food) -> str:
         if food.serving_size is None:
             return food.serving_unit or "–"
         return f"{_amount(food.serving_size)} {food.serving_unit or ''}".strip()
 
-    @admin.display(description="kcal", ordering="calories")
-    def kcal(self, food: Food) -> str:
-        return _amount(food.calories)
-
-    @admin.display(description="protein (g)", ordering="protein")
-    def protein_g(self, food: Food) -> str:
-        return _amount(food.protein)
-
-    @admin.display(description="carbs (g)", ordering="carbs")
-    def carbs_g(self, food: Food) -> str:
-        return _amount(food.carbs)
-
-    @admin.display(description="fat (g)", ordering="fat")
-    def fat_g(self, food: Food) -> str:
-        return _amount(food.fat)
-
-    @admin.action(description="Share selected foods with every user", permissions=["change"])
-    def share_publicly(self, request, queryset):
-        changed = catalog.foods_set_shared(
-            actor=request.user, food_ids=queryset.values_list("pk", flat=True), shared=True
-        )
-        self.message_user(request, f"{changed} food(s) are now shared.", messages.SUCCESS)
-
-    @admin.action(description="Stop sharing selected foods", permissions=["change"])
-    def stop_sharing(self, request, queryset):
-        changed = catalog.foods_set_shared(
-            actor=request.user, food_ids=queryset.values_list("pk", flat=True), shared=False
-        )
-        self.message_user(request, f"{changed} food(s) are no longer shared.", messages.SUCCESS)
-
-    @admin.action(description="Merge selected duplicate foods…", permissions=["merge"])
-    def merge_duplicates(self, request, queryset):
-        return merge_duplicates_page(
-            self,
-            request,
-            queryset,
-            noun="food",
-            merge=lambda *, actor, keep_id, ids: catalog.foods_merge(
-                actor=actor, keep_id=keep_id, food_ids=ids
-            ),
-        )
+    kcal = _amount_column("calories", "kcal")
+    protein_g = _amount_column("protein", "protein (g)")
+    carbs_g = _amount_column("carbs", "carbs (g)")
+    fat_g = _amount_column("fat", "fat (g)")
 
 
 @admin.register(FoodEntry)
-class FoodEntryAdmin(admin.ModelAdmin):
+class FoodEntryAdmin(DiaryRowAdmin):
     list_display = ("entry_date", "user", "meal_type", "food", "quantity", "unit", "variant")
     list_filter = ("meal_type", "entry_date")
     list_select_related = ("user", "food", "variant")
@@ -245,7 +187,6 @@ class FoodEntryAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user", "food")
     raw_id_fields = ("variant",)
     ordering = ("-entry_date", "-created_at")
-    show_full_result_count = False
     readonly_fields = ("created_at",)
 
 

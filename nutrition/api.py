@@ -17,7 +17,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
@@ -26,7 +26,16 @@ from rest_framework.views import APIView
 from nutrition import selectors, services
 from nutrition import serializers as s
 from nutrition.models import Food, FoodEntry, UserGoal, UsualMeal
-from sparky.api import DATE_PARAMETERS, ERRORS, OwnerOrReadOnly, filter_dates, query_date
+from sparky.api import (
+    DATE_PARAMETERS,
+    ERRORS,
+    CatalogViewSet,
+    DomainViewSet,
+    UserRowsViewSet,
+    Writes,
+    filter_dates,
+    query_date,
+)
 from sparky.dates import parse_day
 
 SEARCH_LIMIT = 50
@@ -44,14 +53,9 @@ SEARCH_LIMIT = 50
         ],
     ),
     retrieve=extend_schema(summary="Read a food"),
-    create=extend_schema(
-        summary="Create a custom food",
-        request=s.FoodWriteSerializer,
-        responses={201: s.FoodSerializer},
-    ),
+    create=extend_schema(summary="Create a custom food"),
     partial_update=extend_schema(
         summary="Change one of your custom foods",
-        request=s.FoodWriteSerializer(partial=True),
         responses={200: s.FoodSerializer, 403: ERRORS["403"]},
     ),
     destroy=extend_schema(
@@ -60,49 +64,21 @@ SEARCH_LIMIT = 50
     ),
 )
 @extend_schema(tags=["foods"])
-class FoodViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class FoodViewSet(CatalogViewSet):
+    model = Food
     serializer_class = s.FoodSerializer
-    permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrReadOnly]
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    documents_filters = True
+    create_serializer_class = update_serializer_class = s.FoodWriteSerializer
+    writes = Writes(
+        create=services.food_create_custom,
+        update=services.food_update_custom,
+        delete=services.food_delete_custom,
+        id_name="food_id",
+    )
+    search = staticmethod(services.food_search)
+    search_limit = SEARCH_LIMIT
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return Food.objects.none()
-        foods = Food.objects.visible_to(self.request.user).prefetch_related("variants")
-        if self.request.query_params.get("mine", "").lower() in ("1", "true", "yes"):
-            foods = foods.filter(user=self.request.user, is_custom=True)
-        return foods.order_by("name", "id")
-
-    def list(self, request):
-        query = request.query_params.get("search", "").strip()
-        if not query:
-            return super().list(request)
-        found = services.food_search(user=request.user, query=query[:200], limit=SEARCH_LIMIT)
-        if request.query_params.get("mine", "").lower() in ("1", "true", "yes"):
-            found = [food for food in found if food.user_id == request.user.pk]
-        page = self.paginate_queryset(found)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
-
-    def create(self, request):
-        given = s.FoodWriteSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        food = services.food_create_custom(user=request.user, **given.validated_data)
-        return Response(self.get_serializer(food).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, pk=None):
-        food = self.get_object()
-        given = s.FoodWriteSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        food = services.food_update_custom(
-            user=request.user, food_id=food.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(food).data)
-
-    def destroy(self, request, pk=None):
-        food = self.get_object()
-        services.food_delete_custom(user=request.user, food_id=food.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def rows(self, queryset):
+        return super().rows(queryset.prefetch_related("variants"))
 
 
 @extend_schema_view(
@@ -116,33 +92,27 @@ class FoodViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         summary="Log a food",
         description="Units are converted (g, oz, cup, piece, the food's servings); an entry "
         "over 5,000 kcal is refused with error 'implausible'.",
-        request=s.FoodEntryCreateSerializer,
-        responses={201: s.FoodEntrySerializer},
     ),
-    partial_update=extend_schema(
-        summary="Change a food entry",
-        request=s.FoodEntryUpdateSerializer,
-        responses={200: s.FoodEntrySerializer},
-    ),
+    partial_update=extend_schema(summary="Change a food entry"),
     destroy=extend_schema(summary="Delete a food entry"),
 )
 @extend_schema(tags=["food entries"])
-class FoodEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class FoodEntryViewSet(DomainViewSet):
+    model = FoodEntry
     serializer_class = s.FoodEntrySerializer
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    create_serializer_class = s.FoodEntryCreateSerializer
+    update_serializer_class = s.FoodEntryUpdateSerializer
+    writes = Writes(
+        create=services.food_entry_create,
+        update=services.food_entry_update,
+        delete=services.food_entry_delete,
+        id_name="entry_id",
+    )
     documents_filters = True
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return FoodEntry.objects.none()
-        entries = FoodEntry.objects.for_user(self.request.user).select_related("food", "variant")
-        return filter_dates(self.request, entries).order_by("entry_date", "created_at", "id")
-
-    def create(self, request):
-        given = s.FoodEntryCreateSerializer(data=request.data, context={"request": request})
-        given.is_valid(raise_exception=True)
-        entry = services.food_entry_create(user=request.user, **given.validated_data)
-        return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
+    def rows(self, queryset):
+        entries = filter_dates(self.request, queryset.select_related("food", "variant"))
+        return entries.order_by("entry_date", "created_at", "id")
 
     @extend_schema(
         summary="Log a meal of another day again",
@@ -167,20 +137,6 @@ class FoodEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         return Response(
             self.get_serializer(entries, many=True).data, status=status.HTTP_201_CREATED
         )
-
-    def partial_update(self, request, pk=None):
-        entry = self.get_object()
-        given = s.FoodEntryUpdateSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        entry = services.food_entry_update(
-            user=request.user, entry_id=entry.pk, **given.validated_data
-        )
-        return Response(self.get_serializer(entry).data)
-
-    def destroy(self, request, pk=None):
-        entry = self.get_object()
-        services.food_entry_delete(user=request.user, entry_id=entry.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 _GOAL_KEY = r"default|\d{4}-\d{2}-\d{2}"
@@ -218,8 +174,6 @@ def _not_a_date(key: str) -> str:
         description="Only the values given change; null clears one. A date's goal overrides "
         "the default goal on that day and may be in the future.",
         parameters=[_GOAL_KEY_PARAMETER],
-        request=s.GoalWriteSerializer,
-        responses={200: s.GoalSerializer},
     ),
     destroy=extend_schema(
         summary="Delete the default goal or one date's goal",
@@ -229,19 +183,19 @@ def _not_a_date(key: str) -> str:
     ),
 )
 @extend_schema(tags=["goals"])
-class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class GoalViewSet(UserRowsViewSet):
+    # Goals by key ("default" or a date), set and deleted by date; no create.
+
+    model = UserGoal
     serializer_class = s.GoalSerializer
+    update_serializer_class = s.GoalWriteSerializer
     lookup_field = "key"
     lookup_value_regex = _GOAL_KEY
     http_method_names = ["get", "patch", "delete", "head", "options"]
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return UserGoal.objects.none()
+    def rows(self, queryset):
         # The default goal (no date) first, then the dated ones.
-        return UserGoal.objects.for_user(self.request.user).order_by(
-            F("goal_date").asc(nulls_first=True)
-        )
+        return queryset.order_by(F("goal_date").asc(nulls_first=True))
 
     def _goal_date(self):
         key = self.kwargs["key"]
@@ -260,11 +214,8 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return goal
 
     def partial_update(self, request, key=None):
-        given = s.GoalWriteSerializer(data=request.data, partial=True)
-        given.is_valid(raise_exception=True)
-        goal = services.goal_set(
-            user=request.user, goal_date=self._goal_date(), **given.validated_data
-        )
+        values = self.given()
+        goal = services.goal_set(user=request.user, goal_date=self._goal_date(), **values)
         return Response(self.get_serializer(goal).data)
 
     def destroy(self, request, key=None):
@@ -302,6 +253,14 @@ class WaterView(APIView):
     def _answer(self, request, day, glasses):
         return Response(s.WaterSerializer({"date": day, "glasses": glasses}).data)
 
+    def _change(self, request, serializer_class, change):
+        """Add or set (`change`, a water service) the glasses of the body's day (default today)."""
+        given = serializer_class(data=request.data)
+        given.is_valid(raise_exception=True)
+        day = parse_day(request.user, given.validated_data.get("date"))
+        total = change(user=request.user, glasses=given.validated_data["glasses"], entry_date=day)
+        return self._answer(request, day, total)
+
     @extend_schema(
         summary="Glasses of water on a day",
         parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
@@ -319,13 +278,7 @@ class WaterView(APIView):
         tags=["water"],
     )
     def post(self, request):
-        given = s.WaterAddSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        day = parse_day(request.user, given.validated_data.get("date"))
-        total = services.water_add(
-            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
-        )
-        return self._answer(request, day, total)
+        return self._change(request, s.WaterAddSerializer, services.water_add)
 
     @extend_schema(
         summary="Set the day's glasses of water",
@@ -334,13 +287,7 @@ class WaterView(APIView):
         tags=["water"],
     )
     def put(self, request):
-        given = s.WaterSetSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        day = parse_day(request.user, given.validated_data.get("date"))
-        total = services.water_set(
-            user=request.user, glasses=given.validated_data["glasses"], entry_date=day
-        )
-        return self._answer(request, day, total)
+        return self._change(request, s.WaterSetSerializer, services.water_set)
 
 
 @extend_schema(tags=["food"])

@@ -17,14 +17,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Protocol
 
-from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.db.models import Count, Max
-from django.utils import timezone
 
 from nutrition import survey
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
 from nutrition.names import short_food_name
+from sparky import curation
 
 SR28_SOURCE = "usda_sr28"
 SR28_PACKAGE = "usda_nutrition"
@@ -139,16 +139,6 @@ def readable_food_name(long_description: str) -> str:
 
 
 @dataclass(frozen=True)
-class Sr28Food:
-    source_id: str
-    name: str
-    original_name: str
-    display_name: str
-    food_group: str
-    nutrients: dict[str, str | None]
-
-
-@dataclass(frozen=True)
 class Sr28Serving:
     source_id: str
     sequence: int
@@ -169,7 +159,7 @@ def _check_nutrient_units(directory: Path) -> None:
             )
 
 
-def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr28Food]:
+def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[survey.SourceFood]:
     _check_nutrient_units(directory)
     groups = dict(_fields(line)[:2] for line in _lines(directory / "FD_GROUP.txt"))
 
@@ -196,7 +186,7 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[Sr
         ndb, group_code, long_description = fields[0], fields[1], fields[2]
         found = values.get(ndb, {})
         foods.append(
-            Sr28Food(
+            survey.SourceFood(
                 source_id=ndb,
                 name=readable_food_name(long_description),
                 original_name=long_description[:255],
@@ -428,25 +418,6 @@ def import_foods(*, progress: Progress = NoProgress) -> FoodImportResult:
 # --- curation (Django admin) ------------------------------------------------------------------
 
 
-def _require_curator(actor, *permissions: str) -> None:
-    # Curation spans every user's foods on purpose (that is what merging duplicates is), so the
-    # scope is the acting staff member's permission rather than ownership.
-    if not (actor.is_active and actor.is_staff and actor.has_perms(permissions)):
-        raise PermissionDenied("Only staff allowed to edit foods can curate the catalog.")
-
-
-@transaction.atomic
-def foods_set_shared(*, actor, food_ids: Iterable, shared: bool) -> int:
-    """Share (or stop sharing) foods with every user. Returns how many foods changed."""
-    _require_curator(actor, "nutrition.change_food")
-    # A flag flip on many rows: one UPDATE, with updated_at set by hand (update() skips auto_now).
-    return (
-        Food.objects.filter(pk__in=list(food_ids))
-        .exclude(shared_with_public=shared)
-        .update(shared_with_public=shared, updated_at=timezone.now())
-    )
-
-
 @dataclass(frozen=True)
 class MergeResult:
     kept_id: object
@@ -456,35 +427,14 @@ class MergeResult:
 
 
 @transaction.atomic
-def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
+def foods_merge(*, actor, keep_id, ids: Iterable) -> MergeResult:
     """Merge duplicate foods into the one kept: diary entries move to it, the others are deleted.
 
     An entry logged with a household serving of a duplicate keeps its meaning: it points at the
     kept food's serving with the same unit and size, or that serving moves over to the kept food.
     """
-    _require_curator(actor, "nutrition.change_food", "nutrition.delete_food")
-    ids = {*food_ids, keep_id}
-    locked = {f.pk: f for f in Food.objects.select_for_update().filter(pk__in=ids)}
-    keep = locked.get(keep_id)
-    if keep is None:
-        raise ValidationError("The food to keep no longer exists.", code="merge_missing")
-    duplicates = [f for pk, f in locked.items() if pk != keep.pk]
-    if not duplicates:
-        raise ValidationError(
-            "Select at least two foods: the one to keep and the duplicates to merge into it.",
-            code="merge_needs_two",
-        )
-    duplicate_ids = [f.pk for f in duplicates]
-    entries = FoodEntry.objects.filter(food_id__in=duplicate_ids)
-    if keep.is_custom and not keep.shared_with_public:
-        others = entries.exclude(user_id=keep.user_id).values("user_id").distinct().count()
-        if others:
-            raise ValidationError(
-                f"“{keep.name}” is a private custom food, but {others} other user(s) logged the "
-                "duplicates: keep a public or shared food, or share this one first.",
-                code="merge_private_food",
-            )
-
+    merge = curation.start_merge(Food, actor=actor, keep_id=keep_id, ids=ids)
+    keep, duplicate_ids = merge.keep, merge.duplicate_ids
     kept_servings = {
         (v.serving_unit.strip().lower(), v.serving_size): v for v in keep.variants.all()
     }
@@ -509,11 +459,9 @@ def foods_merge(*, actor, keep_id, food_ids: Iterable) -> MergeResult:
             next_sequence += 1
             variants_moved += 1
 
-    entries_moved = entries.update(food=keep)
-    Food.objects.filter(pk__in=duplicate_ids).delete()
     return MergeResult(
         kept_id=keep.pk,
         removed=len(duplicate_ids),
-        entries_moved=entries_moved,
+        entries_moved=merge.finish(),
         variants_moved=variants_moved,
     )

@@ -1,14 +1,20 @@
 """Foods, their household servings, the food diary, goals and water (spec tables)."""
 
-import uuid
-
 from django.conf import settings
-from django.contrib.postgres.functions import RandomUUID
-from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import F, Func
-from django.db.models.functions import Lower, Now
-from django.utils import timezone
+
+from sparky.models import (
+    CatalogQuerySet,
+    DayRow,
+    UserRow,
+    catalog_name_indexes,
+    catalog_source_unique,
+    created_at_field,
+    updated_at_field,
+    uuid_key,
+)
 
 # Every nutrient column a food, a serving and a goal share. Units: calories kcal; protein, carbs,
 # fat, the fats, fiber and sugars g; cholesterol, sodium, potassium, vitamin C, calcium, iron mg;
@@ -78,21 +84,8 @@ class NutrientColumns(models.Model):
         return {name: getattr(self, name) for name in NUTRIENTS}
 
 
-class FoodQuerySet(models.QuerySet):
-    def visible_to(self, user):
-        """Public catalog foods, foods shared by others, and the user's own custom foods."""
-        return self.filter(
-            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
-        )
-
-    def owned_by(self, user):
-        return self.filter(user=user)
-
-
 class Food(NutrientColumns):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     name = models.CharField(max_length=255)
     serving_size = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     serving_unit = models.CharField(max_length=50, null=True, blank=True)
@@ -100,8 +93,8 @@ class Food(NutrientColumns):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     barcode = models.CharField(max_length=255, null=True, blank=True)
     openfoodfacts_id = models.CharField(max_length=255, null=True, blank=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
@@ -122,20 +115,13 @@ class Food(NutrientColumns):
         db_persist=True,
     )
 
-    objects = FoodQuerySet.as_manager()
+    objects = CatalogQuerySet.as_manager()
 
     class Meta:
         db_table = "foods"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["source", "source_id"],
-                condition=~models.Q(source_id=""),
-                name="foods_source_unique",
-            )
-        ]
+        constraints = [catalog_source_unique("foods")]
         indexes = [
-            GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name="foods_name_trgm"),
-            models.Index(fields=["user", "name"], name="foods_user_name_idx"),
+            *catalog_name_indexes("foods"),
             models.Index(fields=["barcode"], name="foods_barcode_idx"),
             # Search tokens: each stem, and each stem tagged with the key's length ("banana#1"),
             # so the shortest names containing the query's words are found first. No pending
@@ -172,16 +158,14 @@ FNDDS_SOURCE = "usda_fndds"
 class FoodVariant(NutrientColumns):
     """A household serving of a food ("1 large", "1 cup") with the nutrients of that serving."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     food = models.ForeignKey(Food, on_delete=models.CASCADE, related_name="variants")
     serving_size = models.DecimalField(max_digits=10, decimal_places=3)
     serving_unit = models.CharField(max_length=100)
     gram_weight = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
     sequence = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "food_variants"
@@ -201,33 +185,16 @@ class MealType(models.TextChoices):
     SNACK = "snack", "Snack"
 
 
-class FoodEntryQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-    def on_date(self, day):
-        return self.filter(entry_date=day)
-
-    def between(self, start, end):
-        return self.filter(entry_date__gte=start, entry_date__lte=end)
-
-
-class FoodEntry(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class FoodEntry(DayRow):
     food = models.ForeignKey(Food, on_delete=models.PROTECT, related_name="entries")
     meal_type = models.CharField(max_length=50, choices=MealType.choices)
     quantity = models.DecimalField(max_digits=10, decimal_places=3)
     unit = models.CharField(max_length=50, null=True, blank=True)
     entry_date = models.DateField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+    created_at = created_at_field()
     variant = models.ForeignKey(
         FoodVariant, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
     )
-
-    objects = FoodEntryQuerySet.as_manager()
 
     class Meta:
         db_table = "food_entries"
@@ -238,24 +205,15 @@ class FoodEntry(models.Model):
         return f"{self.quantity} {self.unit or ''} {self.food_id} on {self.entry_date}"
 
 
-class UserGoalQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-
-class UserGoal(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class UserGoal(UserRow):
     goal_date = models.DateField(null=True, blank=True)  # null: the default goal
     calories = _nutrient()
     protein = _nutrient()
     carbs = _nutrient()
     fat = _nutrient()
     water_goal = models.IntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(null=True, default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(null=True, auto_now=True, db_default=Now())
+    created_at = created_at_field(null=True)
+    updated_at = updated_at_field(null=True)
     saturated_fat = _nutrient()
     polyunsaturated_fat = _nutrient()
     monounsaturated_fat = _nutrient()
@@ -269,8 +227,6 @@ class UserGoal(models.Model):
     vitamin_c = _nutrient()
     calcium = _nutrient()
     iron = _nutrient()
-
-    objects = UserGoalQuerySet.as_manager()
 
     class Meta:
         db_table = "user_goals"
@@ -287,22 +243,11 @@ class UserGoal(models.Model):
         return f"goal of {self.user_id} for {self.goal_date or 'default'}"
 
 
-class WaterIntakeQuerySet(models.QuerySet):
-    def for_user(self, user):
-        return self.filter(user=user)
-
-
-class WaterIntake(models.Model):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+class WaterIntake(DayRow):
     entry_date = models.DateField()
     glasses_consumed = models.IntegerField()
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = WaterIntakeQuerySet.as_manager()
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "water_intake"
@@ -320,20 +265,14 @@ class WaterIntake(models.Model):
         return f"{self.glasses_consumed} glasses on {self.entry_date}"
 
 
-class UsualMeal(models.Model):
+class UsualMeal(UserRow):
     """A meal a user has most days, saved once ("save today's breakfast as my usual") and logged
     again in one go ("my usual breakfast"). Not one of the spec's tables: Sparky's own."""
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     meal_type = models.CharField(max_length=50, choices=MealType.choices)
     # [{"food_id", "variant_id", "quantity", "unit"}], in the order they were logged
     items = models.JSONField(default=list)
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
-
-    objects = WaterIntakeQuerySet.as_manager()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "usual_meals"

@@ -6,17 +6,12 @@ services' rules (nutrition.services), whose ValidationErrors come back as 400s.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from nutrition import services
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
-
-
-def number(**kwargs) -> serializers.DecimalField:
-    """A finite number of at most 20 digits; its range and precision are the service's to check."""
-    return serializers.DecimalField(max_digits=20, decimal_places=None, **kwargs)
+from sparky.serializers import CatalogRowSerializer, number
 
 
 def _nutrient_out() -> serializers.DecimalField:
@@ -46,11 +41,10 @@ class FoodVariantSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class FoodSerializer(serializers.ModelSerializer):
+class FoodSerializer(CatalogRowSerializer):
     """A food; nutrients are per `serving_size` `serving_unit` (catalog foods: per 100 g)."""
 
     is_own = serializers.SerializerMethodField(help_text="One of your custom foods.")
-    score = serializers.SerializerMethodField(help_text="Search similarity 0..1 (searches only).")
     variants = FoodVariantSerializer(many=True, read_only=True)
     display_name = serializers.CharField(
         source="readable_name",
@@ -81,14 +75,6 @@ class FoodSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = fields
-
-    def get_is_own(self, food) -> bool:
-        request = self.context.get("request")
-        return bool(request and food.user_id == request.user.pk)
-
-    @extend_schema_field(OpenApiTypes.FLOAT)
-    def get_score(self, food) -> float | None:
-        return getattr(food, "score", None)
 
 
 FoodWriteSerializer = type(

@@ -78,7 +78,9 @@ _NAME_FIXES = (
 
 
 @dataclass(frozen=True)
-class SurveyFood:
+class SourceFood:
+    """A food as a USDA table gives it (SR28 or the survey foods), per 100 g, for the catalog."""
+
     source_id: str
     name: str
     original_name: str
@@ -143,7 +145,7 @@ def readable_survey_name(name: str) -> str:
     return name.strip(" ,")[:255]
 
 
-def read_survey_foods(directory: Path | None = None) -> list[SurveyFood]:
+def read_survey_foods(directory: Path | None = None) -> list[SourceFood]:
     """The survey foods of the CSV, per 100 g. The file holds 390,000 rows, most of them branded
     foods: a row is parsed only when its line names the survey type."""
     directory = directory or fndds_dir()
@@ -168,7 +170,7 @@ def read_survey_foods(directory: Path | None = None) -> list[SurveyFood]:
                 )
             name = readable_survey_name(original)
             foods.append(
-                SurveyFood(
+                SourceFood(
                     source_id=hashlib.sha1(original.encode()).hexdigest()[:20],
                     name=name,
                     original_name=original[:255],
@@ -196,7 +198,7 @@ def portion_table() -> list[Rule]:
     ]
 
 
-def portions_for(food: SurveyFood, table: list[Rule]) -> tuple[Portion, ...]:
+def portions_for(food: SourceFood, table: list[Rule]) -> tuple[Portion, ...]:
     """The household servings of a survey food: those of the first rule that fits it."""
     rule = next((r for r in table if r.fits(food.original_name, food.food_group)), None)
     return rule.servings if rule is not None else ()

@@ -1,4 +1,5 @@
-"""Admin for users, preferences and AI services, plus the merge page the catalog admins share."""
+"""Admin for users and preferences, and what the apps' admins share: the catalog admin (foods,
+exercises: search, origin filter, share, merge) and the admin of a user's diary rows."""
 
 from collections.abc import Callable
 
@@ -13,6 +14,7 @@ from django.db.models.functions import Lower
 from django.template.response import TemplateResponse
 from django.utils.text import smart_split, unescape_string_literal
 
+from sparky import curation
 from sparky.models import User, UserPreferences
 
 
@@ -82,7 +84,91 @@ class UserPreferencesAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
 
 
-# --- shared by the food and exercise admins -----------------------------------------------------
+# --- shared by the apps' admins ------------------------------------------------------------------
+
+
+class DiaryRowAdmin(admin.ModelAdmin):
+    """A user's diary rows, newest day first, found by the user's email."""
+
+    list_filter = ("entry_date",)
+    list_select_related = ("user",)
+    search_fields = ("user__email",)
+    autocomplete_fields = ("user",)
+    ordering = ("-entry_date",)
+    show_full_result_count = False
+    readonly_fields = ("created_at", "updated_at")
+
+
+class OriginFilter(admin.SimpleListFilter):
+    title = "origin"
+    parameter_name = "origin"
+
+    def lookups(self, request, model_admin):
+        return (("public", "Public catalog"), ("custom", "Custom (made by a user)"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "public":
+            return queryset.exclude(is_custom=True)
+        if self.value() == "custom":
+            return queryset.filter(is_custom=True)
+        return queryset
+
+
+class CatalogAdmin(admin.ModelAdmin):
+    """A catalog (foods, exercises) for staff to curate: search by name (lower_name_search, also
+    through `search_also`, and whole values of `search_exact`), share or stop sharing the selected
+    rows, and merge duplicates with the catalog's `merge` service (actor=, keep_id=, ids=)."""
+
+    merge: Callable  # a staticmethod
+    search_also: tuple[str, ...] = ()
+    search_exact: tuple[str, ...] = ()
+    list_select_related = ("user",)
+    ordering = ("name",)
+    show_full_result_count = False
+    list_per_page = 50
+    autocomplete_fields = ("user",)
+    readonly_fields = ("created_at", "updated_at")
+    actions = ("share_publicly", "stop_sharing", "merge_duplicates")
+
+    def has_merge_permission(self, request) -> bool:
+        # Merging edits the kept row and deletes the others: both permissions are needed.
+        return self.has_change_permission(request) and self.has_delete_permission(request)
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        found = lower_name_search(
+            queryset, search_term, also=self.search_also, exact_fields=self.search_exact
+        )
+        return found, False
+
+    def _share(self, request, queryset, *, shared: bool, done: str) -> None:
+        changed = curation.set_shared(
+            self.model, actor=request.user, ids=queryset.values_list("pk", flat=True), shared=shared
+        )
+        self.message_user(
+            request, f"{changed} {self.opts.verbose_name}(s) {done}.", messages.SUCCESS
+        )
+
+    @admin.action(
+        description="Share selected %(verbose_name_plural)s with every user", permissions=["change"]
+    )
+    def share_publicly(self, request, queryset):
+        self._share(request, queryset, shared=True, done="are now shared")
+
+    @admin.action(
+        description="Stop sharing selected %(verbose_name_plural)s", permissions=["change"]
+    )
+    def stop_sharing(self, request, queryset):
+        self._share(request, queryset, shared=False, done="are no longer shared")
+
+    @admin.action(
+        description="Merge selected duplicate %(verbose_name_plural)s…", permissions=["merge"]
+    )
+    def merge_duplicates(self, request, queryset):
+        return merge_duplicates_page(
+            self, request, queryset, noun=self.opts.verbose_name, merge=self.merge
+        )
 
 
 def lower_name_search(queryset: QuerySet, search_term: str, *, exact_fields: tuple[str, ...] = (),

@@ -1,8 +1,10 @@
 """What every API endpoint shares, and the sparky app's own endpoints.
 
 Shared: one error shape for every failure (`exception_handler`), the token endpoint, the throttle
-and pagination classes named once in REST_FRAMEWORK, the date filters of list endpoints, and the
-schema class that documents the error responses of every operation.
+and pagination classes named once in REST_FRAMEWORK, the date filters of list endpoints, the
+schema class that documents the error responses of every operation, and the bases of the apps'
+ViewSets (`UserRowsViewSet` and `DomainViewSet` for a user's rows, `CatalogViewSet` for the food
+and exercise catalogs).
 
 Endpoints: the daily summary, preferences, and the user's AI services (whose API key is accepted
 but never returned: responses say `has_api_key`).
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib.auth import authenticate
 from django.contrib.auth.views import redirect_to_login
@@ -33,7 +37,7 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
 )
-from rest_framework import exceptions, permissions, serializers, status
+from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -160,6 +164,11 @@ _ERROR_TEXT = {
 class SparkyAutoSchema(AutoSchema):
     """Documents the error responses every operation can give, in the shared error shape."""
 
+    def get_request_serializer(self):
+        # An app's ViewSet reads a write with its own serializer (DomainViewSet).
+        write = getattr(self.view, "write_serializer_class", None)
+        return (write and write()) or super().get_request_serializer()
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         codes = []
@@ -259,6 +268,125 @@ class OwnerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or obj.user_id == request.user.pk
 
 
+# --- the apps' ViewSets ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Writes:
+    """The service functions that write one model's rows, and the keyword they take a row's id
+    by (`entry_id=`). Each takes the acting user as `user=`."""
+
+    create: Callable
+    update: Callable
+    delete: Callable
+    id_name: str
+
+
+# No docstrings on these classes or the apps' ViewSets: the schema would show them as the
+# description of every operation.
+
+
+class UserRowsViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    # A user's rows of one model, read through `model.objects.for_user` (another user's row is a
+    # 404). The subclass writes them with its own actions.
+    #
+    # A subclass names the `model`, the serializer that shows a row (`serializer_class`) and those
+    # a create and an update read (`create_serializer_class`, `update_serializer_class`, read as a
+    # partial update; both default to `serializer_class`). `rows()` adds the joins, filters and
+    # order of its list.
+
+    model: type
+    create_serializer_class: type[serializers.Serializer] | None = None
+    update_serializer_class: type[serializers.Serializer] | None = None
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return self.model.objects.none()
+        return self.rows(self.visible())
+
+    def visible(self):
+        """The rows the user may read."""
+        return self.model.objects.for_user(self.request.user)
+
+    def rows(self, queryset):
+        return queryset
+
+    def write_serializer_class(self):
+        """What a create or an update reads (the schema documents it as the request's body)."""
+        if self.action == "create":
+            return self.create_serializer_class or self.get_serializer_class()
+        if self.action == "partial_update":
+            return self.update_serializer_class or self.get_serializer_class()
+        return None
+
+    def given(self) -> dict:
+        """The request's body as the action's write serializer reads it (a 400 if invalid); an
+        update reads only what is given."""
+        given = self.write_serializer_class()(
+            data=self.request.data,
+            partial=self.action == "partial_update",
+            context=self.get_serializer_context(),
+        )
+        given.is_valid(raise_exception=True)
+        return dict(given.validated_data)
+
+
+class DomainViewSet(UserRowsViewSet):
+    # A user's rows, created, changed and deleted through the app's services (`writes`).
+
+    writes: Writes
+
+    def create(self, request, *args, **kwargs):
+        values = self.given()
+        row = self.writes.create(user=request.user, **values)
+        return Response(self.get_serializer(row).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, *args, **kwargs):
+        row = self.get_object()
+        values = self.given()
+        row = self.writes.update(user=request.user, **{self.writes.id_name: row.pk}, **values)
+        return Response(self.get_serializer(row).data)
+
+    def destroy(self, request, *args, **kwargs):
+        row = self.get_object()
+        self.writes.delete(user=request.user, **{self.writes.id_name: row.pk})
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CatalogViewSet(DomainViewSet):
+    # A catalog (foods, exercises): every row the user can see, by name, with ?search= for the
+    # best matches by the app's `search` service and ?mine=true for only the user's own. Only
+    # their own custom rows can be changed or deleted (403 for the others).
+
+    search: Callable  # the app's search service, as a staticmethod
+    search_limit = 50
+    permission_classes = [*DomainViewSet.permission_classes, OwnerOrReadOnly]
+    documents_filters = True
+
+    def mine_only(self) -> bool:
+        return self.request.query_params.get("mine", "").lower() in ("1", "true", "yes")
+
+    def visible(self):
+        rows = self.model.objects.visible_to(self.request.user)
+        if self.mine_only():
+            rows = rows.filter(user=self.request.user, is_custom=True)
+        return rows
+
+    def rows(self, queryset):
+        return queryset.order_by("name", "id")
+
+    def list(self, request, *args, **kwargs):
+        query = request.query_params.get("search", "").strip()
+        if not query:
+            return super().list(request)
+        found = self.search(user=request.user, query=query[:200], limit=self.search_limit)
+        if self.mine_only():
+            found = [row for row in found if row.user_id == request.user.pk]
+        page = self.paginate_queryset(found)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
 # --- token endpoint --------------------------------------------------------------------------
 
 
@@ -341,10 +469,14 @@ __all__ = [
     "DATE_PARAMETERS",
     "ERRORS",
     "AuthTokenView",
+    "CatalogViewSet",
+    "DomainViewSet",
+    "UserRowsViewSet",
     "ErrorSerializer",
     "OwnerOrReadOnly",
     "ScopedThrottle",
     "SparkyAutoSchema",
+    "Writes",
     "exception_handler",
     "filter_dates",
     "query_date",

@@ -27,6 +27,16 @@ SERVICE_ERROR_FIELDS = {
 }
 
 
+def notes_field(label: str, help_text: str, *, rows: int = 3) -> forms.CharField:
+    """An optional free text of a few lines (instructions, notes)."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": rows}),
+        help_text=help_text,
+    )
+
+
 def attach_service_error(form: forms.Form, exc: ValidationError, fields: dict | None = None):
     """Show a service's refusal next to the field it is about.
 

@@ -1,16 +1,107 @@
-"""Cross-cutting models: the user (standing in for auth.users), preferences and AI services."""
+"""Cross-cutting models: the user (standing in for auth.users) and preferences, and what every
+app's rows share: a user's rows (UserRow, DayRow for diary days) and their querysets."""
 
 import uuid
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.postgres.functions import RandomUUID
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models.functions import Now
+from django.db.models.functions import Lower, Now
 from django.utils import timezone
 
 from sparky.time_zones import is_zone
+
+
+def uuid_key() -> models.UUIDField:
+    """A row's primary key: a random UUID, made by Django or, for rows written by SQL, by the
+    database."""
+    return models.UUIDField(
+        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
+    )
+
+
+def created_at_field(**options) -> models.DateTimeField:
+    """When a row was made (by Django, or by SQL through the database default)."""
+    return models.DateTimeField(default=timezone.now, db_default=Now(), **options)
+
+
+def updated_at_field(**options) -> models.DateTimeField:
+    """When a row was last saved (by Django, or made by SQL through the database default)."""
+    return models.DateTimeField(auto_now=True, db_default=Now(), **options)
+
+
+class UserRowsQuerySet(models.QuerySet):
+    """Rows that belong to one user (a `user` foreign key)."""
+
+    def for_user(self, user):
+        return self.filter(user=user)
+
+
+class DayRowsQuerySet(UserRowsQuerySet):
+    """A user's rows dated by `entry_date`: the diary's days."""
+
+    def on_date(self, day):
+        return self.filter(entry_date=day)
+
+    def between(self, start, end):
+        """From start to end, both included."""
+        return self.filter(entry_date__gte=start, entry_date__lte=end)
+
+
+class CatalogQuerySet(models.QuerySet):
+    """A catalog's rows (foods, exercises): public ones, those users share, and users' own."""
+
+    def visible_to(self, user):
+        """Public catalog rows, rows shared by others, and the user's own custom rows."""
+        return self.filter(
+            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
+        )
+
+    def owned_by(self, user):
+        return self.filter(user=user)
+
+
+def catalog_source_unique(table: str) -> models.UniqueConstraint:
+    """A catalog's row loaded from a source is there once per source id (loads upsert on it)."""
+    return models.UniqueConstraint(
+        fields=["source", "source_id"],
+        condition=~models.Q(source_id=""),
+        name=f"{table}_source_unique",
+    )
+
+
+def catalog_name_indexes(table: str) -> list[models.Index]:
+    """A catalog's search by words of the name (trigrams of lower(name)), and a user's own rows
+    by name."""
+    return [
+        GinIndex(OpClass(Lower("name"), name="gin_trgm_ops"), name=f"{table}_name_trgm"),
+        models.Index(fields=["user", "name"], name=f"{table}_user_name_idx"),
+    ]
+
+
+class UserRow(models.Model):
+    """A row of one user's data: a UUID key and the user it belongs to (gone with the user)."""
+
+    id = uuid_key()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    objects = UserRowsQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class DayRow(UserRow):
+    """A user's row of one day of the diary (its `entry_date`)."""
+
+    objects = DayRowsQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
 
 
 def validate_time_zone(value: str) -> None:
@@ -41,9 +132,7 @@ class UserManager(BaseUserManager):
 
 
 class User(AbstractBaseUser, PermissionsMixin):
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     email = models.EmailField(unique=True)
     display_name = models.CharField(max_length=100, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
@@ -86,9 +175,7 @@ class UserPreferences(models.Model):
         CM = "cm", "cm"
         INCHES = "inches", "inches"
 
-    id = models.UUIDField(
-        primary_key=True, default=uuid.uuid4, db_default=RandomUUID(), editable=False
-    )
+    id = uuid_key()
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
     date_format = models.CharField(max_length=50, default="yyyy-MM-dd", db_default="yyyy-MM-dd")
     default_weight_unit = models.CharField(
@@ -107,8 +194,8 @@ class UserPreferences(models.Model):
     # Review before logging (chat.turn.review): every logging turn, or only a photo's estimate.
     review_before_logging = models.BooleanField(default=False, db_default=False)
     review_photos = models.BooleanField(default=True, db_default=True)
-    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
-    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
+    created_at = created_at_field()
+    updated_at = updated_at_field()
 
     class Meta:
         db_table = "user_preferences"

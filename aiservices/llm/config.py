@@ -13,17 +13,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from aiservices import services as ai_services
-from aiservices.llm.errors import (
-    LLMAuthError,
-    LLMBadResponse,
-    LLMBlockedURL,
-    LLMConfigError,
-    LLMError,
-    LLMRateLimited,
-    LLMTimeout,
-    LLMUnavailable,
-    LLMUnresolvable,
-)
+from aiservices.llm import errors
 from sparky import netguard
 from sparky.crypto import SecretError
 
@@ -114,10 +104,10 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
     returned config connects to that address.
     """
     if service.user_id != user.pk:
-        raise LLMConfigError("This AI service belongs to another user.")
+        raise errors.LLMConfigError("This AI service belongs to another user.")
     provider = _PROVIDERS.get(service.service_type)
     if provider is None:
-        raise LLMConfigError(f"Unknown AI service type {service.service_type!r}.")
+        raise errors.LLMConfigError(f"Unknown AI service type {service.service_type!r}.")
 
     service_type = service.service_type
     model_name = (service.model_name or "").strip()
@@ -126,12 +116,12 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
             model_name = model_name[len(prefix) :]
     model_name = model_name or ai_services.DEFAULT_MODELS.get(service_type, "")
     if not model_name:
-        raise LLMConfigError(f"Set a model name for {service.service_name} in settings.")
+        raise errors.LLMConfigError(f"Set a model name for {service.service_name} in settings.")
 
     try:
         api_key = ai_services.ai_service_api_key(service)
     except SecretError:
-        raise LLMConfigError(
+        raise errors.LLMConfigError(
             f"The API key of {service.service_name} cannot be read any more; enter it again."
         ) from None
     url = (service.custom_url or "").strip() or ai_services.DEFAULT_URLS.get(service_type)
@@ -139,10 +129,10 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
         # litellm appends /v1/messages itself; a base that already ends in /v1 would double it.
         url = re.sub(r"/v1/?$", "", url.rstrip("/"))
     if service_type == "custom" and not url:
-        raise LLMConfigError(f"Set the URL of the server for {service.service_name}.")
+        raise errors.LLMConfigError(f"Set the URL of the server for {service.service_name}.")
     # A cloud service without a key would make litellm reach for the server's own env keys.
     if not api_key and service_type not in ai_services.KEYLESS_TYPES:
-        raise LLMConfigError(f"{service.service_name} has no API key; add one in settings.")
+        raise errors.LLMConfigError(f"{service.service_name} has no API key; add one in settings.")
 
     target = None
     api_base = None
@@ -151,9 +141,9 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
         try:
             target = netguard.check_url(url, allow_private=allowed)
         except netguard.UnresolvableHost as exc:
-            raise LLMUnresolvable(str(exc)) from None
+            raise errors.LLMUnresolvable(str(exc)) from None
         except netguard.BlockedURL as exc:
-            raise LLMBlockedURL(str(exc)) from None
+            raise errors.LLMBlockedURL(str(exc)) from None
         api_base = target.pinned_url
 
     return LLMConfig(
@@ -175,25 +165,25 @@ def config_for(service, user, *, allow_private: bool | None = None) -> LLMConfig
     )
 
 
-def plain_problem(exc: LLMError, config: LLMConfig) -> str:
+def plain_problem(exc: errors.LLMError, config: LLMConfig) -> str:
     """What went wrong with the AI service, in one plain sentence for a chat reply: the service
     as the user named it, never a server's model file, an address or an exception's text."""
     who = config.spoken_name
-    if isinstance(exc, LLMTimeout):
+    if isinstance(exc, errors.LLMTimeout):
         what = "didn't answer in time"
-    elif isinstance(exc, LLMRateLimited):
+    elif isinstance(exc, errors.LLMRateLimited):
         what = "is busy right now (it asked Sparky to slow down)"
-    elif isinstance(exc, LLMAuthError):
+    elif isinstance(exc, errors.LLMAuthError):
         what = "refused its API key"
-    elif isinstance(exc, LLMUnavailable) and (exc.status or 0) >= 500:
+    elif isinstance(exc, errors.LLMUnavailable) and (exc.status or 0) >= 500:
         what = "had a server error"
-    elif isinstance(exc, LLMUnavailable):
+    elif isinstance(exc, errors.LLMUnavailable):
         what = "couldn't be reached"
-    elif isinstance(exc, LLMConfigError):
+    elif isinstance(exc, errors.LLMConfigError):
         what = f"needs attention ({exc})"
-    elif isinstance(exc, LLMBadResponse) and 300 <= (exc.status or 0) < 400:
+    elif isinstance(exc, errors.LLMBadResponse) and 300 <= (exc.status or 0) < 400:
         what = "answered with a redirect, which Sparky does not follow (set its final address)"
-    elif isinstance(exc, LLMBadResponse):
+    elif isinstance(exc, errors.LLMBadResponse):
         what = "sent a reply Sparky couldn't read"
     else:
         what = "failed"

@@ -12,18 +12,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from aiservices.llm import errors
 from aiservices.llm.calls import complete
 from aiservices.llm.config import LLMConfig, config_for
-from aiservices.llm.errors import (
-    LLMAuthError,
-    LLMBlockedURL,
-    LLMConfigError,
-    LLMError,
-    LLMRateLimited,
-    LLMTimeout,
-    LLMUnavailable,
-    LLMUnresolvable,
-)
 
 # Where each cloud provider's API lives, for the network part of the test (custom and Ollama URLs
 # are the user's own).
@@ -80,12 +71,12 @@ def test_service(service, user, *, budget: float | None = None) -> ConnectionTes
     started = time.monotonic()
     try:
         config = config_for(service, user)
-    except LLMUnresolvable:
+    except errors.LLMUnresolvable:
         host = (urllib.parse.urlsplit(service.custom_url or "").hostname or "the server").lower()
         return _failed(Cause.NAME_NOT_RESOLVED, _name_message(host), started)
-    except LLMBlockedURL as error:
+    except errors.LLMBlockedURL as error:
         return _failed(Cause.BLOCKED, _sentence(str(error)), started)
-    except LLMConfigError as error:
+    except errors.LLMConfigError as error:
         return _failed(Cause.SETTINGS, str(error), started)
     return test_connection(config, budget=budget, started=started)
 
@@ -111,7 +102,7 @@ def test_connection(
             allow_empty=True,  # an answer of any kind proves the connection works
             retry=False,
         )
-    except LLMError as error:
+    except errors.LLMError as error:
         cause, message = _explain(error, config, where, min(config.timeout, remaining))
         return _failed(cause, message, started)
     seconds = time.monotonic() - started
@@ -207,16 +198,18 @@ def _lookup(host: str, port: int, timeout: float) -> list[str]:
     return [info[4][0] for info in infos]
 
 
-def _explain(error: LLMError, config: LLMConfig, where: str, timeout: float) -> tuple[str, str]:
+def _explain(
+    error: errors.LLMError, config: LLMConfig, where: str, timeout: float
+) -> tuple[str, str]:
     """A model call's failure, once the server was reached, as (cause, message)."""
     what = config.label or config.service_type
     status = error.status
-    if isinstance(error, LLMTimeout):
+    if isinstance(error, errors.LLMTimeout):
         return Cause.TIMEOUT, (
             f"{what} at {where} accepted the connection but sent no answer within {timeout:g} s "
             "(timed out). It may be busy, or still loading the model; try again in a minute."
         )
-    if isinstance(error, LLMAuthError):
+    if isinstance(error, errors.LLMAuthError):
         return Cause.KEY_REJECTED, (
             f"{what} rejected the API key ({status or 'unauthorised'}). Paste the key again, and "
             "check that it is active and allowed to use this model."
@@ -231,12 +224,12 @@ def _explain(error: LLMError, config: LLMConfig, where: str, timeout: float) -> 
             f"{what} has no model called '{config.model_name}' ({status}). Check the model name "
             f"against the list your provider shows.{hint}"
         )
-    if isinstance(error, LLMRateLimited):
+    if isinstance(error, errors.LLMRateLimited):
         return Cause.RATE_LIMITED, str(error)
-    if isinstance(error, LLMBlockedURL):
+    if isinstance(error, errors.LLMBlockedURL):
         return Cause.BLOCKED, _sentence(str(error))
-    if isinstance(error, LLMUnavailable) and status is None:
+    if isinstance(error, errors.LLMUnavailable) and status is None:
         return Cause.UNREACHABLE, str(error)
-    if isinstance(error, LLMUnavailable):
+    if isinstance(error, errors.LLMUnavailable):
         return Cause.SERVER_ERROR, str(error)
     return Cause.OTHER, str(error)

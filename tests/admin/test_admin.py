@@ -162,10 +162,22 @@ def test_staff_share_a_custom_food_with_everyone_and_take_it_back(staff_client, 
 def test_staff_share_a_custom_exercise(staff_client, alice):
     climb = Exercise.objects.create(name="Bouldering laps", is_custom=True, user=alice)
 
-    run_action(staff_client, Exercise, "share_publicly", [climb])
+    response = run_action(staff_client, Exercise, "share_publicly", [climb])
 
     climb.refresh_from_db()
     assert climb.shared_with_public is True
+    assert "1 exercise(s) are now shared." in response.content.decode()
+
+
+@pytest.mark.parametrize(("model", "rows"), [(Food, "foods"), (Exercise, "exercises")])
+def test_each_catalogs_actions_are_named_for_its_rows(staff_client, model, rows):
+    actions = dict(
+        staff_client.get(changelist(model)).context["action_form"].fields["action"].choices
+    )
+
+    assert actions["share_publicly"] == f"Share selected {rows} with every user"
+    assert actions["stop_sharing"] == f"Stop sharing selected {rows}"
+    assert actions["merge_duplicates"] == f"Merge selected duplicate {rows}…"
 
 
 # --- merge duplicates -------------------------------------------------------------------------
