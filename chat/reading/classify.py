@@ -27,8 +27,13 @@ class Classification:
     detail: str = ""
 
 
+def _ci(pattern: str) -> re.Pattern:
+    """A pattern that ignores case, as people type."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
 def _rx(*words: str) -> re.Pattern:
-    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+    return _ci(r"\b(?:" + "|".join(words) + r")\b")
 
 
 _FOODS = (
@@ -39,6 +44,8 @@ _FOODS = (
     r"chocolate|cookie|cake|ice cream|coffee|latte|tea|juice|smoothie|beer|wine|protein shake|"
     r"snack(s|ed)?|dessert"
 )
+
+
 RULES: dict[str, list[re.Pattern]] = {
     "food": [
         _rx(r"ate|eat(s|ing|en)?|had|drank|drink(ing)?"),
@@ -48,7 +55,7 @@ RULES: dict[str, list[re.Pattern]] = {
         ),
         _rx(r"summar(y|ize|ise|ies)"),
         _rx(_FOODS),
-        re.compile(r"\b\d+(\.\d+)?\s*(g|grams?|oz|ounces?|cups?|tbsp|tsp|slices?|pieces?)\b", re.I),
+        _ci(r"\b\d+(\.\d+)?\s*(g|grams?|oz|ounces?|cups?|tbsp|tsp|slices?|pieces?)\b"),
     ],
     "exercise": [
         # every word of every activity (exercise/words/activities.toml), longest first
@@ -61,26 +68,24 @@ RULES: dict[str, list[re.Pattern]] = {
     ],
     "checkin": [
         _rx(r"weigh(ed|s|ing)?|weight|scale|body fat|bmi"),
-        re.compile(r"\b\d+(\.\d+)?\s*(kg|kgs|kilos?|lbs?|pounds|cm|inch(es)?)\b", re.I),
+        _ci(r"\b\d+(\.\d+)?\s*(kg|kgs|kilos?|lbs?|pounds|cm|inch(es)?)\b"),
         _rx(r"waist|hips?|neck|measurements?|check-?in"),
         _rx(r"steps|step count|pedometer"),
-        re.compile(r"\b\d[\d,.]*\s*k?\s*steps\b", re.I),
+        _ci(r"\b\d[\d,.]*\s*k?\s*steps\b"),
         _rx(r"water|glass(es)? of|hydrat\w*|bottles? of"),
         _rx(r"blood pressure|heart rate|bpm|sleep|slept|mood|resting hr"),
     ],
     "goals": [
         _rx(r"goals?|targets?|aim(ing)? for|budget|on track|deficit|surplus|maintenance|tdee"),
         # "I want to eat 1800 calories a day", "trying to stay under 2000 kcal"
-        re.compile(
+        _ci(
             r"\b(want|wanna|trying|try|aim|aiming|plan|planning|need|going|like)\s+to\s+"
             r"(eat|have|stay|keep|hit|get|reach|be|consume|limit|drink)\b[^.?!]*"
-            r"(\b(a|per|each|every)\s+day\b|\bdaily\b|\bunder\b|\bbelow\b|\bat least\b)",
-            re.I,
+            r"(\b(a|per|each|every)\s+day\b|\bdaily\b|\bunder\b|\bbelow\b|\bat least\b)"
         ),
-        re.compile(
+        _ci(
             r"\b\d[\d,.]*\s*(k?cals?|kcal|calories|g|grams?|glasses)(\s+(of\s+)?[a-z]+)?"
-            r"\s+(a|per|each|every)\s+day\b",
-            re.I,
+            r"\s+(a|per|each|every)\s+day\b"
         ),
         _rx(r"how am i doing|how('m| am) i doing|remaining|left for today|how (much|many) more"),
     ],
@@ -107,54 +112,39 @@ RULES: dict[str, list[re.Pattern]] = {
 # Phrases that look like a category but are not; removed before that category's rules run.
 GUARDS: dict[str, list[re.Pattern]] = {
     "exercise": [
-        re.compile(
+        _ci(
             r"\b(ran|run|runs|running)\s+(out|late|low|behind|short|over|into|across|errands?|"
-            r"a (business|company|shop|store|fever|temperature|test|tests|check|script|meeting))\b",
-            re.I,
+            r"a (business|company|shop|store|fever|temperature|test|tests|check|script|meeting))\b"
         ),
-        re.compile(
-            r"\b(runny nose|run-down|in the long run|running costs?|up and running)\b", re.I
-        ),
-        re.compile(
-            r"\bwork(ed|ing|s)? out (how|what|why|whether|if|when|where|the|a deal)\b", re.I
-        ),
+        _ci(r"\b(runny nose|run-down|in the long run|running costs?|up and running)\b"),
+        _ci(r"\bwork(ed|ing|s)? out (how|what|why|whether|if|when|where|the|a deal)\b"),
         # "it all worked out fine", "swimming in debt", "lifting my mood", "ran the dishwasher"
-        re.compile(
-            r"\bwork(ed|s)? out (well|fine|great|ok|okay|badly|nicely|for (me|us|the best))\b",
-            re.I,
-        ),
-        re.compile(r"\bswim(ming)? in (debt|work|paperwork|emails?)\b", re.I),
-        re.compile(r"\blift(ed|ing|s)? (my|your|the|our) (mood|spirits)\b", re.I),
-        re.compile(r"\bstretch(ed|ing)? (the|my|our) (budget|truth|money)\b", re.I),
-        re.compile(
+        _ci(r"\bwork(ed|s)? out (well|fine|great|ok|okay|badly|nicely|for (me|us|the best))\b"),
+        _ci(r"\bswim(ming)? in (debt|work|paperwork|emails?)\b"),
+        _ci(r"\blift(ed|ing|s)? (my|your|the|our) (mood|spirits)\b"),
+        _ci(r"\bstretch(ed|ing)? (the|my|our) (budget|truth|money)\b"),
+        _ci(
             r"\b(ran|run|running|runs) (the|a) (dishwasher|washing machine|bath|report|"
-            r"numbers|errand|errands|tap|program|query)\b",
-            re.I,
+            r"numbers|errand|errands|tap|program|query)\b"
         ),
-        re.compile(r"\b\d[\d,.]*\s*k?\s*steps\b|\bsteps\b", re.I),
-        re.compile(r"\bwalk(ed|ing)? (me|you|him|her|them|us) through\b", re.I),
-        re.compile(r"\btraining (data|course|session on)\b", re.I),
+        _ci(r"\b\d[\d,.]*\s*k?\s*steps\b|\bsteps\b"),
+        _ci(r"\bwalk(ed|ing)? (me|you|him|her|them|us) through\b"),
+        _ci(r"\btraining (data|course|session on)\b"),
     ],
     "checkin": [
-        re.compile(
-            r"\bweigh(ing)? (up )?(my|the|our|your|all) (options|choices|decision|pros)\b", re.I
-        ),
-        re.compile(
-            r"\b(lift(ed|ing)?|with|free|heavy|light) weights\b|\bweights? (training|lifting)\b",
-            re.I,
-        ),
-        re.compile(r"\b(water(ed|ing)? the (plants?|garden|lawn))\b", re.I),
+        _ci(r"\bweigh(ing)? (up )?(my|the|our|your|all) (options|choices|decision|pros)\b"),
+        _ci(r"\b(lift(ed|ing)?|with|free|heavy|light) weights\b|\bweights? (training|lifting)\b"),
+        _ci(r"\b(water(ed|ing)? the (plants?|garden|lawn))\b"),
     ],
     "food": [
-        re.compile(
+        _ci(
             r"\bhad (a|an|the) (great|good|bad|hard|long|tough|rough|busy) (day|week|run|"
-            r"walk|workout|session|night)\b",
-            re.I,
+            r"walk|workout|session|night)\b"
         ),
-        re.compile(r"\bhad to\b|\bhad been\b", re.I),
-        re.compile(r"\b(fat (loss|burning))\b", re.I),
+        _ci(r"\bhad to\b|\bhad been\b"),
+        _ci(r"\b(fat (loss|burning))\b"),
     ],
-    "vision": [re.compile(r"\bpicture (myself|this scenario)\b", re.I)],
+    "vision": [_ci(r"\bpicture (myself|this scenario)\b")],
 }
 
 

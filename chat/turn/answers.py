@@ -27,18 +27,24 @@ from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
 from sparky.dates import parse_day
 
+
+def _ci(pattern: str) -> re.Pattern:
+    """A pattern that ignores case, as people type."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
 _TOPICS = {
-    "protein": re.compile(r"\bprotein\b", re.I),
-    "carbs": re.compile(r"\bcarb(s|ohydrates?)?\b", re.I),
-    "fat": re.compile(r"\bfats?\b", re.I),
-    "dietary_fiber": re.compile(r"\bfib(er|re)\b", re.I),
-    "sugars": re.compile(r"\bsugars?\b", re.I),
-    "sodium": re.compile(r"\b(sodium|salt)\b", re.I),
-    "water": re.compile(r"\b(water|hydrat\w*|glasses)\b", re.I),
-    "steps": re.compile(r"\bsteps?\b", re.I),
-    "exercise": re.compile(r"\b(exercis\w*|burn(ed|t)?|workouts?|active)\b", re.I),
-    "weight": re.compile(r"\b(weigh\w*|lost|losing|lose|gained|gaining)\b", re.I),
-    "calories": re.compile(r"\b(calories|kcal|cals?|eat|ate|eaten)\b", re.I),
+    "protein": _ci(r"\bprotein\b"),
+    "carbs": _ci(r"\bcarb(s|ohydrates?)?\b"),
+    "fat": _ci(r"\bfats?\b"),
+    "dietary_fiber": _ci(r"\bfib(er|re)\b"),
+    "sugars": _ci(r"\bsugars?\b"),
+    "sodium": _ci(r"\b(sodium|salt)\b"),
+    "water": _ci(r"\b(water|hydrat\w*|glasses)\b"),
+    "steps": _ci(r"\bsteps?\b"),
+    "exercise": _ci(r"\b(exercis\w*|burn(ed|t)?|workouts?|active)\b"),
+    "weight": _ci(r"\b(weigh\w*|lost|losing|lose|gained|gaining)\b"),
+    "calories": _ci(r"\b(calories|kcal|cals?|eat|ate|eaten)\b"),
 }
 
 
@@ -70,7 +76,7 @@ def calories_line(summary: dict) -> str:
     return text
 
 
-_WEEK = re.compile(r"\b(week|weekly|7 days|seven days)\b", re.I)
+_WEEK = _ci(r"\b(week|weekly|7 days|seven days)\b")
 
 
 def _week_answer(user) -> str:
@@ -94,25 +100,23 @@ def _week_answer(user) -> str:
     return f"This week, {text}."
 
 
-_WHAT_EATEN = re.compile(
+_WHAT_EATEN = _ci(
     r"\bwhat\b.*\b(eat|ate|eaten|had|have)\b|\b(show|list)\b.*\b(diary|food|meals?|ate)\b"
-    r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b",
-    re.I,
+    r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b"
 )
 _MEALS = ("breakfast", "lunch", "dinner", "snack")
 # "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
-_ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
+_ADVICE = _ci(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b")
 
 
 # "how many calories was my breakfast", "did i log my dinner", "what was my last meal"
-_A_MEAL = re.compile(
+_A_MEAL = _ci(
     r"\b(my|the|for|at|log(ged)?)\s+(breakfast|lunch|dinner|supper|snacks?)\b"
-    r"|\b(breakfast|lunch|dinner|supper)\s+(logged|in)\b",
-    re.I,
+    r"|\b(breakfast|lunch|dinner|supper)\s+(logged|in)\b"
 )
-_LAST_MEAL = re.compile(r"\b(last|latest|most recent)\s+(meal|thing i ate|bite)\b", re.I)
+_LAST_MEAL = _ci(r"\b(last|latest|most recent)\s+(meal|thing i ate|bite)\b")
 # What a custom measurement is asked by: "how much sleep did i get", "what was my mood".
-_ASKED_MEASURE = {"sleep": re.compile(r"\b(sleep|slept)\b", re.I)}
+_ASKED_MEASURE = {"sleep": _ci(r"\b(sleep|slept)\b")}
 
 
 def _custom_answer(user, day, text: str) -> str | None:
@@ -120,7 +124,7 @@ def _custom_answer(user, day, text: str) -> str | None:
     rows = measurements_for(user=user, day=day)["custom"]
     for row in reversed(rows):  # the latest first
         name = row["category"].lower()
-        asked = _ASKED_MEASURE.get(name) or re.compile(rf"\b{re.escape(name)}\b", re.I)
+        asked = _ASKED_MEASURE.get(name) or _ci(rf"\b{re.escape(name)}\b")
         if asked.search(text):
             unit = f" {row['unit']}" if row["unit"] else ""
             return f"{name} {Decimal(row['value']).normalize():f}{unit}"
@@ -189,42 +193,39 @@ NO_COACHING = (
 # Where the food sits in a question about it: "is greek yogurt high in protein", "how many
 # calories does a banana have", "carbs in 2 slices of bread", "how many calories is a big mac".
 _FACT_FOOD = (
-    re.compile(
+    _ci(
         r"^\W*(?:is|are|isn't|aren't|does|do)\s+(?P<food>.+?)\s+(?:high|rich|low|full|loaded|"
-        r"packed|a (?:good |great )?source|good|have|has|contain|got)\b",
-        re.I,
+        r"packed|a (?:good |great )?source|good|have|has|contain|got)\b"
     ),
-    re.compile(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b", re.I),
-    re.compile(r"\b(?:in|of|for)\s+(?P<food>.+)$", re.I),
-    re.compile(r"\b(?:is|are)\s+(?P<food>.+)$", re.I),
+    _ci(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b"),
+    _ci(r"\b(?:in|of|for)\s+(?P<food>.+)$"),
+    _ci(r"\b(?:is|are)\s+(?P<food>.+)$"),
     # "hard boiled egg calories", "a bagel macros": the food, then what is asked of it
-    re.compile(
+    _ci(
         r"^\W*(?!(?:how|what|which|total|my|the)\b)(?P<food>[a-z][^?!.\d]*?)\s+(?:calories|calorie|kcal|cals|macros|nutrition"
-        r"(?:al)?(?:\s+(?:facts|info|information))?)\W*$",
-        re.I,
+        r"(?:al)?(?:\s+(?:facts|info|information))?)\W*$"
     ),
 )
-_FACT_TAIL = re.compile(
+_FACT_TAIL = _ci(
     r"(?:\s+(?:roughly|approximately|approx|about|exactly|have|has|contain|contains|got|please|"
-    r"pls|each|total|in total|in it|in them|though|then|again))+\s*$",
-    re.I,
+    r"pls|each|total|in total|in it|in them|though|then|again))+\s*$"
 )
 # The nutrients a question may ask for, by the words people use.
 _ASKED_NUTRIENTS = (
-    ("calories", re.compile(r"\b(calories|calorie|kcal|cals?|energy)\b", re.I)),
-    ("protein", re.compile(r"\bprotein\b", re.I)),
-    ("carbs", re.compile(r"\b(carbs?|carbohydrates?)\b", re.I)),
-    ("fat", re.compile(r"\b(fat|fats)\b(?!\s+(loss|burning))", re.I)),
-    ("saturated_fat", re.compile(r"\bsaturated\b", re.I)),
-    ("dietary_fiber", re.compile(r"\bfib(er|re)\b", re.I)),
-    ("sugars", re.compile(r"\bsugars?\b", re.I)),
-    ("sodium", re.compile(r"\b(sodium|salt)\b", re.I)),
-    ("cholesterol", re.compile(r"\bcholesterol\b", re.I)),
-    ("potassium", re.compile(r"\bpotassium\b", re.I)),
-    ("calcium", re.compile(r"\bcalcium\b", re.I)),
-    ("iron", re.compile(r"\biron\b", re.I)),
-    ("vitamin_c", re.compile(r"\bvitamin c\b", re.I)),
-    ("vitamin_a", re.compile(r"\bvitamin a\b", re.I)),
+    ("calories", _ci(r"\b(calories|calorie|kcal|cals?|energy)\b")),
+    ("protein", _ci(r"\bprotein\b")),
+    ("carbs", _ci(r"\b(carbs?|carbohydrates?)\b")),
+    ("fat", _ci(r"\b(fat|fats)\b(?!\s+(loss|burning))")),
+    ("saturated_fat", _ci(r"\bsaturated\b")),
+    ("dietary_fiber", _ci(r"\bfib(er|re)\b")),
+    ("sugars", _ci(r"\bsugars?\b")),
+    ("sodium", _ci(r"\b(sodium|salt)\b")),
+    ("cholesterol", _ci(r"\bcholesterol\b")),
+    ("potassium", _ci(r"\bpotassium\b")),
+    ("calcium", _ci(r"\bcalcium\b")),
+    ("iron", _ci(r"\biron\b")),
+    ("vitamin_c", _ci(r"\bvitamin c\b")),
+    ("vitamin_a", _ci(r"\bvitamin a\b")),
 )
 _NUTRIENT_NAMES = {
     "calories": "calories",
@@ -268,10 +269,9 @@ def _fact_phrase(text: str) -> str | None:
 
 
 # "ketchup, like a tablespoon": the amount said after the food
-_AMOUNT_AFTER = re.compile(
+_AMOUNT_AFTER = _ci(
     r"^(?P<food>[^,]+),\s*(?:like|about|around|say|roughly|maybe|so)?\s*"
-    r"(?P<amount>(?:an?|one|half an?|\d[\d./]*)\s*[a-z]+)$",
-    re.I,
+    r"(?P<amount>(?:an?|one|half an?|\d[\d./]*)\s*[a-z]+)$"
 )
 
 
@@ -441,10 +441,9 @@ def answer_question(*, user, text: str) -> str:
 
 
 # "how many calories so far", "did I drink enough water", "what's my weight": the diary's numbers.
-_ABOUT_MY_DATA = re.compile(
+_ABOUT_MY_DATA = _ci(
     r"\b(how (much|many)|did i|have i|am i|is my|are my|what('s| is| was) my|my total|"
-    r"in total|so far|on track|today|yesterday)\b",
-    re.I,
+    r"in total|so far|on track|today|yesterday)\b"
 )
 
 
