@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from diary import services as diary_services
 from nutrition import services as food_services
+from nutrition.vocabulary import MEALS
 from sparky import services as sparky_services
 
 from .base import ToolResult, Written, obj, string, tool
@@ -83,7 +84,7 @@ def get_preferences(ctx, args) -> ToolResult:
         save_usual_meal=string(
             "Save today's meal as the user's usual one ('save this as my usual breakfast'); "
             "'my usual breakfast' then logs it again. Empty: the meal of now.",
-            enum=["breakfast", "lunch", "dinner", "snack", ""],
+            enum=[*MEALS, ""],
         ),
     ),
     example={"weight_unit": "lb", "time_zone": "America/New_York"},

@@ -25,6 +25,7 @@ from nutrition import services as food_services
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
+from nutrition.vocabulary import MEALS
 from sparky.dates import parse_day
 
 _TOPICS = {
@@ -99,7 +100,7 @@ _WHAT_EATEN = re.compile(
     r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b",
     re.I,
 )
-_MEALS = ("breakfast", "lunch", "dinner", "snack")
+_MEALS = MEALS
 # "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
 _ADVICE = re.compile(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b", re.I)
 

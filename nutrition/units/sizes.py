@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from nutrition import vocabulary
 from nutrition.units.words import _singular
 
 
@@ -87,13 +88,7 @@ STANDARD_PIECES: dict[str, StandardSize] = {
     "steak": StandardSize(Decimal(6), "oz", "a restaurant steak: 8 oz raw, about 6 oz cooked"),
 }
 # A size said before a container: "a small bag", "a large glass", "a big bowl".
-CONTAINER_SIZES = {
-    "small": Decimal("0.75"),
-    "medium": Decimal(1),
-    "large": Decimal("1.5"),
-    "extra large": Decimal(2),
-    "jumbo": Decimal(2),
-}
+CONTAINER_SIZES = vocabulary.CONTAINER_SIZES
 
 
 def standard_size(food, word: str, *, drink: bool) -> StandardSize | None:
