@@ -8,17 +8,63 @@ from pathlib import Path
 
 import pytest
 
+from measurements import vocabulary as body_words
 from nutrition import vocabulary as nutrition_words
 from nutrition.models import MealType
 from nutrition.units import STANDARD_SIZES
+from sparky.models import UserPreferences
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("aiservices", "chat", "config", "diary", "exercise", "measurements", "nutrition", "sparky")
-CHECKIN_FIELDS = {"weight", "neck", "waist", "hips", "steps"}
 
 # (the words, where they are written out, the owner to read them from). An owner written as a
 # .toml file means no Python module may write the list out at all.
 HOMES = [
+    (
+        {"weight", "neck", "waist", "hips", "steps"},
+        [],
+        "measurements/words/checkins.toml, read as measurements.services.STANDARD_TYPES",
+    ),
+    (
+        set(body_words.HOURS),
+        [],
+        "measurements/words/durations.toml, read as measurements.vocabulary.HOURS",
+    ),
+    (
+        set(body_words.MINUTES),
+        [],
+        "measurements/words/durations.toml, read as measurements.vocabulary.MINUTES",
+    ),
+    (
+        set(body_words.MINUTES | body_words.MINUTES_IN_A_DURATION),
+        [],
+        "measurements/words/durations.toml, read as measurements.vocabulary.MINUTES_IN_A_DURATION",
+    ),
+    (
+        set(body_words.HOURS | body_words.MINUTES | body_words.MINUTES_IN_A_DURATION),
+        [],
+        "measurements/words/durations.toml, read as measurements.vocabulary.HOURS and MINUTES",
+    ),
+    (
+        set(body_words.WEIGHT_UNITS),
+        [],
+        "measurements/words/units.toml, read as measurements.vocabulary.WEIGHT_UNITS",
+    ),
+    (
+        set(body_words.LENGTH_UNITS),
+        [],
+        "measurements/words/units.toml, read as measurements.vocabulary.LENGTH_UNITS",
+    ),
+    (
+        set(body_words.WEIGHT_SPELLINGS),
+        [],
+        "measurements/words/units.toml, read as measurements.vocabulary.WEIGHT_SPELLINGS",
+    ),
+    (
+        set(body_words.LENGTH_SPELLINGS),
+        [],
+        "measurements/words/units.toml, read as measurements.vocabulary.LENGTH_SPELLINGS",
+    ),
     (
         set(nutrition_words.MEALS),
         [],
@@ -86,11 +132,6 @@ def literal_lists(words: set[str], *, keys: bool = True):
                     yield f"{path.relative_to(ROOT)}:{node.lineno}"
 
 
-def test_the_check_in_fields_are_written_out_only_where_measurements_keeps_them():
-    found = [p.split(":")[0] for p in literal_lists(CHECKIN_FIELDS, keys=False)]
-    assert found == ["measurements/services.py"]
-
-
 @pytest.mark.parametrize(
     "words, homes, owner", HOMES, ids=[owner.split(" ")[-1] for _, _, owner in HOMES]
 )
@@ -101,6 +142,11 @@ def test_a_domain_list_is_written_out_only_by_its_owner(words, homes, owner):
 
 def test_every_container_has_its_standard_size():
     assert set(STANDARD_SIZES) == set(nutrition_words.CONTAINER_SERVINGS)
+
+
+def test_the_body_unit_choices_are_the_body_units():
+    assert tuple(UserPreferences.WeightUnit.values) == body_words.WEIGHT_UNITS
+    assert tuple(UserPreferences.MeasurementUnit.values) == body_words.LENGTH_UNITS
 
 
 def test_the_meal_choices_are_the_meal_words():

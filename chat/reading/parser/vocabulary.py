@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 from exercise import vocabulary as activities
+from measurements import vocabulary as body
 
 WORDS_DIR = Path(__file__).resolve().parent / "words"
 
@@ -59,7 +60,8 @@ WEEKDAY_MEALS: dict[str, str] = _time["weekday_meals"]
 
 _clauses = _load("clauses")
 SPLITTERS = _words(_clauses, "splitters")
-TIME_UNITS = _words(_clauses, "time_units")
+# Time units: an "and" between two durations ("1 hour and 15 minutes") does not split.
+TIME_UNITS = body.HOURS | body.MINUTES | body.MINUTES_IN_A_DURATION
 WITH_PARTS = _words(_clauses, "with_parts")
 WITH_COMPANY = _words(_clauses, "with_company")
 WITH_FOODS = frozenset(tuple(pair) for pair in _clauses["with_foods"])
@@ -69,7 +71,7 @@ NOT_PLAIN_WATER = _words(_measurements, "not_plain_water")
 MEASUREMENT_FILLER = _words(_measurements, "measurement_filler")
 BARE_WEIGHT_OPENERS = _words(_measurements, "bare_weight_openers")
 BARE_WEIGHT_CLOSERS = _words(_measurements, "bare_weight_closers")
-STANDARD_WORDS: dict[str, str] = _measurements["standard_words"]
+STANDARD_WORDS = body.CHECKIN_WORDS  # the measurements domain's words for its fields
 CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
     word: (name, unit or None) for word, (name, unit) in _measurements["custom_words"].items()
 }
@@ -85,8 +87,9 @@ COUNTED_EXERCISES = activities.COUNTED
 ACTIVITY_FILLER = _words(_exercise, "activity_filler")
 PLAYED = _words(_exercise, "played")
 NOT_ACTIVITY = _words(_exercise, "not_activity")
-HOURS = _words(_exercise, "hours")
-MINUTES = _words(_exercise, "minutes")
+HOURS = body.HOURS  # the measurements domain's words for a length of time
+MINUTES = body.MINUTES
+MINUTES_AFTER_HOURS = body.MINUTES_IN_A_DURATION  # "1h 15m"; "400m" is metres
 
 _food = _load("food")
 EATING = _words(_food, "eating")
