@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from chat.reading.classify import RULES
+from chat.reading.parser.categories import CATEGORIES as OFFLINE_CATEGORIES
 from measurements import vocabulary as body_words
 from nutrition import vocabulary as nutrition_words
 from nutrition.models import MealType
 from nutrition.units import STANDARD_SIZES
+from sparky import vocabulary as core_words
 from sparky.models import UserPreferences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,6 +23,21 @@ APPS = ("aiservices", "chat", "config", "diary", "exercise", "measurements", "nu
 # (the words, where they are written out, the owner to read them from). An owner written as a
 # .toml file means no Python module may write the list out at all.
 HOMES = [
+    (
+        set(core_words.CHAT_CATEGORIES),
+        ["chat/reading/classify.py"],  # RULES: each category's keyword rules
+        "sparky/words/chat_categories.toml, read as sparky.vocabulary.CHAT_CATEGORIES",
+    ),
+    (
+        set(core_words.CORE_CHAT_CATEGORIES),
+        [],
+        "sparky/words/chat_categories.toml, read as chat.categories.CORE_CATEGORIES",
+    ),
+    (
+        set(OFFLINE_CATEGORIES),
+        [],
+        "sparky/words/chat_categories.toml, read as chat.reading.parser.categories.CATEGORIES",
+    ),
     (
         {"weight", "neck", "waist", "hips", "steps"},
         [],
@@ -138,6 +156,10 @@ def literal_lists(words: set[str], *, keys: bool = True):
 def test_a_domain_list_is_written_out_only_by_its_owner(words, homes, owner):
     copies = [p for p in literal_lists(words) if p.split(":")[0] not in homes]
     assert not copies, f"{sorted(words)} written out again in {copies}: read it from {owner}"
+
+
+def test_the_keyword_rules_are_for_the_categories():
+    assert list(RULES) == list(core_words.CHAT_CATEGORIES)
 
 
 def test_every_container_has_its_standard_size():
