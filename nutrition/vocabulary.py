@@ -45,6 +45,9 @@ CONTAINER_SERVINGS: dict[str, tuple[str, ...]] = {
 ALIASES: dict[str, str] = {
     spelling: unit for unit, spellings in _units["aliases"].items() for spelling in spellings
 }
+# The spellings of grams and of calories ("30 g protein", "about 600 cal").
+GRAM_WORDS: frozenset[str] = frozenset(_units["aliases"]["g"])
+CALORIE_WORDS: frozenset[str] = frozenset(_units["aliases"]["kcal"])
 
 _meals = _load("meals")
 # The meals, in the order of the day.

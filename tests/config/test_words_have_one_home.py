@@ -114,6 +114,16 @@ HOMES = [
         "nutrition/words/units.toml, read as nutrition.vocabulary.CONTAINER_SIZES",
     ),
     (
+        set(nutrition_words.GRAM_WORDS),
+        [],
+        "nutrition/words/units.toml, read as nutrition.vocabulary.GRAM_WORDS",
+    ),
+    (
+        set(nutrition_words.CALORIE_WORDS),
+        [],
+        "nutrition/words/units.toml, read as nutrition.vocabulary.CALORIE_WORDS",
+    ),
+    (
         set(nutrition_words.GENERIC_PIECES),
         [],
         "nutrition/words/units.toml, read as nutrition.vocabulary.GENERIC_PIECES",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from exercise import vocabulary as activities
 from measurements import vocabulary as body
+from nutrition import vocabulary as food_words
 
 WORDS_DIR = Path(__file__).resolve().parent / "words"
 
@@ -98,14 +99,14 @@ TRAILING_FILLER = _words(_food, "trailing_filler")
 CONTAINERS = _words(_food, "containers")
 TRAILING_UNITS = _words(_food, "trailing_units")
 TRAILING_PARTS = _words(_food, "trailing_parts")
-CALORIE_WORDS = _words(_food, "calorie_words")
+CALORIE_WORDS = food_words.CALORIE_WORDS  # nutrition's spellings of kcal
 NOT_FOOD = _words(_food, "not_food")
 MEAL_BEFORE = _words(_food, "meal_before")
 MEAL_AFTER = _words(_food, "meal_after")
 SIZE_UNITS = _words(_food, "size_units")
 MEAL_ONLY = _words(_food, "meal_only")
 ROUGHLY = _words(_food, "roughly")
-GRAM_WORDS = _words(_food, "gram_words")
+GRAM_WORDS = food_words.GRAM_WORDS  # and of g
 CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
