@@ -56,3 +56,28 @@ MEALS: tuple[str, ...] = tuple(_meals["meals"])
 MEAL_WORDS: dict[str, str] = {
     word: meal for meal, words in _meals["words"].items() for word in words
 }
+
+_standard = _load("standard_sizes")
+# A standard size: (amount, unit, source); nutrition.units.sizes makes them StandardSizes.
+Size = tuple[Decimal, str, str]
+
+
+def _size(entry: list[str] | None) -> Size | None:
+    return None if entry is None else (Decimal(entry[0]), entry[1], entry[2])
+
+
+# Container -> (its usual size for a drink, for a food); either may be None.
+STANDARD_SIZES: dict[str, tuple[Size | None, Size | None]] = {
+    container: (_size(sizes.get("drink")), _size(sizes.get("food")))
+    for container, sizes in _standard["containers"].items()
+}
+# (container, size said before it) -> the size it holds: a small bag is the snack bag.
+SIZED_STANDARD_SIZES: dict[tuple[str, str], Size] = {
+    (e["container"], e["size"]): _size(e["holds"]) for e in _standard["sized"]
+}
+# (container, a word of the food's name) -> the size it holds: a bottle of wine is 750 ml.
+STANDARD_SIZES_FOR: dict[tuple[str, str], Size] = {
+    (e["container"], e["food_word"]): _size(e["holds"]) for e in _standard["for_food"]
+}
+# A food word -> the piece said with no amount (a steak as served).
+STANDARD_PIECES: dict[str, Size] = {word: _size(size) for word, size in _standard["pieces"].items()}

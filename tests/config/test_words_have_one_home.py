@@ -105,7 +105,7 @@ HOMES = [
     ),
     (
         set(nutrition_words.CONTAINER_SERVINGS),
-        ["nutrition/units/sizes.py"],  # STANDARD_SIZES: each container's usual size
+        [],
         "nutrition/words/units.toml, read as nutrition.vocabulary.CONTAINER_SERVINGS",
     ),
     (
