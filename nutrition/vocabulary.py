@@ -37,6 +37,14 @@ GENERIC_PIECES: tuple[str, ...] = tuple(_units["generic_pieces"])
 PART_PIECES: frozenset[str] = frozenset(_units["part_pieces"])
 HOUSEHOLD_WORDS: frozenset[str] = frozenset(_units["household_words"])
 FOOD_PLURALS: frozenset[str] = frozenset(_units["food_plurals"])
+NOT_PIECES: frozenset[str] = frozenset(_units["not_pieces"])
+SINGLE_PACKS: frozenset[str] = frozenset(_units["single_packs"])
+SIDE_MEASURED: frozenset[str] = frozenset(_units["side_measured"])
+TRAILING_HOUSEHOLD_WORDS: frozenset[str] = frozenset(_units["trailing_household_words"])
+# A household word -> the servings that stand in for it ("slice" -> "piece", "wedge").
+STAND_INS: dict[str, tuple[str, ...]] = {
+    word: tuple(others) for word, others in _units["stand_ins"].items()
+}
 # Container -> the words a food's own household serving may name it by.
 CONTAINER_SERVINGS: dict[str, tuple[str, ...]] = {
     container: tuple(words) for container, words in _units["container_servings"].items()

@@ -20,12 +20,7 @@ SIZES = vocabulary.SIZES
 # unit at all) prefers them; a size is picked by weight (the middle one), nouns like "breast" or
 # "cookie" follow, and SR28's "unit (yield from ...)" comes last.
 GENERIC_PIECES = vocabulary.GENERIC_PIECES
-NOT_PIECES = frozenset(
-    {*MASS_G, *VOLUME_ML, SERVING, "nlea", "package", "container", "can", "jar", "bottle", "box"}
-    | {"pot", "carton", "juice box", "bowl", "plate", "mug", "spoonful"}
-    | {"bag", "pouch", "packet", "cubic", "inch", "portion", "recipe", "batch", "loaf"}
-    | {"block", "head", "bunch", "roast", "bird", "rack"}  # the whole thing, not a piece
-)
+NOT_PIECES = frozenset({*MASS_G, *VOLUME_ML, SERVING}) | vocabulary.NOT_PIECES
 
 # A bare amount of a food kept per weight ("peanut butter", "rice", "a coffee") is one of its
 # household measures, not 100 g: SR28's labelled serving ("serving (5 fl oz)" of wine), else
@@ -34,8 +29,7 @@ NOT_PIECES = frozenset(
 MEASURE_HEADS = frozenset({*VOLUME_ML, "oz"}) - {"l", "dl", "cl", "pint", "quart", "shot"}
 LABELLED_SERVING = re.compile(r"^serving\b.*\b(\d+ )?(fl oz|oz|cups?|tbsp|tsp|g)\b")
 HELPING_KCAL = Decimal(250)
-SINGLE_PACKS = frozenset({"container", "carton", "pot", "tub", "can", "bottle", "pouch", "cup"})
-SINGLE_PACKS |= {"package"}  # a Twix, a bag of M&Ms: the product's own pack
+SINGLE_PACKS = vocabulary.SINGLE_PACKS  # a pot of yogurt, a Twix's own pack
 HELPING_GRAMS = Decimal(250)
 DRINK_GRAMS = Decimal(400)  # a 12 fl oz can or bottle is one drink
 # A piece this small ("1 almond", "1 berry") is not what "almonds" or "some blueberries" mean
@@ -54,12 +48,15 @@ PART_PIECES = vocabulary.PART_PIECES
 BIG_PIECE_KCAL = Decimal(500)
 # Household words that mean another serving when the food has none of their own: a slice of
 # cheesecake is SR28's "piece", a strip or rasher of bacon its "slice".
-STAND_INS = {"slice": ("piece", "wedge"), "strip": ("slice",), "rasher": ("slice",)}
-STAND_INS |= {"floret": ("floweret",), "floweret": ("floret",)}
+STAND_INS = vocabulary.STAND_INS
 # A scoop of a food with no scoop of its own (ice cream, rice) is half a cup; a small, medium or
 # large drink with no sizes of its own is a coffee-shop 8, 12 or 16 fl oz.
 VOLUME_STAND_INS = {"scoop": VOLUME_ML["cup"] / 2}
-DRINK_SIZES_ML = {size: n * VOLUME_ML["fl oz"] for size, n in vocabulary.DRINK_SIZES_FL_OZ.items()}
+DRINK_SIZES_ML = {
+    size: n * VOLUME_ML["fl oz"]
+    for size, n in vocabulary.DRINK_SIZES_FL_OZ.items()
+    if size != "extra large"  # an extra large drink with no size of its own is not guessed
+}
 # A glass is a cup, except of a drink SR28 gives a labelled serving (wine: 5 fl oz).
 GLASS = "glass"
 
@@ -91,9 +88,9 @@ _LEADING_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)\s*(.*)$")
 # servings do ("2 slices of pizza", "2 strips of bacon", "a wedge of brie", "a stick of butter").
 HOUSEHOLD_WORDS = vocabulary.HOUSEHOLD_WORDS
 # Pieces SR28 measures as part of a whole side when the fish is big: "a fillet" is that part.
-SIDE_MEASURED = frozenset({"fillet"})
+SIDE_MEASURED = vocabulary.SIDE_MEASURED
 # Serving words people also say after the food ("a salmon fillet", "tilapia fillets").
-TRAILING_HOUSEHOLD_WORDS = frozenset({"fillet"})
+TRAILING_HOUSEHOLD_WORDS = vocabulary.TRAILING_HOUSEHOLD_WORDS
 _SIZE_WORDS = vocabulary.SIZE_WORDS
 
 
