@@ -10,6 +10,7 @@ import pytest
 
 from chat.reading.classify import RULES
 from chat.reading.parser.categories import CATEGORIES as OFFLINE_CATEGORIES
+from exercise import vocabulary as exercise_words
 from measurements import vocabulary as body_words
 from nutrition import vocabulary as nutrition_words
 from nutrition.models import MealType
@@ -23,6 +24,16 @@ APPS = ("aiservices", "chat", "config", "diary", "exercise", "measurements", "nu
 # (the words, where they are written out, the owner to read them from). An owner written as a
 # .toml file means no Python module may write the list out at all.
 HOMES = [
+    (
+        set(exercise_words.DISTANCE_UNITS),
+        [],
+        "exercise/words/distances.toml, read as exercise.vocabulary.DISTANCE_UNITS",
+    ),
+    (
+        set(exercise_words.DISTANCE_SPELLINGS),
+        [],
+        "exercise/words/distances.toml, read as exercise.vocabulary.DISTANCE_SPELLINGS",
+    ),
     (
         set(core_words.CHAT_CATEGORIES),
         ["chat/reading/classify.py"],  # RULES: each category's keyword rules
