@@ -42,3 +42,11 @@ HOURS: frozenset[str] = frozenset(_durations["hours"])
 MINUTES: frozenset[str] = frozenset(_durations["minutes"])
 # "m": minutes after hours or as a duration's unit, metres after a bare number.
 MINUTES_IN_A_DURATION: frozenset[str] = frozenset(_durations["minutes_in_a_duration"])
+
+_custom = _load("custom")
+# Word -> (the custom category it names, its default unit or None): "rhr" -> Resting heart rate.
+CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
+    word: (name, unit or None) for word, (name, unit) in _custom["custom_words"].items()
+}
+# A unit written after a custom measurement's value -> how it is kept ("mmhg" -> "mmHg").
+CUSTOM_UNITS: dict[str, str] = dict(_custom["custom_units"])

@@ -73,10 +73,8 @@ MEASUREMENT_FILLER = _words(_measurements, "measurement_filler")
 BARE_WEIGHT_OPENERS = _words(_measurements, "bare_weight_openers")
 BARE_WEIGHT_CLOSERS = _words(_measurements, "bare_weight_closers")
 STANDARD_WORDS = body.CHECKIN_WORDS  # the measurements domain's words for its fields
-CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
-    word: (name, unit or None) for word, (name, unit) in _measurements["custom_words"].items()
-}
-CUSTOM_UNITS: dict[str, str] = _measurements["custom_units"]
+CUSTOM_WORDS = body.CUSTOM_WORDS  # the measurements domain's custom measurements
+CUSTOM_UNITS = body.CUSTOM_UNITS
 
 _exercise = _load("exercise")
 EXERCISE_WORDS = activities.ACTIVITIES  # the exercise domain's list
