@@ -4,6 +4,7 @@ meanings of "m"). These read the app code as text, as a reviewer would: a tuple,
 dict written out with exactly one of these lists is a copy, unless it is the owner's."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,41 @@ HOMES = [
         [],
         "nutrition/words/units.toml, read as nutrition.vocabulary.HOUSEHOLD_WORDS",
     ),
+    (
+        set(nutrition_words.MEAL_WORDS),
+        [],
+        "nutrition/words/meals.toml, read as nutrition.vocabulary.MEAL_WORDS",
+    ),
+    (
+        set(nutrition_words.DRINK_SIZES_FL_OZ),
+        [],
+        "nutrition/words/units.toml, read as nutrition.vocabulary.DRINK_SIZES_FL_OZ",
+    ),
+    (
+        set(nutrition_words.SIZE_WORDS),
+        [],
+        "nutrition/words/units.toml, read as nutrition.vocabulary.SIZE_WORDS",
+    ),
+    (
+        set(nutrition_words.STAND_INS),
+        [],
+        "nutrition/words/units.toml, read as nutrition.vocabulary.STAND_INS",
+    ),
+    (
+        set(body_words.CHECKIN_WORDS),
+        [],
+        "measurements/words/checkins.toml, read as measurements.vocabulary.CHECKIN_WORDS",
+    ),
+    (
+        set(body_words.CUSTOM_WORDS),
+        [],
+        "measurements/words/custom.toml, read as measurements.vocabulary.CUSTOM_WORDS",
+    ),
+    (
+        set(body_words.CUSTOM_UNITS),
+        [],
+        "measurements/words/custom.toml, read as measurements.vocabulary.CUSTOM_UNITS",
+    ),
 ]
 
 
@@ -153,22 +189,31 @@ def _strings(nodes) -> set[str] | None:
     return set(items) if nodes and len(items) == len(nodes) else None
 
 
-def literal_lists(words: set[str], *, keys: bool = True):
-    """Every tuple, list or set written in app code whose items are exactly these strings, and
-    (with `keys`) every dict whose keys are."""
+@functools.cache
+def _literals() -> tuple[tuple[str, frozenset[str]], ...]:
+    """(where, its strings) for every tuple, list or set of strings written in app code, and
+    every dict whose keys are strings; read once for every list checked."""
+    found = []
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Tuple | ast.List | ast.Set):
-                    found = _strings(node.elts)
-                elif keys and isinstance(node, ast.Dict) and None not in node.keys:
-                    found = _strings(node.keys)
+                    words = _strings(node.elts)
+                elif isinstance(node, ast.Dict) and None not in node.keys:
+                    words = _strings(node.keys)
                 else:
                     continue
-                if found == words:
-                    yield f"{path.relative_to(ROOT)}:{node.lineno}"
+                if words:
+                    found.append((f"{path.relative_to(ROOT)}:{node.lineno}", frozenset(words)))
+    return tuple(found)
+
+
+def literal_lists(words: set[str]) -> list[str]:
+    """Where a tuple, list or set written in app code holds exactly these strings, or a dict's
+    keys are exactly these."""
+    return [where for where, found in _literals() if found == words]
 
 
 @pytest.mark.parametrize(
