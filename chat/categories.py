@@ -1,37 +1,14 @@
-"""The tool categories: the domains a turn can load tools for, and each profile's default set."""
+"""The tool categories: the domains a turn can load tools for, and each profile's default set.
+The words live once, in sparky/words/chat_categories.toml (sparky.vocabulary): a user's
+preferences keep the slugs, and the core may not import chat."""
+
+from sparky import vocabulary
 
 # Category slug -> one line the prompts and the escalation tool use to describe it.
-CATEGORIES: dict[str, str] = {
-    "food": "log, find, edit and delete foods and meals; the food diary",
-    "exercise": "log, find, edit and delete workouts; the exercise diary",
-    "checkin": "weight, body measurements, steps, water and custom measurements",
-    "goals": "nutrition and water goals, the day's progress against them",
-    "coaching": "advice drawn from the user's own recent data",
-    "vision": "reading meal photos and nutrition labels",
-    "profile": "the user's preferences: units, time zone, dietary notes",
-    "reports": "weekly reports, trends, streaks and patterns",
-}
+CATEGORIES: dict[str, str] = vocabulary.CHAT_CATEGORY_DESCRIPTIONS
 # The same, in a few words, for the list of categories a turn has not loaded.
-GLOSSES: dict[str, str] = {
-    "food": "foods, meals, the food diary",
-    "exercise": "workouts",
-    "checkin": "weight, measurements, steps, water",
-    "goals": "goals and progress",
-    "coaching": "advice",
-    "vision": "meal photos, labels",
-    "profile": "preferences, units",
-    "reports": "weekly reports, trends",
-}
+GLOSSES: dict[str, str] = vocabulary.CHAT_CATEGORY_GLOSSES
 # What the tool selector calls each category.
-LABELS: dict[str, str] = {
-    "food": "Food",
-    "exercise": "Exercise",
-    "checkin": "Check-ins",
-    "goals": "Goals",
-    "coaching": "Coaching",
-    "vision": "Photos",
-    "profile": "Profile",
-    "reports": "Reports",
-}
-CORE_CATEGORIES = ("food", "exercise", "checkin", "goals")
+LABELS: dict[str, str] = vocabulary.CHAT_CATEGORY_LABELS
+CORE_CATEGORIES = vocabulary.CORE_CHAT_CATEGORIES
 PROFILE_DEFAULTS = {"full": tuple(CATEGORIES), "core": CORE_CATEGORIES}

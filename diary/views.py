@@ -36,6 +36,7 @@ from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
+from measurements import vocabulary as measurement_vocabulary
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
@@ -212,12 +213,10 @@ def _measurement_rows(summary: dict) -> list[dict]:
     found = summary["measurements"]
     rows = []
     checkin = found.get("checkin") or {}
+    kinds = {"weight": found.get("weight_unit"), "length": found.get("length_unit")}
     units = {
-        "weight": found.get("weight_unit"),
-        "neck": found.get("length_unit"),
-        "waist": found.get("length_unit"),
-        "hips": found.get("length_unit"),
-        "steps": "steps",
+        field: kinds.get(kind, kind)  # steps are counted in steps
+        for field, kind in measurement_vocabulary.FIELD_UNIT_KINDS.items()
     }
     for key in measurement_services.STANDARD_TYPES:
         if checkin.get(key) is not None:

@@ -1,11 +1,13 @@
 """The words of activities, read once from exercise/words/activities.toml: the name Sparky logs an
 activity by, the words people use for it (verb forms included: "ran", "swam", "biked"), and the
 term the exercise catalog is searched with when it differs from the name. The offline parser,
-the keyword classifier and the exercise search all read this one list."""
+the keyword classifier and the exercise search all read this one list. The distance units and
+their spellings come from exercise/words/distances.toml."""
 
 from __future__ import annotations
 
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 
 _FILE = Path(__file__).resolve().parent / "words" / "activities.toml"
@@ -25,3 +27,15 @@ SEARCH_TERMS: dict[str, str] = {
 }
 # Every word of every activity, for the keyword classifier.
 WORDS: frozenset[str] = frozenset(SEARCH_TERMS)
+
+with (_FILE.parent / "distances.toml").open("rb") as handle:
+    _DISTANCES = tomllib.load(handle)
+
+# The units a distance is logged in: ("km", "mi", "m").
+DISTANCE_UNITS: tuple[str, ...] = tuple(_DISTANCES)
+# Unit -> km.
+KM_PER_UNIT: dict[str, Decimal] = {unit: Decimal(d["km"]) for unit, d in _DISTANCES.items()}
+# Spelling -> unit ("kms" -> "km", "metres" -> "m").
+DISTANCE_SPELLINGS: dict[str, str] = {
+    word: unit for unit, d in _DISTANCES.items() for word in d["words"]
+}

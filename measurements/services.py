@@ -14,6 +14,7 @@ from django.db.models import Count, Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from measurements import vocabulary
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from measurements.units import (
     convert_length,
@@ -35,7 +36,8 @@ LENGTH_RANGE_CM = (Decimal(10), Decimal(300))
 MAX_STEPS = 200_000
 # custom_measurements.value is numeric(14, 4).
 MAX_CUSTOM_VALUE = Decimal("9999999999")
-STANDARD_TYPES = ("weight", "neck", "waist", "hips", "steps")
+# The check-in fields, in the order they are shown (measurements/words/checkins.toml).
+STANDARD_TYPES = vocabulary.CHECKIN_FIELDS
 
 
 def _steps(value) -> int:
@@ -253,7 +255,7 @@ KNOWN_RANGES: dict[str, tuple[Decimal, Decimal, str]] = {
     "body fat": (Decimal(2), Decimal(75), "%"),
     "blood glucose": (Decimal(1), Decimal(600), ""),
 }
-_HOURS = ("", "h", "hr", "hrs", "hour", "hours")
+_HOURS = {"", *vocabulary.HOURS}  # no unit: hours
 
 
 def _check_known_range(name: str, value: Decimal, unit: str) -> None:

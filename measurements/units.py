@@ -8,34 +8,15 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
+from measurements import vocabulary
+
 LB_PER_KG = Decimal("2.20462262185")
 CM_PER_INCH = Decimal("2.54")
 TWO_PLACES = Decimal("0.01")
 
-_WEIGHT_UNITS = {
-    "kg": "kg",
-    "kgs": "kg",
-    "kilo": "kg",
-    "kilos": "kg",
-    "kilogram": "kg",
-    "kilograms": "kg",
-    "lb": "lb",
-    "lbs": "lb",
-    "pound": "lb",
-    "pounds": "lb",
-}
-_LENGTH_UNITS = {
-    "cm": "cm",
-    "cms": "cm",
-    "centimeter": "cm",
-    "centimeters": "cm",
-    "centimetre": "cm",
-    "centimetres": "cm",
-    "in": "inches",
-    "inch": "inches",
-    "inches": "inches",
-    '"': "inches",
-}
+# Spelling -> unit (measurements/words/units.toml).
+_WEIGHT_UNITS = vocabulary.WEIGHT_SPELLINGS
+_LENGTH_UNITS = vocabulary.LENGTH_SPELLINGS
 
 
 def to_decimal(value, *, field: str) -> Decimal:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from nutrition import search, units
+from nutrition import search, units, vocabulary
 
 # What "with Y" adds when no amount is said: (Y's words, the main food's words or None for any)
 # -> amount and unit. First match wins. Typical household amounts (Sparky's estimates, in the
@@ -68,8 +68,12 @@ RECIPES: dict[str, tuple[tuple[str, float, str], ...]] = {
     "cortado": (("espresso", 2, "fl oz"), ("milk", 2, "fl oz")),
     "margarita": (("tequila", 2, "fl oz"), ("lime juice", 1, "fl oz"), ("sugar", 1, "tbsp")),
 }
-# A small, medium or large coffee-shop drink: 8, 12 or 16 fl oz.
-DRINK_SIZES = {"small": 8 / 12, "medium": 1.0, "large": 16 / 12, "extra large": 20 / 12}
+# A small, medium, large or extra large coffee-shop drink, as a share of the medium one (12 fl oz):
+# nutrition/words/units.toml.
+DRINK_SIZES = {
+    size: fl_oz / vocabulary.DRINK_SIZES_FL_OZ["medium"]
+    for size, fl_oz in vocabulary.DRINK_SIZES_FL_OZ.items()
+}
 # Said with a food but nothing to log: "with ice", "with no sugar", "with a slice of lemon".
 NOTHING = frozenset({"ice", "lemon", "lime", "salt", "pepper", "water", "skin", "bone", "bones"})
 NEGATIONS = frozenset({"no", "without", "less", "little", "hold", "zero"})

@@ -3,19 +3,12 @@
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
+from sparky import vocabulary
 from sparky.models import User, UserPreferences, validate_time_zone
 
-# Slugs of the chat tool selector (chat.tools uses the same ones); [] means automatic selection.
-CHAT_CATEGORIES = (
-    "food",
-    "exercise",
-    "checkin",
-    "goals",
-    "coaching",
-    "vision",
-    "profile",
-    "reports",
-)
+# Slugs of the chat tool selector (sparky/words/chat_categories.toml; chat.categories reads the
+# same); [] means automatic selection.
+CHAT_CATEGORIES = vocabulary.CHAT_CATEGORIES
 DATE_FORMATS = ("yyyy-MM-dd", "MM/dd/yyyy", "dd/MM/yyyy", "dd.MM.yyyy", "dd-MM-yyyy")
 MAX_PROMPT_CHARS = 4000
 MAX_NOTES_CHARS = 1000

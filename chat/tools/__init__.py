@@ -57,7 +57,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 # Importing a category's module registers its tools; this order is the registry's order.
-for _module in ("food", "exercise", "checkin", "goals", "coaching", "vision", "profile", "reports"):
+for _module in CATEGORIES:
     importlib.import_module(f"chat.tools.{_module}")
 CACHE_CONTROL = {"type": "ephemeral"}
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from chat.categories import CATEGORIES
+from nutrition.vocabulary import MEALS
 
 FULL = frozenset({"full"})
 CORE = frozenset({"full", "core"})
@@ -195,7 +196,7 @@ def obj(required: list[str] | None = None, **properties) -> dict:
 DATE_ARG = string("YYYY-MM-DD, 'today' or 'yesterday'. Omit for today.")
 MEAL_ARG = string(
     "Omit to use the meal of the user's local time.",
-    enum=["breakfast", "lunch", "dinner", "snack"],
+    enum=list(MEALS),
 )
 
 

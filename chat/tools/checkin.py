@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 
 from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
+from measurements import vocabulary as body
 from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import services as food_services
 from nutrition.models import WaterIntake
@@ -58,11 +59,11 @@ def _checkin_summary(row, given: dict, prefs) -> str:
     ),
     parameters=obj(
         weight=number("Body weight."),
-        weight_unit=string("Unit of the weight.", enum=["kg", "lb"]),
+        weight_unit=string("Unit of the weight.", enum=list(body.WEIGHT_UNITS)),
         neck=number("Neck circumference."),
         waist=number("Waist circumference."),
         hips=number("Hip circumference."),
-        length_unit=string("Unit of neck/waist/hips.", enum=["cm", "inches"]),
+        length_unit=string("Unit of neck/waist/hips.", enum=list(body.LENGTH_UNITS)),
         steps=integer("Step count for the day."),
         date=DATE_ARG,
     ),

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 
 from exercise import selectors as exercise_selectors
 from exercise import services as exercise_services
+from exercise import vocabulary as activities
 from exercise.models import ExerciseEntry
 from exercise.phrases import entry_phrase
 from sparky.dates import parse_day, today_for
@@ -116,7 +117,7 @@ def search_exercises(ctx, args) -> ToolResult:
         exercise_name=string("The activity, e.g. 'walking', 'bench press'."),
         duration_minutes=number("How long, in minutes."),
         distance=number("Distance covered, if any."),
-        distance_unit=string("Unit of the distance.", enum=["km", "mi", "m"]),
+        distance_unit=string("Unit of the distance.", enum=list(activities.DISTANCE_UNITS)),
         calories_burned=number("Only if the user stated the calories burned."),
         date=DATE_ARG,
         notes=string("Anything else worth keeping, e.g. '3 sets of 10'."),
@@ -235,7 +236,7 @@ def _ambiguous(rows) -> ToolResult:
         date=DATE_ARG,
         duration_minutes=number("New duration in minutes."),
         distance=number("New distance."),
-        distance_unit=string("Unit of the distance.", enum=["km", "mi", "m"]),
+        distance_unit=string("Unit of the distance.", enum=list(activities.DISTANCE_UNITS)),
         calories_burned=number("New calories burned, only if the user stated them."),
         new_date=string("Move the entry to this day."),
     ),

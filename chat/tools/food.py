@@ -14,6 +14,7 @@ from nutrition.models import NUTRIENTS, FoodEntry
 from nutrition.phrases import entry_phrase
 from nutrition.services import default_meal
 from nutrition.units import unit_text
+from nutrition.vocabulary import MEALS
 from sparky import words
 from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
@@ -428,7 +429,7 @@ def _find(ctx, args) -> FoodEntry | ToolResult:
         date=DATE_ARG,
         quantity=number(None),
         unit=string(None),
-        meal_type=string(None, enum=["breakfast", "lunch", "dinner", "snack"]),
+        meal_type=string(None, enum=list(MEALS)),
         new_date=string("Move it to this day."),
     ),
     example={"food_name": "eggs", "date": "today", "quantity": 3},

@@ -8,7 +8,9 @@ unknown names.
 from __future__ import annotations
 
 from diary import services as diary_services
+from measurements import vocabulary as body
 from nutrition import services as food_services
+from nutrition.vocabulary import MEALS
 from sparky import services as sparky_services
 
 from .base import ToolResult, Written, obj, string, tool
@@ -68,8 +70,8 @@ def get_preferences(ctx, args) -> ToolResult:
         "add one, use add_dietary_note; dietary_notes replaces them all."
     ),
     parameters=obj(
-        weight_unit=string("Unit for body weight.", enum=["kg", "lb"]),
-        measurement_unit=string("Unit for neck, waist and hips.", enum=["cm", "inches"]),
+        weight_unit=string("Unit for body weight.", enum=list(body.WEIGHT_UNITS)),
+        measurement_unit=string("Unit for neck, waist and hips.", enum=list(body.LENGTH_UNITS)),
         time_zone=string("IANA time zone name, e.g. 'Europe/Berlin' or 'America/New_York'."),
         date_format=string(
             "How dates are shown.",
@@ -83,7 +85,7 @@ def get_preferences(ctx, args) -> ToolResult:
         save_usual_meal=string(
             "Save today's meal as the user's usual one ('save this as my usual breakfast'); "
             "'my usual breakfast' then logs it again. Empty: the meal of now.",
-            enum=["breakfast", "lunch", "dinner", "snack", ""],
+            enum=[*MEALS, ""],
         ),
     ),
     example={"weight_unit": "lb", "time_zone": "America/New_York"},

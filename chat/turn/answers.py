@@ -25,6 +25,7 @@ from nutrition import services as food_services
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
+from nutrition.vocabulary import MEALS
 from sparky.dates import parse_day
 
 
@@ -104,7 +105,7 @@ _WHAT_EATEN = _ci(
     r"\bwhat\b.*\b(eat|ate|eaten|had|have)\b|\b(show|list)\b.*\b(diary|food|meals?|ate)\b"
     r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b"
 )
-_MEALS = ("breakfast", "lunch", "dinner", "snack")
+_MEALS = MEALS
 # "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
 _ADVICE = _ci(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b")
 

@@ -11,6 +11,7 @@ from chat.images import ImageRejected, decode_data_url, image_url
 from chat.models import ChatMessage
 from chat.turn.coach import SUMMARY_KIND
 from chat.turn.undo import can_undo
+from nutrition.vocabulary import MEALS
 
 # --- a turn ----------------------------------------------------------------------------------
 
@@ -112,9 +113,7 @@ class ReviewEditSerializer(serializers.Serializer):
     index = serializers.IntegerField(min_value=0)
     quantity = serializers.FloatField(required=False, min_value=0)
     unit = serializers.CharField(required=False, allow_blank=True, max_length=40)
-    meal_type = serializers.ChoiceField(
-        choices=["breakfast", "lunch", "dinner", "snack"], required=False
-    )
+    meal_type = serializers.ChoiceField(choices=list(MEALS), required=False)
     remove = serializers.BooleanField(required=False, default=False)
 
 

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from aiservices.services import active_ai_service
-from chat.categories import CATEGORIES
+from chat.categories import CATEGORIES, CORE_CATEGORIES
 from chat.categories import LABELS as CATEGORY_LABELS
 from chat.images import STORED_NAME, image_url
 from chat.models import ChatMessage
@@ -50,7 +50,7 @@ SUMMARY_POLL_TRIES = 8
 DIARY_EVENT = "diary-changed"
 MEALS = list(MealType.values)
 # What a manual pick starts with when nothing was picked before: the core logging set.
-DEFAULT_MANUAL = ["food", "exercise", "checkin", "goals"]
+DEFAULT_MANUAL = list(CORE_CATEGORIES)
 EXAMPLES = (
     "2 eggs and toast for breakfast",
     "walked 45 min",

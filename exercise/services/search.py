@@ -11,6 +11,7 @@ from rapidfuzz import fuzz, process
 from exercise import vocabulary
 from exercise.models import Exercise
 from exercise.services.values import _TYPICAL, GENERAL_NAME, _uuid, general_exercise
+from measurements import vocabulary as durations
 
 # A search hit at or above this word similarity is confident enough to log without asking.
 CONFIDENT_SCORE = 0.6
@@ -21,9 +22,9 @@ _CANONICAL = vocabulary.SEARCH_TERMS
 _VOCABULARY = sorted({*_CANONICAL, *_CANONICAL.values(), "yoga", "pilates", "elliptical"})
 _FILLER = {
     "a", "an", "the", "i", "my", "some", "did", "do", "went", "go", "going", "for", "of", "to",
-    "and", "had", "session", "morning", "afternoon", "evening", "today", "yesterday", "min",
-    "mins", "minute", "minutes", "hour", "hours", "hr", "hrs", "km", "kms", "mile", "miles",
-    "quick", "little", "bit", "class", "classes",
+    "and", "had", "session", "morning", "afternoon", "evening", "today", "yesterday", "km",
+    "kms", "mile", "miles", "quick", "little", "bit", "class", "classes",
+    *durations.HOURS, *durations.MINUTES,  # "ran 30 min": measurements' words for time
 }  # fmt: skip
 
 

@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
 
-from exercise import catalog
+from exercise import catalog, vocabulary
 from exercise.models import Exercise
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
@@ -40,13 +40,9 @@ _TYPICAL = {
     "weight training": "weight training, moderate",
     "yoga": "yoga, hatha",
 }
-DISTANCE_UNITS = {
-    "km": "km", "kms": "km", "k": "km", "kilometer": "km", "kilometers": "km",
-    "kilometre": "km", "kilometres": "km",
-    "mi": "mi", "mile": "mi", "miles": "mi",
-    "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
-}  # fmt: skip
-_KM_PER_UNIT = {"km": Decimal(1), "mi": Decimal("1.609344"), "m": Decimal("0.001")}
+# Spelling -> km, mi or m, and each in km (exercise/words/distances.toml).
+DISTANCE_UNITS = vocabulary.DISTANCE_SPELLINGS
+_KM_PER_UNIT = vocabulary.KM_PER_UNIT
 
 
 def distance_unit_of(word) -> str | None:

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
-from nutrition import units
+from nutrition import units, vocabulary
 from nutrition.models import (
     NUTRIENTS,
     Food,
@@ -36,18 +36,8 @@ MAX_GLASSES_PER_ADD = 50
 MAX_GLASSES_PER_DAY = 100
 MAX_WATER_GOAL = 100
 
-MEAL_SYNONYMS = {
-    **dict.fromkeys(["breakfast", "brekkie", "brekky", "morning", "breakfst"], MealType.BREAKFAST),
-    # Brunch is eaten late morning in place of lunch; it counts towards lunch.
-    **dict.fromkeys(["lunch", "brunch", "luncheon", "midday", "noon"], MealType.LUNCH),
-    **dict.fromkeys(
-        ["dinner", "supper", "evening", "evening meal", "dinnertime", "tonight"], MealType.DINNER
-    ),
-    **dict.fromkeys(
-        ["snack", "snacks", "snacked", "snacking", "dessert", "treat", "other", "anytime"],
-        MealType.SNACK,
-    ),
-}
+# Word -> meal ("supper" -> dinner, "brekkie" -> breakfast): nutrition/words/meals.toml.
+MEAL_SYNONYMS = {word: MealType(meal) for word, meal in vocabulary.MEAL_WORDS.items()}
 # UserGoal calls one nutrient differently from the food columns; both names are accepted.
 _GOAL_ALIASES = {"monounsaturated_unsaturated": "monounsaturated_fat"}
 GOAL_FIELDS = tuple(_GOAL_ALIASES.get(n, n) for n in NUTRIENTS)

@@ -134,11 +134,11 @@ def sizes_in(text: str) -> list[str]:
     (44 fl oz)' -> ["extra large"]."""
     plain = " ".join(str(text or "").lower().replace("-", " ").split())
     found = []
-    for size in ("extra large", "extra small"):
+    for size in sorted(s for s in SIZES if " " in s):  # "extra large", "extra small"
         if re.search(rf"\b{size}\b", plain):
             found.append(size)
             plain = re.sub(rf"\b{size}\b", " ", plain)
-    for size in ("small", "medium", "large", "jumbo"):
+    for size in (s for s in SIZES if " " not in s):
         if re.search(rf"\b{size}\b", plain):
             found.append(size)
     return found
@@ -163,7 +163,7 @@ def head_of(serving_unit: str) -> str:
     """The unit word of a household serving: 'medium (7" to 7-7/8" long)' -> "medium",
     "cup, sliced" -> "cup", "slices" -> "slice", "extra large" -> "extra large"."""
     text = " ".join((serving_unit or "").lower().split())
-    for size in ("extra large", "extra small"):
+    for size in sorted(s for s in SIZES if " " in s):  # "extra large", "extra small"
         if text.startswith(size):
             return size
     first = re.split(r"[\s,(]", text, maxsplit=1)[0]

@@ -8,6 +8,7 @@ import math
 import re
 
 from chat.reading.intents.schema import IntentError
+from measurements import vocabulary as durations
 from nutrition import units as food_units
 from nutrition.services import meal_for_word
 from sparky.dates import is_weekday_phrase
@@ -145,8 +146,8 @@ def _unit_from(raw, lookup, label: str, allowed: str) -> str | None:
     return unit
 
 
-_HOUR_WORDS = frozenset({"h", "hr", "hrs", "hour", "hours"})
-_MINUTE_WORDS = frozenset({"m", "min", "mins", "minute", "minutes"})
+_HOUR_WORDS = durations.HOURS
+_MINUTE_WORDS = durations.MINUTES | durations.MINUTES_IN_A_DURATION  # "30 m" of a duration
 
 
 def _duration_minutes(data: dict) -> float | None:

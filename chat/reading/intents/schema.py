@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from exercise import vocabulary as activities
 from measurements.services import STANDARD_TYPES
 from nutrition.services import ML_PER_GLASS
+from nutrition.vocabulary import MEALS
 
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
-MEAL_TYPES = ("breakfast", "lunch", "dinner", "snack")
+MEAL_TYPES = MEALS
 STANDARD_MEASUREMENTS = STANDARD_TYPES  # measurements owns the check-in fields
-DISTANCE_UNITS = ("km", "mi", "m")
+DISTANCE_UNITS = activities.DISTANCE_UNITS  # exercise owns the distance units
 
 MAX_INTENTS = 20
 MAX_REPLY_CHARS = 20_000

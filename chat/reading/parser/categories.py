@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from chat.categories import CATEGORIES as ALL_CATEGORIES
 from chat.reading.classify import keyword_categories
 from chat.reading.parser.exercise import exercise_at
 from chat.reading.parser.reading import parse_message
@@ -13,7 +14,8 @@ from chat.reading.parser.vocabulary import INTENT_CATEGORIES
 logger = logging.getLogger(__name__)
 
 
-CATEGORIES = ("food", "exercise", "checkin", "goals", "coaching", "reports")
+# The categories a message can need offline, in the registry's order: no photos, no preferences.
+CATEGORIES = tuple(c for c in ALL_CATEGORIES if c not in {"vision", "profile"})
 
 
 def guess_categories(text: str, *, reading=None) -> list[str]:

@@ -11,6 +11,7 @@ from chat.reading.parser.vocabulary import (
     GENERIC_EXERCISE,
     HOURS,
     MINUTES,
+    MINUTES_AFTER_HOURS,
     NOT_ACTIVITY,
     NOT_EXERCISE_AFTER,
     NOT_EXERCISE_BEFORE,
@@ -108,7 +109,7 @@ def duration_minutes(tokens: list[str]) -> float | None:
         amount, j = take_quantity(tokens, i)
         unit = token_at(tokens, j)
         if amount is None or not (
-            unit in HOURS or unit in MINUTES or (unit == "m" and after_hours)
+            unit in HOURS or unit in MINUTES or (unit in MINUTES_AFTER_HOURS and after_hours)
         ):
             i, after_hours = max(j, i + 1), False
             continue
@@ -129,7 +130,7 @@ def distance_of(tokens: list[str]) -> tuple[float | None, str | None]:
     for i in range(len(tokens)):
         amount, j = take_quantity(tokens, i)
         unit = distance_unit_of(token_at(tokens, j)) if amount is not None else None
-        if unit == "m" and token_at(tokens, i - 1) in HOURS:
+        if unit in MINUTES_AFTER_HOURS and token_at(tokens, i - 1) in HOURS:
             continue  # "1h 15m": minutes
         if unit is not None:
             return amount, unit

@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 
 from exercise import vocabulary as activities
+from measurements import vocabulary as body
+from nutrition import vocabulary as food_words
 
 WORDS_DIR = Path(__file__).resolve().parent / "words"
 
@@ -59,7 +61,8 @@ WEEKDAY_MEALS: dict[str, str] = _time["weekday_meals"]
 
 _clauses = _load("clauses")
 SPLITTERS = _words(_clauses, "splitters")
-TIME_UNITS = _words(_clauses, "time_units")
+# Time units: an "and" between two durations ("1 hour and 15 minutes") does not split.
+TIME_UNITS = body.HOURS | body.MINUTES | body.MINUTES_IN_A_DURATION
 WITH_PARTS = _words(_clauses, "with_parts")
 WITH_COMPANY = _words(_clauses, "with_company")
 WITH_FOODS = frozenset(tuple(pair) for pair in _clauses["with_foods"])
@@ -69,11 +72,9 @@ NOT_PLAIN_WATER = _words(_measurements, "not_plain_water")
 MEASUREMENT_FILLER = _words(_measurements, "measurement_filler")
 BARE_WEIGHT_OPENERS = _words(_measurements, "bare_weight_openers")
 BARE_WEIGHT_CLOSERS = _words(_measurements, "bare_weight_closers")
-STANDARD_WORDS: dict[str, str] = _measurements["standard_words"]
-CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
-    word: (name, unit or None) for word, (name, unit) in _measurements["custom_words"].items()
-}
-CUSTOM_UNITS: dict[str, str] = _measurements["custom_units"]
+STANDARD_WORDS = body.CHECKIN_WORDS  # the measurements domain's words for its fields
+CUSTOM_WORDS = body.CUSTOM_WORDS  # the measurements domain's custom measurements
+CUSTOM_UNITS = body.CUSTOM_UNITS
 
 _exercise = _load("exercise")
 EXERCISE_WORDS = activities.ACTIVITIES  # the exercise domain's list
@@ -85,8 +86,9 @@ COUNTED_EXERCISES = activities.COUNTED
 ACTIVITY_FILLER = _words(_exercise, "activity_filler")
 PLAYED = _words(_exercise, "played")
 NOT_ACTIVITY = _words(_exercise, "not_activity")
-HOURS = _words(_exercise, "hours")
-MINUTES = _words(_exercise, "minutes")
+HOURS = body.HOURS  # the measurements domain's words for a length of time
+MINUTES = body.MINUTES
+MINUTES_AFTER_HOURS = body.MINUTES_IN_A_DURATION  # "1h 15m"; "400m" is metres
 
 _food = _load("food")
 EATING = _words(_food, "eating")
@@ -95,14 +97,14 @@ TRAILING_FILLER = _words(_food, "trailing_filler")
 CONTAINERS = _words(_food, "containers")
 TRAILING_UNITS = _words(_food, "trailing_units")
 TRAILING_PARTS = _words(_food, "trailing_parts")
-CALORIE_WORDS = _words(_food, "calorie_words")
+CALORIE_WORDS = food_words.CALORIE_WORDS  # nutrition's spellings of kcal
 NOT_FOOD = _words(_food, "not_food")
 MEAL_BEFORE = _words(_food, "meal_before")
 MEAL_AFTER = _words(_food, "meal_after")
 SIZE_UNITS = _words(_food, "size_units")
 MEAL_ONLY = _words(_food, "meal_only")
 ROUGHLY = _words(_food, "roughly")
-GRAM_WORDS = _words(_food, "gram_words")
+GRAM_WORDS = food_words.GRAM_WORDS  # and of g
 CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
