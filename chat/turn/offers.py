@@ -9,7 +9,6 @@ new request.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import re
@@ -30,7 +29,6 @@ from sparky.services import preferences_for
 
 logger = logging.getLogger(__name__)
 
-OPTIONS_TTL = dt.timedelta(hours=12)
 MAX_OPTIONS = 3
 _NUMBER_REPLY = re.compile(r"^\s*(?:#|no\.?|number|option)?\s*(\d{1,3})\s*[.)!]?\s*$", re.I)
 _MANUAL = re.compile(r"^\s*manual\s*[:\-]\s*(.+)$", re.I | re.S)
@@ -301,14 +299,6 @@ def pending_options(message) -> dict | None:
     ):
         return None
     return data
-
-
-def is_stale(data: dict) -> bool:
-    try:
-        created = dt.datetime.fromisoformat(data["created_at"])
-    except (KeyError, TypeError, ValueError):
-        return True
-    return timezone.now() - created > OPTIONS_TTL
 
 
 # --- applying --------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ for to its reply."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from django.core.exceptions import ValidationError
@@ -14,14 +13,13 @@ from django.utils import timezone
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.turn import offers
-from chat.turn.types import CoachResponse, Turn, said_logged
+from chat.turn.types import CoachResponse, Turn, said_logged, too_old
 from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
 from sparky.services import preferences_for
 
 # --- confirmations ----------------------------------------------------------------------------
 
-CONFIRM_TTL = dt.timedelta(hours=12)
 REVIEWED_KINDS = ("food_entry", "exercise_entry")
 _YES = re.compile(
     r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
@@ -113,11 +111,7 @@ def resolve_confirmation(turn: Turn) -> CoachResponse | None:
         pending = meta.get("confirm")
         if not isinstance(pending, dict) or pending.get("resolved"):
             return None
-        try:
-            created = dt.datetime.fromisoformat(pending["created_at"])
-        except (KeyError, TypeError, ValueError):
-            return None
-        if timezone.now() - created > CONFIRM_TTL:
+        if too_old(pending):
             return None
         pending["resolved"] = "yes" if yes else "no"
         meta["confirm"] = pending
@@ -179,7 +173,7 @@ def resolve_pick(turn: Turn) -> CoachResponse | None:
         ).first()
         meta = (locked.metadata or {}) if locked is not None else {}
         data = offers.pending_options(locked)
-        if data is None or offers.is_stale(data):
+        if data is None or too_old(data):
             guide.message = (
                 "Those options are no longer open. Tell me again what you'd like to log, and I'll "
                 "look it up."

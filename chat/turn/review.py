@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import datetime as dt
 import json
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.tools.base import Written
-from chat.turn.types import ReplyRefused, own_reply_locked, said_logged
+from chat.turn.types import ReplyRefused, own_reply_locked, said_logged, too_old
 from nutrition import services as food_services
 
-TTL = dt.timedelta(hours=12)
 CANCELLED = "Cancelled: nothing was logged."
 # The arguments a user may change on an item, per call: the amount, its unit and the meal.
 EDITABLE = ("quantity", "unit", "meal_type")
@@ -102,18 +99,10 @@ def review_items(pending: dict | None, *, user=None) -> list[dict]:
 def pending_review(message: ChatMessage) -> dict | None:
     """The review a reply waits on ({"items", "question"}), or None when it waits on nothing."""
     pending = (message.metadata or {}).get("confirm")
-    if not isinstance(pending, dict) or pending.get("resolved") or _stale(pending):
+    if not isinstance(pending, dict) or pending.get("resolved") or too_old(pending):
         return None
     items = review_items(pending, user=message.user)
     return {"items": items, "question": pending.get("question") or ""}
-
-
-def _stale(pending: dict) -> bool:
-    try:
-        created = dt.datetime.fromisoformat(pending["created_at"])
-    except (KeyError, TypeError, ValueError):
-        return True
-    return timezone.now() - created > TTL
 
 
 def _locked(user, message_id) -> tuple[ChatMessage, dict, dict]:
@@ -124,7 +113,7 @@ def _locked(user, message_id) -> tuple[ChatMessage, dict, dict]:
         raise ReviewRefused("That reply has nothing waiting to be logged.", "nothing_to_review")
     if pending.get("resolved"):
         raise ReviewRefused("That reply was answered already.", "already_resolved")
-    if _stale(pending):
+    if too_old(pending):
         raise ReviewRefused(
             "That list is too old to log now. Tell me again what to log.", "expired"
         )

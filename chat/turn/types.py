@@ -4,8 +4,11 @@ answer it produces (`CoachResponse`) and the refusal of a turn that cannot start
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 from collections.abc import Callable
+
+from django.utils import timezone
 
 from chat.images import StoredImage
 from chat.models import ChatMessage
@@ -20,6 +23,20 @@ OFFLINE_HELP = (
     "'3 glasses of water'. For open questions and coaching, add an AI service (OpenAI, Anthropic, "
     "Ollama...) in Settings."
 )
+
+
+# What a reply offered (options) or held (a review) waits this long for the user's answer.
+ANSWER_WINDOW = dt.timedelta(hours=12)
+
+
+def too_old(waiting: dict) -> bool:
+    """Whether what a reply offered or held no longer waits: older than ANSWER_WINDOW by its
+    "created_at", or undated."""
+    try:
+        created = dt.datetime.fromisoformat(waiting["created_at"])
+    except (KeyError, TypeError, ValueError):
+        return True
+    return timezone.now() - created > ANSWER_WINDOW
 
 
 class ReplyRefused(Exception):

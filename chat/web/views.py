@@ -39,6 +39,7 @@ from chat.turn.review import (
     review_confirm,
     review_items,
 )
+from chat.turn.types import too_old
 from chat.turn.undo import UndoRefused, can_undo, reply_undo, undo_entries
 from chat.web import streaming
 from diary.views import diary_context, diary_day
@@ -92,7 +93,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
     response = meta.get("response") or {}
     choices = None
     pending = chat_options.pending_options(message) if latest_reply else None
-    if pending and not chat_options.is_stale(pending):
+    if pending and not too_old(pending):
         choices = [
             {"number": i, "label": chat_options.describe_option(pending.get("kind"), option)}
             for i, option in enumerate(pending["options"], 1)
