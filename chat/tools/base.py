@@ -65,6 +65,38 @@ class Written:
         return dataclasses.asdict(self)
 
 
+def undo_of(before: dict | None, after: dict) -> dict:
+    """How undo takes back a row the call created (`before` None: delete it) or changed (restore
+    `before`)."""
+    if before is None:
+        return {"op": "delete", "after": after}
+    return {"op": "restore", "before": before, "after": after}
+
+
+def written_new(kind: str, row, *, noun: str) -> Written:
+    """A food or exercise of the user's own that the call created: undo deletes it while nothing
+    uses it."""
+    return Written(
+        kind=kind,
+        id=str(row.id),
+        summary=row.name,
+        chip=f"New {noun}: {row.name}",
+        undo={"op": "delete"},
+    )
+
+
+def written_deleted(kind: str, entry, *, line: str, name: str, state: dict) -> Written:
+    """A diary entry the call deleted (`state` its fields): undo recreates it."""
+    return Written(
+        kind=f"{kind}_deleted",
+        id=str(entry.id),
+        summary=line,
+        date=entry.entry_date.isoformat() if entry.entry_date else None,
+        chip=f"Deleted {name}",
+        undo={"op": "recreate", "row": state},
+    )
+
+
 def and_list(items: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -138,6 +170,22 @@ class Tool:
                 "parameters": self.parameters,
             },
         }
+
+
+def bounded(args: dict, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number argument (a limit, a number of days) held between `low` and `high`."""
+    return max(low, min(int(args.get(name, default)), high))
+
+
+def ambiguous(kind: str, rows, describe: Callable) -> ToolResult:
+    """The result asking which of several matching entries the call means."""
+    listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
+    return ToolResult(
+        ok=False,
+        message=(
+            f"Several {kind} entries match: {listing}. Ask the user which one, then use its id."
+        ),
+    )
 
 
 def jsonable(value):

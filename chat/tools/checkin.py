@@ -21,12 +21,14 @@ from .base import (
     DATE_ARG,
     ToolResult,
     Written,
+    bounded,
     integer,
     logged_sentence,
     number,
     obj,
     string,
     tool,
+    undo_of,
 )
 
 _STANDARD = measurement_services.STANDARD_TYPES
@@ -149,18 +151,27 @@ def log_custom_measurement(ctx, args) -> ToolResult:
         date=str(row.entry_date),
         chip=measured,
         phrase=f"your {spoken} {float(row.value):g}{unit}",  # "your mood 7 out of 10"
-        undo={"op": "delete", "after": row_state(row, ["value"])}
-        if row.id not in earlier
-        else {
-            "op": "restore",
-            "before": {"value": float(round(earlier[row.id], 2))},
-            "after": row_state(row, ["value"]),
-        },
+        undo=undo_of(
+            {"value": float(round(earlier[row.id], 2))} if row.id in earlier else None,
+            row_state(row, ["value"]),
+        ),
     )
     return ToolResult(
         ok=True,
         message=logged_sentence([written], today_for(ctx.user)),
         written=[written],
+    )
+
+
+def _written_water(day, summary: str, *, chip: str, undo: dict) -> Written:
+    """The day's water total the call changed: one a day, the day its id."""
+    return Written(
+        kind="water",
+        id=day.isoformat(),
+        summary=summary,
+        date=day.isoformat(),
+        chip=chip,
+        undo=undo,
     )
 
 
@@ -199,11 +210,9 @@ def log_water(ctx, args) -> ToolResult:
         message=f"Added {summary}.",
         data={"total_glasses": total, "date": day},
         written=[
-            Written(
-                kind="water",
-                id=day.isoformat(),
-                summary=summary,
-                date=day.isoformat(),
+            _written_water(
+                day,
+                summary,
                 chip=f"Water +{int(glasses)} · {total} {when}",
                 undo={"op": "water", "added": added},
             )
@@ -231,13 +240,11 @@ def set_water(ctx, args) -> ToolResult:
         ok=True,
         message=f"Set {summary}.",
         written=[
-            Written(
-                kind="water",
-                id=day.isoformat(),
-                summary=summary,
-                date=day.isoformat(),
+            _written_water(
+                day,
+                summary,
                 chip=f"Water: {total} glasses",
-                undo={"op": "restore", "before": {"glasses": before}, "after": {"glasses": total}},
+                undo=undo_of({"glasses": before}, {"glasses": total}),
             )
         ],
     )
@@ -259,7 +266,7 @@ def set_water(ctx, args) -> ToolResult:
 )
 def get_checkins(ctx, args) -> ToolResult:
     end = parse_day(ctx.user, args.get("date"))
-    days = max(1, min(int(args.get("days", 1)), 90))
+    days = bounded(args, "days", 1, 1, 90)
     out = []
     for offset in range(days):
         day = end - dt.timedelta(days=offset)

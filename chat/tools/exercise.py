@@ -16,12 +16,17 @@ from .base import (
     DATE_ARG,
     ToolResult,
     Written,
+    ambiguous,
+    bounded,
     integer,
     logged_sentence,
     number,
     obj,
     string,
     tool,
+    undo_of,
+    written_deleted,
+    written_new,
 )
 from .lookup import Ambiguous, find_own_row
 
@@ -75,9 +80,7 @@ def written_exercise(entry, *, before: dict | None = None) -> Written:
         date=entry.entry_date.isoformat() if entry.entry_date else None,
         chip=entry_chip(entry),
         phrase=entry_phrase(entry) if before is None else "",
-        undo={"op": "delete", "after": after}
-        if before is None
-        else {"op": "restore", "before": before, "after": after},
+        undo=undo_of(before, after),
     )
 
 
@@ -94,7 +97,7 @@ def written_exercise(entry, *, before: dict | None = None) -> Written:
     example={"query": "running"},
 )
 def search_exercises(ctx, args) -> ToolResult:
-    limit = max(1, min(int(args.get("limit", 5)), 10))
+    limit = bounded(args, "limit", 5, 1, 10)
     found = exercise_services.exercise_search(user=ctx.user, query=args["query"], limit=limit)
     return ToolResult(
         ok=True,
@@ -197,27 +200,21 @@ def exercise_diary(ctx, args) -> ToolResult:
     )
 
 
-def _find(ctx, args):
-    return find_own_row(
-        ctx=ctx,
-        queryset=ExerciseEntry.objects.for_user(ctx.user).select_related("exercise"),
-        entry_id=args.get("entry_id"),
-        name=args.get("exercise_name"),
-        date=args.get("date"),
-        label="exercise_name",
-        name_of=lambda e: e.exercise.name,
-        kind="exercise entry",
-    )
-
-
-def _ambiguous(rows) -> ToolResult:
-    listing = "; ".join(f"{entry_line(r)} [id {r.id}]" for r in rows)
-    return ToolResult(
-        ok=False,
-        message=(
-            f"Several exercise entries match: {listing}. Ask the user which one, then use its id."
-        ),
-    )
+def _find(ctx, args) -> ExerciseEntry | ToolResult:
+    """The user's entry the call names, or the result asking which one when several fit."""
+    try:
+        return find_own_row(
+            ctx=ctx,
+            queryset=ExerciseEntry.objects.for_user(ctx.user).select_related("exercise"),
+            entry_id=args.get("entry_id"),
+            name=args.get("exercise_name"),
+            date=args.get("date"),
+            label="exercise_name",
+            name_of=lambda e: e.exercise.name,
+            kind="exercise entry",
+        )
+    except Ambiguous as many:
+        return ambiguous("exercise", many.candidates, entry_line)
 
 
 @tool(
@@ -242,10 +239,9 @@ def _ambiguous(rows) -> ToolResult:
     example={"exercise_name": "running", "date": "today", "duration_minutes": 35},
 )
 def edit_exercise_entry(ctx, args) -> ToolResult:
-    try:
-        entry = _find(ctx, args)
-    except Ambiguous as many:
-        return _ambiguous(many.candidates)
+    entry = _find(ctx, args)
+    if isinstance(entry, ToolResult):
+        return entry
     fields = ("duration_minutes", "distance", "distance_unit", "calories_burned")
     changes = {k: args[k] for k in fields if k in args}
     if "new_date" in args:
@@ -277,23 +273,17 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
     example={"exercise_name": "walking", "date": "yesterday"},
 )
 def delete_exercise_entry(ctx, args) -> ToolResult:
-    try:
-        entry = _find(ctx, args)
-    except Ambiguous as many:
-        return _ambiguous(many.candidates)
+    entry = _find(ctx, args)
+    if isinstance(entry, ToolResult):
+        return entry
     line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
     exercise_services.exercise_entry_delete(user=ctx.user, entry_id=entry.id)
     return ToolResult(
         ok=True,
         message=f"Deleted {line}.",
         written=[
-            Written(
-                kind="exercise_entry_deleted",
-                id=str(entry.id),
-                summary=line,
-                date=entry.entry_date.isoformat() if entry.entry_date else None,
-                chip=f"Deleted {entry.exercise.name}",
-                undo={"op": "recreate", "row": state},
+            written_deleted(
+                "exercise_entry", entry, line=line, name=entry.exercise.name, state=state
             )
         ],
     )
@@ -325,13 +315,5 @@ def create_custom_exercise(ctx, args) -> ToolResult:
         ok=True,
         message=f"Saved {ex.name} to your exercises.",
         data={"exercise": exercise_card(ex)},
-        written=[
-            Written(
-                kind="exercise",
-                id=str(ex.id),
-                summary=ex.name,
-                chip=f"New exercise: {ex.name}",
-                undo={"op": "delete"},
-            )
-        ],
+        written=[written_new("exercise", ex, noun="exercise")],
     )

@@ -24,12 +24,17 @@ from .base import (
     MEAL_ARG,
     ToolResult,
     Written,
+    ambiguous,
+    bounded,
     integer,
     logged_sentence,
     number,
     obj,
     string,
     tool,
+    undo_of,
+    written_deleted,
+    written_new,
 )
 from .lookup import Ambiguous, find_own_row
 
@@ -78,13 +83,7 @@ def entry_chip(entry: FoodEntry) -> str:
 
 def written_custom_food(food) -> Written:
     """A food of the user's own that the call created (undo deletes it while nothing uses it)."""
-    return Written(
-        kind="food",
-        id=str(food.id),
-        summary=food.name,
-        chip=f"New food: {food.name}",
-        undo={"op": "delete"},
-    )
+    return written_new("food", food, noun="food")
 
 
 def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
@@ -99,19 +98,7 @@ def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
         chip=entry_chip(entry),
         phrase=entry_phrase(entry, kcal) if before is None else "",
         meal=entry.meal_type,
-        undo={"op": "delete", "after": after}
-        if before is None
-        else {"op": "restore", "before": before, "after": after},
-    )
-
-
-def _ambiguous(kind: str, rows, describe) -> ToolResult:
-    listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
-    return ToolResult(
-        ok=False,
-        message=(
-            f"Several {kind} entries match: {listing}. Ask the user which one, then use its id."
-        ),
+        undo=undo_of(before, after),
     )
 
 
@@ -128,7 +115,7 @@ def _ambiguous(kind: str, rows, describe) -> ToolResult:
     example={"query": "oatmeal"},
 )
 def search_foods(ctx, args) -> ToolResult:
-    limit = max(1, min(int(args.get("limit", 5)), 10))
+    limit = bounded(args, "limit", 5, 1, 10)
     foods = food_services.food_search(user=ctx.user, query=args["query"], limit=limit)
     if not foods:
         return ToolResult(
@@ -410,7 +397,7 @@ def _find(ctx, args) -> FoodEntry | ToolResult:
             kind="food entry",
         )
     except Ambiguous as many:
-        return _ambiguous("food", many.candidates, entry_line)
+        return ambiguous("food", many.candidates, entry_line)
 
 
 @tool(
@@ -476,13 +463,8 @@ def delete_food_entry(ctx, args) -> ToolResult:
         ok=True,
         message=f"Deleted {line}.",
         written=[
-            Written(
-                kind="food_entry_deleted",
-                id=str(entry.id),
-                summary=line,
-                date=entry.entry_date.isoformat(),
-                chip=f"Deleted {entry.food.readable_name}",
-                undo={"op": "recreate", "row": state},
+            written_deleted(
+                "food_entry", entry, line=line, name=entry.food.readable_name, state=state
             )
         ],
     )
@@ -565,7 +547,7 @@ def food_details(ctx, args) -> ToolResult:
     example={"days": 14},
 )
 def recent_foods(ctx, args) -> ToolResult:
-    days = max(1, min(int(args.get("days", 14)), 60))
+    days = bounded(args, "days", 14, 1, 60)
     rows = food_selectors.frequent_foods(user=ctx.user, days=days, limit=10)
     return ToolResult(
         ok=True,

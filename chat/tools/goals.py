@@ -12,7 +12,19 @@ from nutrition.models import UserGoal
 from sparky.dates import parse_day
 from sparky.rows import row_state
 
-from .base import CORE, DATE_ARG, ToolResult, Written, boolean, integer, number, obj, tool
+from .base import (
+    CORE,
+    DATE_ARG,
+    ToolResult,
+    Written,
+    boolean,
+    bounded,
+    integer,
+    number,
+    obj,
+    tool,
+    undo_of,
+)
 
 _GOAL_FIELDS = {
     "calories": number("Daily calories, kcal."),
@@ -76,11 +88,7 @@ def set_goals(ctx, args) -> ToolResult:
     earlier = UserGoal.objects.for_user(ctx.user).filter(goal_date=goal_date).first()
     goal = food_services.goal_set(user=ctx.user, goal_date=goal_date, **values)
     after = row_state(goal, fields)
-    undo = (
-        {"op": "restore", "before": row_state(earlier, fields), "after": after}
-        if earlier
-        else {"op": "delete", "after": after}
-    )
+    undo = undo_of(row_state(earlier, fields) if earlier else None, after)
     described = ", ".join(f"{k} {v:g}" for k, v in values.items())
     scope = f"on {goal_date}" if goal_date else "for every day"
     return ToolResult(
@@ -129,7 +137,7 @@ def daily_summary(ctx, args) -> ToolResult:
 )
 def goal_progress(ctx, args) -> ToolResult:
     end = parse_day(ctx.user, args.get("date"))
-    days = max(2, min(int(args.get("days", 7)), 31))
+    days = bounded(args, "days", 7, 2, 31)
     report = summary_selectors.period_summary(
         user=ctx.user, start=end - dt.timedelta(days=days - 1), end=end
     )
