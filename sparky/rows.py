@@ -95,3 +95,16 @@ def undo_row(model, user, row_id, undo: dict) -> str | None:
     if op == "recreate":
         return recreate(model, user, row_id, undo["row"])
     return None
+
+
+def take_back_unused(queryset, row_id, *, used_by) -> str:
+    """Delete a food or exercise of the user's own that a write created, unless it is gone or
+    `used_by(row)` (entries that point at it, the user's or anyone's it was shared with) finds
+    it logged since."""
+    row = queryset.filter(pk=row_id).first()
+    if row is None:
+        return GONE
+    if used_by(row).exists():
+        return CHANGED
+    row.delete()
+    return DONE

@@ -8,9 +8,9 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 
 from exercise.models import Exercise, ExerciseEntry
-from exercise.services.values import MAX_MINUTES, _minutes, _uuid
+from exercise.services.values import MAX_MINUTES, _minutes
 from measurements.units import to_decimal
-from sparky.services import storable_text
+from sparky.services import refuse_while_used, storable_text, uuid_pk
 
 
 def _exercise_name(name) -> str:
@@ -129,7 +129,7 @@ _CLEARABLE = {
 def _own_exercise(user, exercise_id) -> Exercise:
     """One of the user's own custom exercises, locked. An exercise they can see but do not own
     (the catalog, one shared by someone else) is read-only; any other id does not exist."""
-    pk = _uuid(exercise_id, Exercise)
+    pk = uuid_pk(exercise_id, Exercise)
     try:
         return Exercise.objects.owned_by(user).filter(is_custom=True).select_for_update().get(pk=pk)
     except Exercise.DoesNotExist:
@@ -201,15 +201,6 @@ def exercise_delete_custom(*, user, exercise_id) -> None:
     exercise in use stays; the message says what to do instead.
     """
     exercise = _own_exercise(user, exercise_id)
-    mine = ExerciseEntry.objects.filter(exercise=exercise, user=user).count()
-    others = ExerciseEntry.objects.filter(exercise=exercise).exclude(user=user).count()
-    if mine or others:
-        used = f"{mine} of your exercise entries" if mine else ""
-        if others:
-            used += (" and " if used else "") + "other people who logged it after you shared it"
-        raise ValidationError(
-            f"{exercise.name} is used by {used}, so it stays. Delete those entries first"
-            + (", or stop sharing it." if others else "."),
-            code="in_use",
-        )
+    entries = ExerciseEntry.objects.filter(exercise=exercise)
+    refuse_while_used(exercise, entries, user=user, yours="exercise entries")
     exercise.delete()

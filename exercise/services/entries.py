@@ -16,26 +16,25 @@ from exercise.services.values import (
     _minutes,
     _minutes_at_pace,
     _notes,
-    _uuid,
     exercise_calories,
     general_exercise,
 )
 from sparky import rows
 from sparky.dates import parse_day
+from sparky.services import uuid_pk, visible_row
 
 
 def _resolve(user, exercise, exercise_name) -> Exercise:
     """The exercise to log: the one given (if visible), the confident match of the name, or
     General Exercise when neither is given (small models often leave both out)."""
     if exercise is not None:
-        pk = exercise.pk if isinstance(exercise, Exercise) else exercise
-        try:
-            return exercise_get(user=user, exercise_id=pk)
-        except Exercise.DoesNotExist:
-            raise ValidationError(
-                "That exercise does not exist or is not visible to you.",
-                code="exercise_not_found",
-            ) from None
+        return visible_row(
+            Exercise,
+            exercise,
+            lambda pk: exercise_get(user=user, exercise_id=pk),
+            refused="That exercise does not exist or is not visible to you.",
+            code="exercise_not_found",
+        )
     if exercise_name is not None and not isinstance(exercise_name, str):
         raise ValidationError("exercise_name must be text.", code="invalid")
     name = (exercise_name or "").strip()
@@ -148,7 +147,7 @@ def exercise_option_add(
 
 
 def _own_entry(user, entry_id) -> ExerciseEntry:
-    pk = _uuid(entry_id, ExerciseEntry)
+    pk = uuid_pk(entry_id, ExerciseEntry)
     return ExerciseEntry.objects.for_user(user).select_for_update().get(pk=pk)
 
 
@@ -214,11 +213,8 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         if done is not None:
             return done
     if kind == "exercise" and op == "delete":
-        exercise = Exercise.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
-        if exercise is None:
-            return rows.GONE
-        if ExerciseEntry.objects.filter(exercise=exercise).exists():
-            return rows.CHANGED
-        exercise.delete()
-        return rows.DONE
+        own = Exercise.objects.owned_by(user).filter(is_custom=True)
+        return rows.take_back_unused(
+            own, row_id, used_by=lambda exercise: ExerciseEntry.objects.filter(exercise=exercise)
+        )
     raise ValueError(f"no undo {op!r} for {kind!r}")

@@ -24,7 +24,7 @@ from nutrition.services.values import (
     _uuid,
     nutrients_for,
 )
-from sparky.services import storable_text
+from sparky.services import refuse_while_used, storable_text
 
 # --- search --------------------------------------------------------------------------------------
 
@@ -119,17 +119,7 @@ def food_delete_custom(*, user, food_id) -> None:
     food in use stays; the message says what to do instead.
     """
     food = _own_food(user, food_id, for_update=True)
-    mine = FoodEntry.objects.filter(food=food, user=user).count()
-    others = FoodEntry.objects.filter(food=food).exclude(user=user).count()
-    if mine or others:
-        used = f"{mine} of your diary entries" if mine else ""
-        if others:
-            used += (" and " if used else "") + "other people who logged it after you shared it"
-        raise ValidationError(
-            f"{food.name} is used by {used}, so it stays. Delete those entries first"
-            + (", or stop sharing it." if others else "."),
-            code="in_use",
-        )
+    refuse_while_used(food, FoodEntry.objects.filter(food=food), user=user, yours="diary entries")
     food.delete()
 
 
