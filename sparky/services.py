@@ -3,8 +3,8 @@ services share."""
 
 import uuid
 
-from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db import connection, models, transaction
 
 from sparky.models import User, UserPreferences, validate_time_zone
 
@@ -65,14 +65,34 @@ def uuid_pk(value, model):
         raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
 
 
-def visible_row(model, value, get, *, refused: str, code: str):
+def visible_row(get, value, *, refused: str, code: str):
     """The row a caller names (an instance or its id) as `get(pk)` finds it for the user; one
     they cannot see is refused with a ValidationError saying `refused`."""
-    pk = value.pk if isinstance(value, model) else value
+    pk = value.pk if isinstance(value, models.Model) else value
     try:
         return get(pk)
-    except model.DoesNotExist:
+    except ObjectDoesNotExist:
         raise ValidationError(refused, code=code) from None
+
+
+def own_custom_row(model, user, pk, *, noun: str, for_update: bool = True):
+    """One of the user's own custom foods or exercises (`noun`), locked unless not `for_update`.
+    One they can see but do not own (the catalog, one shared by someone else) is read-only; any
+    other id does not exist."""
+    queryset = model.objects.owned_by(user).filter(is_custom=True)
+    if for_update:
+        queryset = queryset.select_for_update()
+    try:
+        return queryset.get(pk=pk)
+    except model.DoesNotExist:
+        shared = model.objects.visible_to(user).filter(pk=pk).first()
+        if shared is None:
+            raise
+        raise ValidationError(
+            f"{shared.name} is not one of your own {noun}s: you can log it but not change or "
+            f"delete it. Create your own {noun} to adjust it.",
+            code="read_only",
+        ) from None
 
 
 def refuse_while_used(row, entries, *, user, yours: str) -> None:

@@ -10,7 +10,7 @@ from django.db.models.functions import Lower
 from exercise.models import Exercise, ExerciseEntry
 from exercise.services.values import MAX_MINUTES, _minutes
 from measurements.units import to_decimal
-from sparky.services import refuse_while_used, storable_text, uuid_pk
+from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
 
 
 def _exercise_name(name) -> str:
@@ -129,18 +129,7 @@ _CLEARABLE = {
 def _own_exercise(user, exercise_id) -> Exercise:
     """One of the user's own custom exercises, locked. An exercise they can see but do not own
     (the catalog, one shared by someone else) is read-only; any other id does not exist."""
-    pk = uuid_pk(exercise_id, Exercise)
-    try:
-        return Exercise.objects.owned_by(user).filter(is_custom=True).select_for_update().get(pk=pk)
-    except Exercise.DoesNotExist:
-        shared = Exercise.objects.visible_to(user).filter(pk=pk).first()
-        if shared is None:
-            raise
-        raise ValidationError(
-            f"{shared.name} is not one of your own exercises: you can log it but not change or "
-            "delete it. Create your own exercise to adjust it.",
-            code="read_only",
-        ) from None
+    return own_custom_row(Exercise, user, uuid_pk(exercise_id, Exercise), noun="exercise")
 
 
 @transaction.atomic

@@ -190,9 +190,8 @@ def food_entry_delete(*, user, entry_id) -> None:
 
 def _visible_food(user, food) -> Food:
     return visible_row(
-        Food,
-        food,
         lambda pk: food_get(user=user, food_id=pk),
+        food,
         refused="That food is not in the catalog or your foods; search for it again.",
         code="food_not_found",
     )

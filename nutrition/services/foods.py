@@ -24,7 +24,7 @@ from nutrition.services.values import (
     _uuid,
     nutrients_for,
 )
-from sparky.services import refuse_while_used, storable_text
+from sparky.services import own_custom_row, refuse_while_used, storable_text
 
 # --- search --------------------------------------------------------------------------------------
 
@@ -125,20 +125,7 @@ def food_delete_custom(*, user, food_id) -> None:
 
 def _own_food(user, food_id, *, for_update: bool = False) -> Food:
     pk = _uuid(food_id, Food)
-    queryset = Food.objects.owned_by(user).filter(is_custom=True)
-    if for_update:
-        queryset = queryset.select_for_update()
-    try:
-        return queryset.get(pk=pk)
-    except Food.DoesNotExist:
-        shared = Food.objects.visible_to(user).filter(pk=pk).first()
-        if shared is None:
-            raise
-        raise ValidationError(
-            f"{shared.name} is not one of your own foods: you can log it but not change or "
-            "delete it. Create your own food to adjust it.",
-            code="read_only",
-        ) from None
+    return own_custom_row(Food, user, pk, noun="food", for_update=for_update)
 
 
 def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:

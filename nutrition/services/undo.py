@@ -27,10 +27,7 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         if done is not None:
             return done
     if kind == "food" and op == "delete":
-        own = Food.objects.owned_by(user).filter(is_custom=True)
-        return rows.take_back_unused(
-            own, row_id, used_by=lambda food: FoodEntry.objects.filter(food=food)
-        )
+        return rows.take_back_unused(Food, user, row_id, entries=FoodEntry, via="food")
     if kind == "water":
         day = parse_day(user, row_id)
         row = WaterIntake.objects.for_user(user).select_for_update().filter(entry_date=day).first()
