@@ -14,6 +14,7 @@ from sparky.rows import row_state
 from .base import (
     CORE,
     DATE_ARG,
+    Entries,
     ToolResult,
     Written,
     ambiguous,
@@ -25,21 +26,14 @@ from .base import (
     string,
     tool,
     undo_of,
-    written_deleted,
     written_new,
 )
 from .lookup import Ambiguous, find_own_row
 
+# What edit_exercise_entry may change besides the day.
+_EDITABLE = ("duration_minutes", "calories_burned", "distance", "distance_unit")
 # What undo compares and restores of an exercise entry.
-ENTRY_FIELDS = (
-    "exercise_id",
-    "duration_minutes",
-    "calories_burned",
-    "distance",
-    "distance_unit",
-    "entry_date",
-    "notes",
-)
+ENTRY_FIELDS = ("exercise_id", *_EDITABLE, "entry_date", "notes")
 
 GENERAL_EXERCISE = "General Exercise"
 
@@ -217,6 +211,18 @@ def _find(ctx, args) -> ExerciseEntry | ToolResult:
         return ambiguous("exercise", many.candidates, entry_line)
 
 
+ENTRIES = Entries(
+    kind="exercise_entry",
+    fields=ENTRY_FIELDS,
+    find=_find,
+    line=entry_line,
+    name=lambda entry: entry.exercise.name,
+    written=written_exercise,
+    update=exercise_services.exercise_entry_update,
+    delete=exercise_services.exercise_entry_delete,
+)
+
+
 @tool(
     name="edit_exercise_entry",
     category="exercise",
@@ -242,18 +248,14 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
     entry = _find(ctx, args)
     if isinstance(entry, ToolResult):
         return entry
-    fields = ("duration_minutes", "distance", "distance_unit", "calories_burned")
-    changes = {k: args[k] for k in fields if k in args}
+    changes = {k: args[k] for k in _EDITABLE if k in args}
     if "new_date" in args:
         changes["entry_date"] = args["new_date"]
     if not changes:
         raise ValidationError(
             "Say what to change: duration_minutes, distance, calories or new_date."
         )
-    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    entry = exercise_services.exercise_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_exercise(entry, before=state)
-    return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
+    return ENTRIES.change(ctx, entry, changes)
 
 
 @tool(
@@ -273,20 +275,7 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
     example={"exercise_name": "walking", "date": "yesterday"},
 )
 def delete_exercise_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
-    if isinstance(entry, ToolResult):
-        return entry
-    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    exercise_services.exercise_entry_delete(user=ctx.user, entry_id=entry.id)
-    return ToolResult(
-        ok=True,
-        message=f"Deleted {line}.",
-        written=[
-            written_deleted(
-                "exercise_entry", entry, line=line, name=entry.exercise.name, state=state
-            )
-        ],
-    )
+    return ENTRIES.remove(ctx, args)
 
 
 @tool(

@@ -22,6 +22,7 @@ from .base import (
     CORE,
     DATE_ARG,
     MEAL_ARG,
+    Entries,
     ToolResult,
     Written,
     ambiguous,
@@ -33,7 +34,6 @@ from .base import (
     string,
     tool,
     undo_of,
-    written_deleted,
     written_new,
 )
 from .lookup import Ambiguous, find_own_row
@@ -400,6 +400,18 @@ def _find(ctx, args) -> FoodEntry | ToolResult:
         return ambiguous("food", many.candidates, entry_line)
 
 
+ENTRIES = Entries(
+    kind="food_entry",
+    fields=ENTRY_FIELDS,
+    find=_find,
+    line=entry_line,
+    name=lambda entry: entry.food.readable_name,
+    written=written_food,
+    update=food_services.food_entry_update,
+    delete=food_services.food_entry_delete,
+)
+
+
 @tool(
     name="edit_food_entry",
     category="food",
@@ -431,10 +443,7 @@ def edit_food_entry(ctx, args) -> ToolResult:
         return ToolResult(
             ok=False, message="Say what to change: quantity, unit, meal_type or new_date."
         )
-    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    entry = food_services.food_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_food(entry, before=state)
-    return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
+    return ENTRIES.change(ctx, entry, changes)
 
 
 @tool(
@@ -454,20 +463,7 @@ def edit_food_entry(ctx, args) -> ToolResult:
     example={"food_name": "banana", "date": "today"},
 )
 def delete_food_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
-    if isinstance(entry, ToolResult):
-        return entry
-    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    food_services.food_entry_delete(user=ctx.user, entry_id=entry.id)
-    return ToolResult(
-        ok=True,
-        message=f"Deleted {line}.",
-        written=[
-            written_deleted(
-                "food_entry", entry, line=line, name=entry.food.readable_name, state=state
-            )
-        ],
-    )
+    return ENTRIES.remove(ctx, args)
 
 
 @tool(

@@ -50,21 +50,14 @@ def _description(value) -> str | None:
     return storable_text(str(value).strip()[:2000], field="description") or None
 
 
-def _custom_fields(
-    *, name, calories_per_hour, met, category, description, default_duration_minutes
-) -> dict:
-    fields: dict = {"name": _exercise_name(name)}
-    if calories_per_hour is not None:
-        fields["calories_per_hour"] = _calories_per_hour(calories_per_hour)
-    if met is not None:
-        fields["met"] = _met(met)
-    if category is not None:
-        fields["category"] = _category(category)
-    if description is not None:
-        fields["description"] = _description(description)
-    if default_duration_minutes is not None:
-        fields["default_duration_minutes"] = _minutes(default_duration_minutes)
-    return fields
+# The optional fields of a custom exercise, each with its check; None leaves one out of a new
+# exercise and clears it on an update.
+_CLEARABLE = {
+    "calories_per_hour": _calories_per_hour,
+    "met": _met,
+    "category": _category,
+    "description": _description,
+}
 
 
 def _own_named(user, name: str):
@@ -88,14 +81,16 @@ def exercise_create_custom(
     shared_with_public: bool = False,
 ) -> Exercise:
     """A custom exercise owned by the user (refused if they already have one of that name)."""
-    fields = _custom_fields(
-        name=name,
-        calories_per_hour=calories_per_hour,
-        met=met,
-        category=category,
-        description=description,
-        default_duration_minutes=default_duration_minutes,
-    )
+    optional = {
+        "calories_per_hour": calories_per_hour,
+        "met": met,
+        "category": category,
+        "description": description,
+    }
+    fields = {"name": _exercise_name(name)}
+    fields.update((k, _CLEARABLE[k](v)) for k, v in optional.items() if v is not None)
+    if default_duration_minutes is not None:
+        fields["default_duration_minutes"] = _minutes(default_duration_minutes)
     if _own_named(user, fields["name"]).exists():
         raise ValidationError(
             f"You already have an exercise called {fields['name']!r}.", code="duplicate_exercise"
@@ -118,12 +113,6 @@ CUSTOM_FIELDS = (
     "default_duration_minutes",
     "shared_with_public",
 )
-_CLEARABLE = {
-    "calories_per_hour": _calories_per_hour,
-    "met": _met,
-    "category": _category,
-    "description": _description,
-}
 
 
 def _own_exercise(user, exercise_id) -> Exercise:
