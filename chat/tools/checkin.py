@@ -16,20 +16,8 @@ from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
 from sparky.services import preferences_for
 
-from .base import (
-    CORE,
-    DATE_ARG,
-    ToolResult,
-    Written,
-    bounded,
-    integer,
-    logged_sentence,
-    number,
-    obj,
-    string,
-    tool,
-    undo_of,
-)
+from .base import CORE, ToolResult, Written, bounded, logged_sentence, tool, undo_of
+from .schema import DATE_ARG, integer, number, obj, string
 
 _STANDARD = measurement_services.STANDARD_TYPES
 

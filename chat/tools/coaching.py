@@ -9,7 +9,8 @@ from __future__ import annotations
 from diary import reports
 from sparky.dates import parse_day, today_for
 
-from .base import ToolResult, bounded, integer, obj, string, tool
+from .base import ToolResult, bounded, tool
+from .schema import integer, obj, string
 
 
 def _r(value, places: int = 1):

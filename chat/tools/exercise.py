@@ -13,22 +13,18 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    DATE_ARG,
     Entries,
     ToolResult,
     Written,
     ambiguous,
     bounded,
-    integer,
     logged_sentence,
-    number,
-    obj,
-    string,
     tool,
     undo_of,
     written_new,
 )
 from .lookup import Ambiguous, find_own_row
+from .schema import DATE_ARG, integer, number, obj, string
 
 # What edit_exercise_entry may change besides the day.
 _EDITABLE = ("duration_minutes", "calories_burned", "distance", "distance_unit")

@@ -20,23 +20,18 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    DATE_ARG,
-    MEAL_ARG,
     Entries,
     ToolResult,
     Written,
     ambiguous,
     bounded,
-    integer,
     logged_sentence,
-    number,
-    obj,
-    string,
     tool,
     undo_of,
     written_new,
 )
 from .lookup import Ambiguous, find_own_row
+from .schema import DATE_ARG, MEAL_ARG, integer, number, obj, string
 
 # What undo compares and restores of a food entry.
 ENTRY_FIELDS = ("food_id", "variant_id", "quantity", "unit", "meal_type", "entry_date")

@@ -12,19 +12,8 @@ from nutrition.models import UserGoal
 from sparky.dates import parse_day
 from sparky.rows import row_state
 
-from .base import (
-    CORE,
-    DATE_ARG,
-    ToolResult,
-    Written,
-    boolean,
-    bounded,
-    integer,
-    number,
-    obj,
-    tool,
-    undo_of,
-)
+from .base import CORE, ToolResult, Written, bounded, tool, undo_of
+from .schema import DATE_ARG, boolean, integer, number, obj
 
 _GOAL_FIELDS = {
     "calories": number("Daily calories, kcal."),

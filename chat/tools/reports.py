@@ -11,8 +11,9 @@ from nutrition.models import NUTRIENTS, nutrient_unit
 from sparky.dates import parse_day, today_for
 from sparky.services import preferences_for
 
-from .base import DATE_ARG, ToolResult, bounded, integer, obj, string, tool
+from .base import ToolResult, bounded, tool
 from .lookup import name_score
+from .schema import DATE_ARG, integer, obj, string
 
 END_DATE_ARG = string(
     "Last day of the report: YYYY-MM-DD, 'today' or 'yesterday'. Leave out for today."
