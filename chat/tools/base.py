@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import zoneinfo
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from chat.categories import CATEGORIES
+from sparky.dates import parse_day
 from sparky.rows import row_state
+
+from .schema import DATE_ARG, obj
 
 FULL = frozenset({"full"})
 CORE = frozenset({"full", "core"})
@@ -263,6 +267,20 @@ def tool(
             writes=writes,
         )
         return handler
+
+    return register
+
+
+def day_tool(*, date: dict = DATE_ARG, **registration):
+    """Register a tool that reads one diary day: its one argument is the `date` (today when left
+    out), and the handler is given the day instead of the arguments."""
+
+    def register(read):
+        @functools.wraps(read)
+        def handler(ctx, args) -> ToolResult:
+            return read(ctx, parse_day(ctx.user, args.get("date")))
+
+        return tool(parameters=obj(date=date), example={"date": "today"}, **registration)(handler)
 
     return register
 

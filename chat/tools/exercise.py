@@ -18,6 +18,7 @@ from .base import (
     Written,
     ambiguous,
     bounded,
+    day_tool,
     logged_sentence,
     tool,
     undo_of,
@@ -171,16 +172,13 @@ def log_exercise(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="exercise_diary",
     category="exercise",
     profiles=CORE,
     description="Read the user's exercise diary for a day, with minutes and calories burned.",
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def exercise_diary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def exercise_diary(ctx, day) -> ToolResult:
     rows = exercise_selectors.exercise_diary(user=ctx.user, day=day)
     totals = exercise_selectors.exercise_totals(user=ctx.user, day=day)
     return ToolResult(

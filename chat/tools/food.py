@@ -25,6 +25,7 @@ from .base import (
     Written,
     ambiguous,
     bounded,
+    day_tool,
     logged_sentence,
     tool,
     undo_of,
@@ -352,18 +353,15 @@ def log_external_food(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="food_diary",
     category="food",
     profiles=CORE,
     description=(
         "Read the user's food diary for a day: every entry by meal, with calories and macros."
     ),
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def food_diary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def food_diary(ctx, day) -> ToolResult:
     diary = food_selectors.food_diary(user=ctx.user, day=day)
     totals = food_selectors.nutrition_totals(user=ctx.user, day=day)
     count = sum(len(items) for items in diary.values())

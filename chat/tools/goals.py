@@ -12,7 +12,7 @@ from nutrition.models import UserGoal
 from sparky.dates import parse_day
 from sparky.rows import row_state
 
-from .base import CORE, ToolResult, Written, bounded, tool, undo_of
+from .base import CORE, ToolResult, Written, bounded, day_tool, tool, undo_of
 from .schema import DATE_ARG, boolean, integer, number, obj
 
 _GOAL_FIELDS = {
@@ -36,16 +36,13 @@ def goal_dict(goal) -> dict:
     return out
 
 
-@tool(
+@day_tool(
     name="get_goals",
     category="goals",
     profiles=CORE,
     description="Read the user's nutrition and water goals that apply on a day.",
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def get_goals(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def get_goals(ctx, day) -> ToolResult:
     goal = food_services.goal_for(user=ctx.user, day=day)
     if goal is None:
         return ToolResult(ok=True, message="No goals are set yet.", data={"goals": {}})
@@ -96,7 +93,7 @@ def set_goals(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="daily_summary",
     category="goals",
     profiles=CORE,
@@ -104,11 +101,8 @@ def set_goals(ctx, args) -> ToolResult:
         "The day at a glance: calories and nutrients eaten against goals, exercise burned, water "
         "and measurements. Use it for 'how am I doing today?'."
     ),
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def daily_summary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def daily_summary(ctx, day) -> ToolResult:
     summary = summary_selectors.daily_summary(user=ctx.user, day=day)
     return ToolResult(ok=True, message=f"Summary of {day}.", data=summary)
 

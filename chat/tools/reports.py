@@ -11,7 +11,7 @@ from nutrition.models import NUTRIENTS, nutrient_unit
 from sparky.dates import parse_day, today_for
 from sparky.services import preferences_for
 
-from .base import ToolResult, bounded, tool
+from .base import ToolResult, bounded, day_tool, tool
 from .lookup import name_score
 from .schema import DATE_ARG, integer, obj, string
 
@@ -34,7 +34,7 @@ def _kcal(value) -> str:
     return f"{round(float(value)):,}" if value is not None else "?"
 
 
-@tool(
+@day_tool(
     name="weekly_report",
     category="reports",
     description=(
@@ -42,11 +42,9 @@ def _kcal(value) -> str:
         "fat, exercise calories burned, water and weight, with averages and on how many days "
         "the goals were met. Use for 'how was my week?'."
     ),
-    parameters=obj(date=END_DATE_ARG),
-    example={"date": "today"},
+    date=END_DATE_ARG,
 )
-def weekly_report(ctx, args) -> ToolResult:
-    end = parse_day(ctx.user, args.get("date"))
+def weekly_report(ctx, end) -> ToolResult:
     start, end = reports.span(end, 7)
     summary = summary_selectors.period_summary(user=ctx.user, start=start, end=end)
     unit = summary["weight_unit"]
