@@ -17,7 +17,6 @@ from typing import Any
 
 from chat.categories import CATEGORIES
 from sparky.dates import parse_day
-from sparky.rows import row_state
 
 from .schema import DATE_ARG, obj
 
@@ -88,45 +87,6 @@ def written_new(kind: str, row, *, noun: str) -> Written:
         chip=f"New {noun}: {row.name}",
         undo={"op": "delete"},
     )
-
-
-@dataclasses.dataclass(frozen=True)
-class Entries:
-    """One domain's diary entries (food, exercise) as its edit and delete tools change them."""
-
-    kind: str  # food_entry | exercise_entry
-    fields: tuple[str, ...]  # what undo compares and restores
-    find: Callable  # (ctx, args) -> the entry the call names, or the result asking which one
-    line: Callable  # the entry as a reply says it
-    name: Callable  # the entry's name on a chip
-    written: Callable  # (entry, before=state) -> the Written of an entry the call changed
-    update: Callable  # the domain's service: (user=, entry_id=, **changes) -> the entry
-    delete: Callable  # the domain's service: (user=, entry_id=)
-
-    def change(self, ctx, entry, changes: dict) -> ToolResult:
-        """Change `entry` by `changes`; the reply says it as it was and as it is."""
-        before, state = self.line(entry), row_state(entry, self.fields)
-        entry = self.update(user=ctx.user, entry_id=entry.id, **changes)
-        written = self.written(entry, before=state)
-        message = f"Changed {before} to {written.summary}."
-        return ToolResult(ok=True, message=message, written=[written])
-
-    def remove(self, ctx, args) -> ToolResult:
-        """Delete the entry the call names; undo recreates it."""
-        entry = self.find(ctx, args)
-        if isinstance(entry, ToolResult):
-            return entry
-        line, state = self.line(entry), row_state(entry, self.fields)
-        self.delete(user=ctx.user, entry_id=entry.id)
-        written = Written(
-            kind=f"{self.kind}_deleted",
-            id=str(entry.id),
-            summary=line,
-            date=entry.entry_date.isoformat() if entry.entry_date else None,
-            chip=f"Deleted {self.name(entry)}",
-            undo={"op": "recreate", "row": state},
-        )
-        return ToolResult(ok=True, message=f"Deleted {line}.", written=[written])
 
 
 def and_list(items: list[str]) -> str:
@@ -207,17 +167,6 @@ class Tool:
 def bounded(args: dict, name: str, default: int, low: int, high: int) -> int:
     """A whole-number argument (a limit, a number of days) held between `low` and `high`."""
     return max(low, min(int(args.get(name, default)), high))
-
-
-def ambiguous(kind: str, rows, describe: Callable) -> ToolResult:
-    """The result asking which of several matching entries the call means."""
-    listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
-    return ToolResult(
-        ok=False,
-        message=(
-            f"Several {kind} entries match: {listing}. Ask the user which one, then use its id."
-        ),
-    )
 
 
 def jsonable(value):

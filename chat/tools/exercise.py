@@ -13,10 +13,8 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    Entries,
     ToolResult,
     Written,
-    ambiguous,
     bounded,
     day_tool,
     logged_sentence,
@@ -24,7 +22,7 @@ from .base import (
     undo_of,
     written_new,
 )
-from .lookup import Ambiguous, find_own_row
+from .entries import Entries
 from .schema import DATE_ARG, integer, number, obj, string
 
 # What edit_exercise_entry may change besides the day.
@@ -188,29 +186,14 @@ def exercise_diary(ctx, day) -> ToolResult:
     )
 
 
-def _find(ctx, args) -> ExerciseEntry | ToolResult:
-    """The user's entry the call names, or the result asking which one when several fit."""
-    try:
-        return find_own_row(
-            ctx=ctx,
-            queryset=ExerciseEntry.objects.for_user(ctx.user).select_related("exercise"),
-            entry_id=args.get("entry_id"),
-            name=args.get("exercise_name"),
-            date=args.get("date"),
-            label="exercise_name",
-            name_of=lambda e: e.exercise.name,
-            kind="exercise entry",
-        )
-    except Ambiguous as many:
-        return ambiguous("exercise", many.candidates, entry_line)
-
-
 ENTRIES = Entries(
-    kind="exercise_entry",
+    kind="exercise",
+    label="exercise_name",
+    queryset=lambda user: ExerciseEntry.objects.for_user(user).select_related("exercise"),
+    name_of=lambda entry: entry.exercise.name,
+    chip_name=lambda entry: entry.exercise.name,
     fields=ENTRY_FIELDS,
-    find=_find,
     line=entry_line,
-    name=lambda entry: entry.exercise.name,
     written=written_exercise,
     update=exercise_services.exercise_entry_update,
     delete=exercise_services.exercise_entry_delete,
@@ -239,7 +222,7 @@ ENTRIES = Entries(
     example={"exercise_name": "running", "date": "today", "duration_minutes": 35},
 )
 def edit_exercise_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
+    entry = ENTRIES.find(ctx, args)
     if isinstance(entry, ToolResult):
         return entry
     changes = {k: args[k] for k in _EDITABLE if k in args}

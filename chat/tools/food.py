@@ -20,10 +20,8 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    Entries,
     ToolResult,
     Written,
-    ambiguous,
     bounded,
     day_tool,
     logged_sentence,
@@ -31,7 +29,7 @@ from .base import (
     undo_of,
     written_new,
 )
-from .lookup import Ambiguous, find_own_row
+from .entries import Entries
 from .schema import DATE_ARG, MEAL_ARG, integer, number, obj, string
 
 # What undo compares and restores of a food entry.
@@ -376,29 +374,14 @@ def food_diary(ctx, day) -> ToolResult:
     )
 
 
-def _find(ctx, args) -> FoodEntry | ToolResult:
-    """The user's entry the call names, or the result asking which one when several fit."""
-    try:
-        return find_own_row(
-            ctx=ctx,
-            queryset=FoodEntry.objects.for_user(ctx.user).select_related("food"),
-            entry_id=args.get("entry_id"),
-            name=args.get("food_name"),
-            date=args.get("date"),
-            label="food_name",
-            name_of=lambda e: e.food.name,
-            kind="food entry",
-        )
-    except Ambiguous as many:
-        return ambiguous("food", many.candidates, entry_line)
-
-
 ENTRIES = Entries(
-    kind="food_entry",
+    kind="food",
+    label="food_name",
+    queryset=lambda user: FoodEntry.objects.for_user(user).select_related("food"),
+    name_of=lambda entry: entry.food.name,
+    chip_name=lambda entry: entry.food.readable_name,
     fields=ENTRY_FIELDS,
-    find=_find,
     line=entry_line,
-    name=lambda entry: entry.food.readable_name,
     written=written_food,
     update=food_services.food_entry_update,
     delete=food_services.food_entry_delete,
@@ -426,7 +409,7 @@ ENTRIES = Entries(
     example={"food_name": "eggs", "date": "today", "quantity": 3},
 )
 def edit_food_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
+    entry = ENTRIES.find(ctx, args)
     if isinstance(entry, ToolResult):
         return entry
     changes = {k: args[k] for k in ("quantity", "unit", "meal_type") if k in args}
