@@ -29,20 +29,20 @@ SNAPSHOT_DAYS = 7
 # US FDA Daily Values (21 CFR 101.9, 2016 rule) on a 2,000 kcal diet, except trans fat (WHO: under
 # 1% of energy, about 2 g) and sugars: Sparky stores total sugars, not added sugars, so the 50 g
 # added-sugar Daily Value is used as a loose ceiling and the gap says it is a reference value.
-# "min" nutrients are a floor to reach, "max" ones a ceiling to stay under.
+# Floors to reach ("min") and ceilings to stay under ("max").
+_FLOORS = {
+    "protein": 50,
+    "dietary_fiber": 28,
+    "potassium": 4700,
+    "calcium": 1300,
+    "iron": 18,
+    "vitamin_a": 900,
+    "vitamin_c": 90,
+}
+_CEILINGS = {"sodium": 2300, "saturated_fat": 20, "trans_fat": 2, "cholesterol": 300, "sugars": 50}
 REFERENCE_INTAKES: dict[str, tuple[str, Decimal]] = {
-    "protein": ("min", Decimal(50)),
-    "dietary_fiber": ("min", Decimal(28)),
-    "potassium": ("min", Decimal(4700)),
-    "calcium": ("min", Decimal(1300)),
-    "iron": ("min", Decimal(18)),
-    "vitamin_a": ("min", Decimal(900)),
-    "vitamin_c": ("min", Decimal(90)),
-    "sodium": ("max", Decimal(2300)),
-    "saturated_fat": ("max", Decimal(20)),
-    "trans_fat": ("max", Decimal(2)),
-    "cholesterol": ("max", Decimal(300)),
-    "sugars": ("max", Decimal(50)),
+    **{name: ("min", Decimal(amount)) for name, amount in _FLOORS.items()},
+    **{name: ("max", Decimal(amount)) for name, amount in _CEILINGS.items()},
 }
 # With a goal, calories, carbs and fat are targets: a day is off when it misses by more than this.
 TARGET_TOLERANCE = Decimal("0.15")

@@ -8,7 +8,9 @@ every link and form also works without JavaScript.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import math
 import uuid
 from decimal import Decimal
@@ -330,119 +332,144 @@ def _entry_form_response(request, template: str, context: dict, *, status: int =
     return render(request, template, context, status=status)
 
 
+def _entry_edit(request, entry, form, save, *, context: dict, fields=None):
+    """An entry's edit form (diary/entry_form.html, `context` names the entry and its edit URL):
+    a valid post is saved by `save(cleaned_data)` and the diary comes back; a refusal of the
+    service stays on the form (422), next to the field it is about."""
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                save(form.cleaned_data)
+            except ValidationError as exc:
+                attach_service_error(form, exc, fields)
+            else:
+                return _back_to_diary(request, entry.entry_date)
+        status = 422
+    context = {"form": form, "entry": entry, **context}
+    return _entry_form_response(request, "diary/entry_form.html", context, status=status)
+
+
+def _entry_delete(own_entry, delete):
+    """The view deleting one of the user's entries (`own_entry`, through the service `delete`)."""
+
+    @login_required
+    @require_POST
+    def view(request, entry_id: uuid.UUID):
+        entry = own_entry(request, entry_id)
+        delete(user=request.user, entry_id=entry.id)
+        return _back_to_diary(request, entry.entry_date)
+
+    return view
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def food_entry_edit(request, entry_id: uuid.UUID):
     entry = _own_food_entry(request, entry_id)
     initial = {"quantity": plain_number(entry.quantity, 3), "meal_type": entry.meal_type}
-    form = FoodEntryForm(request.POST or None, initial=initial)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                food_services.food_entry_update(
-                    user=request.user,
-                    entry_id=entry.id,
-                    quantity=form.cleaned_data["quantity"],
-                    meal_type=form.cleaned_data["meal_type"],
-                )
-            except ValidationError as exc:
-                attach_service_error(form, exc, {"implausible": "quantity"})
-            else:
-                return _back_to_diary(request, entry.entry_date)
-        status = 422
-    context = {
-        "form": form,
-        "entry": entry,
-        "row_id": f"food-{entry.id}",
-        "unit": entry.unit or entry.food.serving_unit or "serving",
-    }
-    return _entry_form_response(request, "diary/food_entry_form.html", context, status=status)
+    return _entry_edit(
+        request,
+        entry,
+        FoodEntryForm(request.POST or None, initial=initial),
+        lambda data: food_services.food_entry_update(
+            user=request.user,
+            entry_id=entry.id,
+            quantity=data["quantity"],
+            meal_type=data["meal_type"],
+        ),
+        context={
+            "title": "Edit entry",
+            "name": entry.food.name,
+            "edit_url": "diary_food_edit",
+            "row_id": f"food-{entry.id}",
+            "unit": entry.unit or entry.food.serving_unit or "serving",
+        },
+        fields={"implausible": "quantity"},
+    )
 
 
-@login_required
-@require_POST
-def food_entry_delete(request, entry_id: uuid.UUID):
-    entry = _own_food_entry(request, entry_id)
-    food_services.food_entry_delete(user=request.user, entry_id=entry.id)
-    return _back_to_diary(request, entry.entry_date)
+food_entry_delete = _entry_delete(_own_food_entry, food_services.food_entry_delete)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def exercise_entry_edit(request, entry_id: uuid.UUID):
     entry = _own_exercise_entry(request, entry_id)
-    form = ExerciseEntryForm(
-        request.POST or None, initial={"duration_minutes": entry.duration_minutes}
+    initial = {"duration_minutes": entry.duration_minutes}
+    return _entry_edit(
+        request,
+        entry,
+        ExerciseEntryForm(request.POST or None, initial=initial),
+        lambda data: exercise_services.exercise_entry_update(
+            user=request.user, entry_id=entry.id, duration_minutes=data["duration_minutes"]
+        ),
+        context={
+            "title": "Edit exercise",
+            "name": entry.exercise.name,
+            "edit_url": "diary_exercise_edit",
+            "row_id": f"exercise-{entry.id}",
+        },
     )
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                exercise_services.exercise_entry_update(
-                    user=request.user,
-                    entry_id=entry.id,
-                    duration_minutes=form.cleaned_data["duration_minutes"],
-                )
-            except ValidationError as exc:
-                attach_service_error(form, exc)
-            else:
-                return _back_to_diary(request, entry.entry_date)
-        status = 422
-    context = {"form": form, "entry": entry, "row_id": f"exercise-{entry.id}"}
-    return _entry_form_response(request, "diary/exercise_entry_form.html", context, status=status)
 
 
-@login_required
-@require_POST
-def exercise_entry_delete(request, entry_id: uuid.UUID):
-    entry = _own_exercise_entry(request, entry_id)
-    exercise_services.exercise_entry_delete(user=request.user, entry_id=entry.id)
-    return _back_to_diary(request, entry.entry_date)
+exercise_entry_delete = _entry_delete(_own_exercise_entry, exercise_services.exercise_entry_delete)
 
 
-@login_required
-@require_POST
-def meal_repeat(request):
-    """Log the day before's meal again on the diary's day (nutrition.services.meal_repeat)."""
-    day = diary_day(request)
-    meal = request.POST.get("meal") or None
+def _diary_button(write):
+    """A button of the diary panel: a signed-in POST whose `write(request, day)` writes on the
+    diary's day, then the diary of that day comes back."""
+
+    @login_required
+    @require_POST
+    @functools.wraps(write)
+    def view(request):
+        day = diary_day(request)
+        write(request, day)
+        return _back_to_diary(request, day)
+
+    return view
+
+
+@contextlib.contextmanager
+def _refusal_on_page(request):
+    """A diary button's write: a refusal of the service is said on the page it goes back to."""
     try:
+        yield
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+
+
+@_diary_button
+def meal_repeat(request, day: dt.date) -> None:
+    """Log the day before's meal again on the diary's day (nutrition.services.meal_repeat)."""
+    meal = request.POST.get("meal") or None
+    with _refusal_on_page(request):  # the day before's meal went meanwhile
         food_services.meal_repeat(
             user=request.user, from_date=day - dt.timedelta(days=1), meal=meal, entry_date=day
         )
-    except ValidationError as exc:  # the day before's meal went meanwhile: say so on the page
-        messages.error(request, " ".join(exc.messages))
-    return _back_to_diary(request, day)
 
 
-@login_required
-@require_POST
-def usual_meal(request):
+@_diary_button
+def usual_meal(request, day: dt.date) -> None:
     """Log the usual meal into the diary's day, or save the day's meal as the usual one."""
-    day = diary_day(request)
     meal = request.POST.get("meal") or None
-    try:
+    with _refusal_on_page(request):
         if request.POST.get("action") == "save":
             food_services.usual_meal_save(user=request.user, meal=meal, from_date=day)
         else:
             food_services.usual_meal_log(user=request.user, meal=meal, entry_date=day)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    return _back_to_diary(request, day)
 
 
-@login_required
-@require_POST
-def quick_add(request):
+@_diary_button
+def quick_add(request, day: dt.date) -> None:
     """Log one of the frequent foods again, with the amount the user usually logs of it."""
-    day = diary_day(request)
     wanted = request.POST.get("food", "")
     frequent = food_selectors.frequent_foods(user=request.user, days=30, limit=5)
     found = next((f for f in frequent if str(f["food_id"]) == wanted), None)
     if found is None:
         raise Http404("That food is not one of your frequent ones.")
-    try:
+    with _refusal_on_page(request):
         food_services.food_entry_create(
             user=request.user,
             food=food_services.food_get(user=request.user, food_id=found["food_id"]),
@@ -450,22 +477,16 @@ def quick_add(request):
             unit=found["usual_unit"],
             entry_date=day,
         )
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    return _back_to_diary(request, day)
 
 
-@login_required
-@require_POST
-def water_change(request):
-    day = diary_day(request)
+@_diary_button
+def water_change(request, day: dt.date) -> None:
     step = request.POST.get("change", "1")
     if step == "-1":
         current = daily_summary(user=request.user, day=day)["water"]["glasses"]
         food_services.water_set(user=request.user, glasses=max(current - 1, 0), entry_date=day)
     else:
         food_services.water_add(user=request.user, glasses=1, entry_date=day)
-    return _back_to_diary(request, day)
 
 
 # --- settings: AI services ---------------------------------------------------------------------

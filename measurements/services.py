@@ -5,7 +5,6 @@ default_measurement_unit); whatever unit a caller gives is converted on the way 
 the preference converts the stored rows (checkins_convert_units).
 """
 
-import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -28,7 +27,7 @@ from measurements.units import (
 )
 from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
-from sparky.services import preferences_for, storable_text
+from sparky.services import preferences_for, storable_text, uuid_pk
 
 # Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
 WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
@@ -329,17 +328,10 @@ def custom_measurement_log(
     return measurement
 
 
-def _uuid(value, model):
-    try:
-        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
-    except ValueError:
-        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
-
-
 @transaction.atomic
 def custom_measurement_delete(*, user, measurement_id) -> None:
     """Delete one of the user's custom values; other users' ids raise DoesNotExist."""
-    pk = _uuid(measurement_id, CustomMeasurement)
+    pk = uuid_pk(measurement_id, CustomMeasurement)
     CustomMeasurement.objects.for_user(user).get(pk=pk).delete()
 
 
@@ -375,7 +367,7 @@ def _duplicate_name(name: str) -> ValidationError:
 
 
 def _own_category(user, category_id) -> CustomCategory:
-    pk = _uuid(category_id, CustomCategory)
+    pk = uuid_pk(category_id, CustomCategory)
     return CustomCategory.objects.for_user(user).select_for_update().get(pk=pk)
 
 
@@ -524,7 +516,7 @@ def custom_measurement_update(
     Moving a value onto a date (or hour) that already holds one is refused rather than merged,
     except in 'All' categories, which keep every value.
     """
-    pk = _uuid(measurement_id, CustomMeasurement)
+    pk = uuid_pk(measurement_id, CustomMeasurement)
     category_id = CustomMeasurement.objects.for_user(user).values_list("category_id", flat=True)
     # The category lock first, as custom_measurement_log takes it: writers of one category
     # queue on it, so the free-slot check below holds until commit.

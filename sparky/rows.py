@@ -95,3 +95,16 @@ def undo_row(model, user, row_id, undo: dict) -> str | None:
     if op == "recreate":
         return recreate(model, user, row_id, undo["row"])
     return None
+
+
+def take_back_unused(model, user, row_id, *, entries, via: str) -> str:
+    """Delete a custom food or exercise (`model`) of the user's that a write created, unless it
+    is gone or logged since: rows of `entries` point at it through their field `via`, the user's
+    or anyone's it was shared with."""
+    row = model.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
+    if row is None:
+        return GONE
+    if entries.objects.filter(**{via: row}).exists():
+        return CHANGED
+    row.delete()
+    return DONE

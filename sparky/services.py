@@ -1,7 +1,10 @@
-"""Writes of the core: accounts and the user's preferences."""
+"""Writes of the core: accounts and the user's preferences, and the checks every domain's
+services share."""
 
-from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+import uuid
+
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db import connection, models, transaction
 
 from sparky import vocabulary
 from sparky.models import User, UserPreferences, validate_time_zone
@@ -42,6 +45,64 @@ def account_create(*, email: str, password: str) -> User:
     return User.objects.create_user(
         email=email, password=password, is_staff=owner, is_superuser=owner
     )
+
+
+# --- what the domain services share ----------------------------------------------------------
+
+
+def uuid_pk(value, model):
+    """The id as a UUID; anything else is "no such row", as for an id that does not exist."""
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
+
+
+def visible_row(get, value, *, refused: str, code: str):
+    """The row a caller names (an instance or its id) as `get(pk)` finds it for the user; one
+    they cannot see is refused with a ValidationError saying `refused`."""
+    pk = value.pk if isinstance(value, models.Model) else value
+    try:
+        return get(pk)
+    except ObjectDoesNotExist:
+        raise ValidationError(refused, code=code) from None
+
+
+def own_custom_row(model, user, pk, *, noun: str, for_update: bool = True):
+    """One of the user's own custom foods or exercises (`noun`), locked unless not `for_update`.
+    One they can see but do not own (the catalog, one shared by someone else) is read-only; any
+    other id does not exist."""
+    queryset = model.objects.owned_by(user).filter(is_custom=True)
+    if for_update:
+        queryset = queryset.select_for_update()
+    try:
+        return queryset.get(pk=pk)
+    except model.DoesNotExist:
+        shared = model.objects.visible_to(user).filter(pk=pk).first()
+        if shared is None:
+            raise
+        raise ValidationError(
+            f"{shared.name} is not one of your own {noun}s: you can log it but not change or "
+            f"delete it. Create your own {noun} to adjust it.",
+            code="read_only",
+        ) from None
+
+
+def refuse_while_used(row, entries, *, user, yours: str) -> None:
+    """Refuse to delete a food or exercise of the user's own while diary `entries` point at it:
+    a past day's diary keeps its names and numbers. The message says what is using it (`yours`:
+    "diary entries") and what to do instead."""
+    mine = entries.filter(user=user).count()
+    others = entries.exclude(user=user).count()
+    if mine or others:
+        used = f"{mine} of your {yours}" if mine else ""
+        if others:
+            used += (" and " if used else "") + "other people who logged it after you shared it"
+        raise ValidationError(
+            f"{row.name} is used by {used}, so it stays. Delete those entries first"
+            + (", or stop sharing it." if others else "."),
+            code="in_use",
+        )
 
 
 # --- preferences -----------------------------------------------------------------------------

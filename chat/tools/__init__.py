@@ -28,16 +28,8 @@ from django.db import transaction
 from chat.categories import CATEGORIES, CORE_CATEGORIES, PROFILE_DEFAULTS
 from chat.prompt_files import category_prompt
 from chat.tools import grounding
-from chat.tools.base import (
-    ENABLE_TOOL_NAME,
-    Tool,
-    ToolContext,
-    ToolResult,
-    array,
-    obj,
-    registry,
-    string,
-)
+from chat.tools.base import ENABLE_TOOL_NAME, Tool, ToolContext, ToolResult, registry
+from chat.tools.schema import array, obj, string
 
 __all__ = [
     "CATEGORIES",

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import zoneinfo
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from chat.categories import CATEGORIES
-from nutrition.vocabulary import MEALS
+from sparky.dates import parse_day
+
+from .schema import DATE_ARG, obj
 
 FULL = frozenset({"full"})
 CORE = frozenset({"full", "core"})
@@ -64,6 +67,26 @@ class Written:
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+
+def undo_of(before: dict | None, after: dict) -> dict:
+    """How undo takes back a row the call created (`before` None: delete it) or changed (restore
+    `before`)."""
+    if before is None:
+        return {"op": "delete", "after": after}
+    return {"op": "restore", "before": before, "after": after}
+
+
+def written_new(kind: str, row, *, noun: str) -> Written:
+    """A food or exercise of the user's own that the call created: undo deletes it while nothing
+    uses it."""
+    return Written(
+        kind=kind,
+        id=str(row.id),
+        summary=row.name,
+        chip=f"New {noun}: {row.name}",
+        undo={"op": "delete"},
+    )
 
 
 def and_list(items: list[str]) -> str:
@@ -141,6 +164,11 @@ class Tool:
         }
 
 
+def bounded(args: dict, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number argument (a limit, a number of days) held between `low` and `high`."""
+    return max(low, min(int(args.get(name, default)), high))
+
+
 def jsonable(value):
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
@@ -155,49 +183,6 @@ def jsonable(value):
     if hasattr(value, "hex") and hasattr(value, "int"):  # UUID
         return str(value)
     return value
-
-
-# Schema helpers: plain JSON-schema that every provider accepts (no patterns, no type unions,
-# no $refs, no additionalProperties), so Gemini, Ollama and Anthropic all take it as is.
-# A description is left out where the name says it all ("quantity" of an edit): every token is
-# sent on every turn, and small models read the names.
-def string(description: str | None, enum: list[str] | None = None) -> dict:
-    out = {"type": "string"}
-    if description:
-        out["description"] = description
-    if enum:
-        out["enum"] = enum
-    return out
-
-
-def number(description: str | None) -> dict:
-    return {"type": "number", **({"description": description} if description else {})}
-
-
-def integer(description: str) -> dict:
-    return {"type": "integer", "description": description}
-
-
-def boolean(description: str) -> dict:
-    return {"type": "boolean", "description": description}
-
-
-def array(description: str, items: dict) -> dict:
-    return {"type": "array", "description": description, "items": items}
-
-
-def obj(required: list[str] | None = None, **properties) -> dict:
-    out: dict = {"type": "object", "properties": properties}
-    if required:
-        out["required"] = required
-    return out
-
-
-DATE_ARG = string("YYYY-MM-DD, 'today' or 'yesterday'. Omit for today.")
-MEAL_ARG = string(
-    "Omit to use the meal of the user's local time.",
-    enum=list(MEALS),
-)
 
 
 _REGISTRY: dict[str, Tool] = {}
@@ -231,6 +216,20 @@ def tool(
             writes=writes,
         )
         return handler
+
+    return register
+
+
+def day_tool(*, date: dict = DATE_ARG, **registration):
+    """Register a tool that reads one diary day: its one argument is the `date` (today when left
+    out), and the handler is given the day instead of the arguments."""
+
+    def register(read):
+        @functools.wraps(read)
+        def handler(ctx, args) -> ToolResult:
+            return read(ctx, parse_day(ctx.user, args.get("date")))
+
+        return tool(parameters=obj(date=date), example={"date": "today"}, **registration)(handler)
 
     return register
 

@@ -17,18 +17,8 @@ from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
 from sparky.services import preferences_for
 
-from .base import (
-    CORE,
-    DATE_ARG,
-    ToolResult,
-    Written,
-    integer,
-    logged_sentence,
-    number,
-    obj,
-    string,
-    tool,
-)
+from .base import CORE, ToolResult, Written, bounded, logged_sentence, tool, undo_of
+from .schema import DATE_ARG, integer, number, obj, string
 
 _STANDARD = measurement_services.STANDARD_TYPES
 
@@ -150,18 +140,27 @@ def log_custom_measurement(ctx, args) -> ToolResult:
         date=str(row.entry_date),
         chip=measured,
         phrase=f"your {spoken} {float(row.value):g}{unit}",  # "your mood 7 out of 10"
-        undo={"op": "delete", "after": row_state(row, ["value"])}
-        if row.id not in earlier
-        else {
-            "op": "restore",
-            "before": {"value": float(round(earlier[row.id], 2))},
-            "after": row_state(row, ["value"]),
-        },
+        undo=undo_of(
+            {"value": float(round(earlier[row.id], 2))} if row.id in earlier else None,
+            row_state(row, ["value"]),
+        ),
     )
     return ToolResult(
         ok=True,
         message=logged_sentence([written], today_for(ctx.user)),
         written=[written],
+    )
+
+
+def _written_water(day, summary: str, *, chip: str, undo: dict) -> Written:
+    """The day's water total the call changed: one a day, the day its id."""
+    return Written(
+        kind="water",
+        id=day.isoformat(),
+        summary=summary,
+        date=day.isoformat(),
+        chip=chip,
+        undo=undo,
     )
 
 
@@ -200,11 +199,9 @@ def log_water(ctx, args) -> ToolResult:
         message=f"Added {summary}.",
         data={"total_glasses": total, "date": day},
         written=[
-            Written(
-                kind="water",
-                id=day.isoformat(),
-                summary=summary,
-                date=day.isoformat(),
+            _written_water(
+                day,
+                summary,
                 chip=f"Water +{int(glasses)} · {total} {when}",
                 undo={"op": "water", "added": added},
             )
@@ -232,13 +229,11 @@ def set_water(ctx, args) -> ToolResult:
         ok=True,
         message=f"Set {summary}.",
         written=[
-            Written(
-                kind="water",
-                id=day.isoformat(),
-                summary=summary,
-                date=day.isoformat(),
+            _written_water(
+                day,
+                summary,
                 chip=f"Water: {total} glasses",
-                undo={"op": "restore", "before": {"glasses": before}, "after": {"glasses": total}},
+                undo=undo_of({"glasses": before}, {"glasses": total}),
             )
         ],
     )
@@ -260,7 +255,7 @@ def set_water(ctx, args) -> ToolResult:
 )
 def get_checkins(ctx, args) -> ToolResult:
     end = parse_day(ctx.user, args.get("date"))
-    days = max(1, min(int(args.get("days", 1)), 90))
+    days = bounded(args, "days", 1, 1, 90)
     out = []
     for offset in range(days):
         day = end - dt.timedelta(days=offset)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from diary import reports
 from sparky.dates import parse_day, today_for
 
-from .base import ToolResult, integer, obj, string, tool
+from .base import ToolResult, bounded, tool
+from .schema import integer, obj, string
 
 
 def _r(value, places: int = 1):
@@ -101,7 +102,7 @@ def coaching_snapshot(ctx, args) -> ToolResult:
     example={"days": 7},
 )
 def nutrient_gaps(ctx, args) -> ToolResult:
-    days = max(3, min(int(args.get("days", 7)), 30))
+    days = bounded(args, "days", 7, 3, 30)
     start, end = reports.span(parse_day(ctx.user, args.get("date")), days)
     found = reports.nutrient_gaps(user=ctx.user, start=start, end=end)
     gaps = [

@@ -14,28 +14,22 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    DATE_ARG,
     ToolResult,
     Written,
-    integer,
+    bounded,
+    day_tool,
     logged_sentence,
-    number,
-    obj,
-    string,
     tool,
+    undo_of,
+    written_new,
 )
-from .lookup import Ambiguous, find_own_row
+from .entries import Entries
+from .schema import DATE_ARG, integer, number, obj, string
 
+# What edit_exercise_entry may change besides the day.
+_EDITABLE = ("duration_minutes", "calories_burned", "distance", "distance_unit")
 # What undo compares and restores of an exercise entry.
-ENTRY_FIELDS = (
-    "exercise_id",
-    "duration_minutes",
-    "calories_burned",
-    "distance",
-    "distance_unit",
-    "entry_date",
-    "notes",
-)
+ENTRY_FIELDS = ("exercise_id", *_EDITABLE, "entry_date", "notes")
 
 GENERAL_EXERCISE = "General Exercise"
 
@@ -76,9 +70,7 @@ def written_exercise(entry, *, before: dict | None = None) -> Written:
         date=entry.entry_date.isoformat() if entry.entry_date else None,
         chip=entry_chip(entry),
         phrase=entry_phrase(entry) if before is None else "",
-        undo={"op": "delete", "after": after}
-        if before is None
-        else {"op": "restore", "before": before, "after": after},
+        undo=undo_of(before, after),
     )
 
 
@@ -95,7 +87,7 @@ def written_exercise(entry, *, before: dict | None = None) -> Written:
     example={"query": "running"},
 )
 def search_exercises(ctx, args) -> ToolResult:
-    limit = max(1, min(int(args.get("limit", 5)), 10))
+    limit = bounded(args, "limit", 5, 1, 10)
     found = exercise_services.exercise_search(user=ctx.user, query=args["query"], limit=limit)
     return ToolResult(
         ok=True,
@@ -179,16 +171,13 @@ def log_exercise(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="exercise_diary",
     category="exercise",
     profiles=CORE,
     description="Read the user's exercise diary for a day, with minutes and calories burned.",
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def exercise_diary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def exercise_diary(ctx, day) -> ToolResult:
     rows = exercise_selectors.exercise_diary(user=ctx.user, day=day)
     totals = exercise_selectors.exercise_totals(user=ctx.user, day=day)
     return ToolResult(
@@ -198,27 +187,18 @@ def exercise_diary(ctx, args) -> ToolResult:
     )
 
 
-def _find(ctx, args):
-    return find_own_row(
-        ctx=ctx,
-        queryset=ExerciseEntry.objects.for_user(ctx.user).select_related("exercise"),
-        entry_id=args.get("entry_id"),
-        name=args.get("exercise_name"),
-        date=args.get("date"),
-        label="exercise_name",
-        name_of=lambda e: e.exercise.name,
-        kind="exercise entry",
-    )
-
-
-def _ambiguous(rows) -> ToolResult:
-    listing = "; ".join(f"{entry_line(r)} [id {r.id}]" for r in rows)
-    return ToolResult(
-        ok=False,
-        message=(
-            f"Several exercise entries match: {listing}. Ask the user which one, then use its id."
-        ),
-    )
+ENTRIES = Entries(
+    kind="exercise",
+    label="exercise_name",
+    queryset=lambda user: ExerciseEntry.objects.for_user(user).select_related("exercise"),
+    name_of=lambda entry: entry.exercise.name,
+    chip_name=lambda entry: entry.exercise.name,
+    fields=ENTRY_FIELDS,
+    line=entry_line,
+    written=written_exercise,
+    update=exercise_services.exercise_entry_update,
+    delete=exercise_services.exercise_entry_delete,
+)
 
 
 @tool(
@@ -243,22 +223,17 @@ def _ambiguous(rows) -> ToolResult:
     example={"exercise_name": "running", "date": "today", "duration_minutes": 35},
 )
 def edit_exercise_entry(ctx, args) -> ToolResult:
-    try:
-        entry = _find(ctx, args)
-    except Ambiguous as many:
-        return _ambiguous(many.candidates)
-    fields = ("duration_minutes", "distance", "distance_unit", "calories_burned")
-    changes = {k: args[k] for k in fields if k in args}
+    entry = ENTRIES.find(ctx, args)
+    if isinstance(entry, ToolResult):
+        return entry
+    changes = {k: args[k] for k in _EDITABLE if k in args}
     if "new_date" in args:
         changes["entry_date"] = args["new_date"]
     if not changes:
         raise ValidationError(
             "Say what to change: duration_minutes, distance, calories or new_date."
         )
-    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    entry = exercise_services.exercise_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_exercise(entry, before=state)
-    return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
+    return ENTRIES.change(ctx, entry, changes)
 
 
 @tool(
@@ -278,26 +253,7 @@ def edit_exercise_entry(ctx, args) -> ToolResult:
     example={"exercise_name": "walking", "date": "yesterday"},
 )
 def delete_exercise_entry(ctx, args) -> ToolResult:
-    try:
-        entry = _find(ctx, args)
-    except Ambiguous as many:
-        return _ambiguous(many.candidates)
-    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    exercise_services.exercise_entry_delete(user=ctx.user, entry_id=entry.id)
-    return ToolResult(
-        ok=True,
-        message=f"Deleted {line}.",
-        written=[
-            Written(
-                kind="exercise_entry_deleted",
-                id=str(entry.id),
-                summary=line,
-                date=entry.entry_date.isoformat() if entry.entry_date else None,
-                chip=f"Deleted {entry.exercise.name}",
-                undo={"op": "recreate", "row": state},
-            )
-        ],
-    )
+    return ENTRIES.remove(ctx, args)
 
 
 @tool(
@@ -326,13 +282,5 @@ def create_custom_exercise(ctx, args) -> ToolResult:
         ok=True,
         message=f"Saved {ex.name} to your exercises.",
         data={"exercise": exercise_card(ex)},
-        written=[
-            Written(
-                kind="exercise",
-                id=str(ex.id),
-                summary=ex.name,
-                chip=f"New exercise: {ex.name}",
-                undo={"op": "delete"},
-            )
-        ],
+        written=[written_new("exercise", ex, noun="exercise")],
     )

@@ -21,18 +21,17 @@ from sparky.rows import row_state
 
 from .base import (
     CORE,
-    DATE_ARG,
-    MEAL_ARG,
     ToolResult,
     Written,
-    integer,
+    bounded,
+    day_tool,
     logged_sentence,
-    number,
-    obj,
-    string,
     tool,
+    undo_of,
+    written_new,
 )
-from .lookup import Ambiguous, find_own_row
+from .entries import Entries
+from .schema import DATE_ARG, MEAL_ARG, integer, number, obj, string
 
 # What undo compares and restores of a food entry.
 ENTRY_FIELDS = ("food_id", "variant_id", "quantity", "unit", "meal_type", "entry_date")
@@ -79,13 +78,7 @@ def entry_chip(entry: FoodEntry) -> str:
 
 def written_custom_food(food) -> Written:
     """A food of the user's own that the call created (undo deletes it while nothing uses it)."""
-    return Written(
-        kind="food",
-        id=str(food.id),
-        summary=food.name,
-        chip=f"New food: {food.name}",
-        undo={"op": "delete"},
-    )
+    return written_new("food", food, noun="food")
 
 
 def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
@@ -100,19 +93,7 @@ def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
         chip=entry_chip(entry),
         phrase=entry_phrase(entry, kcal) if before is None else "",
         meal=entry.meal_type,
-        undo={"op": "delete", "after": after}
-        if before is None
-        else {"op": "restore", "before": before, "after": after},
-    )
-
-
-def _ambiguous(kind: str, rows, describe) -> ToolResult:
-    listing = "; ".join(f"{describe(r)} [id {r.id}]" for r in rows)
-    return ToolResult(
-        ok=False,
-        message=(
-            f"Several {kind} entries match: {listing}. Ask the user which one, then use its id."
-        ),
+        undo=undo_of(before, after),
     )
 
 
@@ -129,7 +110,7 @@ def _ambiguous(kind: str, rows, describe) -> ToolResult:
     example={"query": "oatmeal"},
 )
 def search_foods(ctx, args) -> ToolResult:
-    limit = max(1, min(int(args.get("limit", 5)), 10))
+    limit = bounded(args, "limit", 5, 1, 10)
     foods = food_services.food_search(user=ctx.user, query=args["query"], limit=limit)
     if not foods:
         return ToolResult(
@@ -371,18 +352,15 @@ def log_external_food(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="food_diary",
     category="food",
     profiles=CORE,
     description=(
         "Read the user's food diary for a day: every entry by meal, with calories and macros."
     ),
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def food_diary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def food_diary(ctx, day) -> ToolResult:
     diary = food_selectors.food_diary(user=ctx.user, day=day)
     totals = food_selectors.nutrition_totals(user=ctx.user, day=day)
     count = sum(len(items) for items in diary.values())
@@ -397,21 +375,18 @@ def food_diary(ctx, args) -> ToolResult:
     )
 
 
-def _find(ctx, args) -> FoodEntry | ToolResult:
-    """The user's entry the call names, or the result asking which one when several fit."""
-    try:
-        return find_own_row(
-            ctx=ctx,
-            queryset=FoodEntry.objects.for_user(ctx.user).select_related("food"),
-            entry_id=args.get("entry_id"),
-            name=args.get("food_name"),
-            date=args.get("date"),
-            label="food_name",
-            name_of=lambda e: e.food.name,
-            kind="food entry",
-        )
-    except Ambiguous as many:
-        return _ambiguous("food", many.candidates, entry_line)
+ENTRIES = Entries(
+    kind="food",
+    label="food_name",
+    queryset=lambda user: FoodEntry.objects.for_user(user).select_related("food"),
+    name_of=lambda entry: entry.food.name,
+    chip_name=lambda entry: entry.food.readable_name,
+    fields=ENTRY_FIELDS,
+    line=entry_line,
+    written=written_food,
+    update=food_services.food_entry_update,
+    delete=food_services.food_entry_delete,
+)
 
 
 @tool(
@@ -435,7 +410,7 @@ def _find(ctx, args) -> FoodEntry | ToolResult:
     example={"food_name": "eggs", "date": "today", "quantity": 3},
 )
 def edit_food_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
+    entry = ENTRIES.find(ctx, args)
     if isinstance(entry, ToolResult):
         return entry
     changes = {k: args[k] for k in ("quantity", "unit", "meal_type") if k in args}
@@ -445,10 +420,7 @@ def edit_food_entry(ctx, args) -> ToolResult:
         return ToolResult(
             ok=False, message="Say what to change: quantity, unit, meal_type or new_date."
         )
-    before, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    entry = food_services.food_entry_update(user=ctx.user, entry_id=entry.id, **changes)
-    written = written_food(entry, before=state)
-    return ToolResult(ok=True, message=f"Changed {before} to {written.summary}.", written=[written])
+    return ENTRIES.change(ctx, entry, changes)
 
 
 @tool(
@@ -468,25 +440,7 @@ def edit_food_entry(ctx, args) -> ToolResult:
     example={"food_name": "banana", "date": "today"},
 )
 def delete_food_entry(ctx, args) -> ToolResult:
-    entry = _find(ctx, args)
-    if isinstance(entry, ToolResult):
-        return entry
-    line, state = entry_line(entry), row_state(entry, ENTRY_FIELDS)
-    food_services.food_entry_delete(user=ctx.user, entry_id=entry.id)
-    return ToolResult(
-        ok=True,
-        message=f"Deleted {line}.",
-        written=[
-            Written(
-                kind="food_entry_deleted",
-                id=str(entry.id),
-                summary=line,
-                date=entry.entry_date.isoformat(),
-                chip=f"Deleted {entry.food.readable_name}",
-                undo={"op": "recreate", "row": state},
-            )
-        ],
-    )
+    return ENTRIES.remove(ctx, args)
 
 
 @tool(
@@ -566,7 +520,7 @@ def food_details(ctx, args) -> ToolResult:
     example={"days": 14},
 )
 def recent_foods(ctx, args) -> ToolResult:
-    days = max(1, min(int(args.get("days", 14)), 60))
+    days = bounded(args, "days", 14, 1, 60)
     rows = food_selectors.frequent_foods(user=ctx.user, days=days, limit=10)
     return ToolResult(
         ok=True,

@@ -12,7 +12,8 @@ from nutrition.models import UserGoal
 from sparky.dates import parse_day
 from sparky.rows import row_state
 
-from .base import CORE, DATE_ARG, ToolResult, Written, boolean, integer, number, obj, tool
+from .base import CORE, ToolResult, Written, bounded, day_tool, tool, undo_of
+from .schema import DATE_ARG, boolean, integer, number, obj
 
 _GOAL_FIELDS = {
     "calories": number("Daily calories, kcal."),
@@ -35,16 +36,13 @@ def goal_dict(goal) -> dict:
     return out
 
 
-@tool(
+@day_tool(
     name="get_goals",
     category="goals",
     profiles=CORE,
     description="Read the user's nutrition and water goals that apply on a day.",
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def get_goals(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def get_goals(ctx, day) -> ToolResult:
     goal = food_services.goal_for(user=ctx.user, day=day)
     if goal is None:
         return ToolResult(ok=True, message="No goals are set yet.", data={"goals": {}})
@@ -76,11 +74,7 @@ def set_goals(ctx, args) -> ToolResult:
     earlier = UserGoal.objects.for_user(ctx.user).filter(goal_date=goal_date).first()
     goal = food_services.goal_set(user=ctx.user, goal_date=goal_date, **values)
     after = row_state(goal, fields)
-    undo = (
-        {"op": "restore", "before": row_state(earlier, fields), "after": after}
-        if earlier
-        else {"op": "delete", "after": after}
-    )
+    undo = undo_of(row_state(earlier, fields) if earlier else None, after)
     described = ", ".join(f"{k} {v:g}" for k, v in values.items())
     scope = f"on {goal_date}" if goal_date else "for every day"
     return ToolResult(
@@ -99,7 +93,7 @@ def set_goals(ctx, args) -> ToolResult:
     )
 
 
-@tool(
+@day_tool(
     name="daily_summary",
     category="goals",
     profiles=CORE,
@@ -107,11 +101,8 @@ def set_goals(ctx, args) -> ToolResult:
         "The day at a glance: calories and nutrients eaten against goals, exercise burned, water "
         "and measurements. Use it for 'how am I doing today?'."
     ),
-    parameters=obj(date=DATE_ARG),
-    example={"date": "today"},
 )
-def daily_summary(ctx, args) -> ToolResult:
-    day = parse_day(ctx.user, args.get("date"))
+def daily_summary(ctx, day) -> ToolResult:
     summary = summary_selectors.daily_summary(user=ctx.user, day=day)
     return ToolResult(ok=True, message=f"Summary of {day}.", data=summary)
 
@@ -129,7 +120,7 @@ def daily_summary(ctx, args) -> ToolResult:
 )
 def goal_progress(ctx, args) -> ToolResult:
     end = parse_day(ctx.user, args.get("date"))
-    days = max(2, min(int(args.get("days", 7)), 31))
+    days = bounded(args, "days", 7, 2, 31)
     report = summary_selectors.period_summary(
         user=ctx.user, start=end - dt.timedelta(days=days - 1), end=end
     )

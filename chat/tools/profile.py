@@ -13,7 +13,8 @@ from nutrition import services as food_services
 from nutrition.vocabulary import MEALS
 from sparky import services as sparky_services
 
-from .base import ToolResult, Written, obj, string, tool
+from .base import ToolResult, Written, tool
+from .schema import obj, string
 
 # Tool argument -> UserPreferences field (time_zone lives on the user; the service handles it).
 _FIELDS = {

@@ -11,8 +11,9 @@ from nutrition.models import NUTRIENTS, nutrient_unit
 from sparky.dates import parse_day, today_for
 from sparky.services import preferences_for
 
-from .base import DATE_ARG, ToolResult, integer, obj, string, tool
+from .base import ToolResult, bounded, day_tool, tool
 from .lookup import name_score
+from .schema import DATE_ARG, integer, obj, string
 
 END_DATE_ARG = string(
     "Last day of the report: YYYY-MM-DD, 'today' or 'yesterday'. Leave out for today."
@@ -20,10 +21,6 @@ END_DATE_ARG = string(
 # How much a series may drift across its span (share of its mean) and still read as steady.
 TREND_TOLERANCE = {"nutrient": 0.05, "weight": 0.005, "length": 0.01, "steps": 0.1, "custom": 0.03}
 RECENT_VALUES = 14
-
-
-def _days(args, default: int, low: int, high: int) -> int:
-    return max(low, min(int(args.get("days", default)), high))
 
 
 def _r(value, places: int = 1):
@@ -37,7 +34,7 @@ def _kcal(value) -> str:
     return f"{round(float(value)):,}" if value is not None else "?"
 
 
-@tool(
+@day_tool(
     name="weekly_report",
     category="reports",
     description=(
@@ -45,11 +42,9 @@ def _kcal(value) -> str:
         "fat, exercise calories burned, water and weight, with averages and on how many days "
         "the goals were met. Use for 'how was my week?'."
     ),
-    parameters=obj(date=END_DATE_ARG),
-    example={"date": "today"},
+    date=END_DATE_ARG,
 )
-def weekly_report(ctx, args) -> ToolResult:
-    end = parse_day(ctx.user, args.get("date"))
+def weekly_report(ctx, end) -> ToolResult:
     start, end = reports.span(end, 7)
     summary = summary_selectors.period_summary(user=ctx.user, start=start, end=end)
     unit = summary["weight_unit"]
@@ -126,7 +121,7 @@ def weekly_report(ctx, args) -> ToolResult:
 )
 def nutrition_trend(ctx, args) -> ToolResult:
     nutrient = args.get("nutrient", "calories")
-    days = _days(args, 14, 3, 90)
+    days = bounded(args, "days", 14, 3, 90)
     start, end = reports.span(parse_day(ctx.user, args.get("date")), days)
     daily = reports.daily_nutrients(user=ctx.user, start=start, end=end)
     points = [(day, totals[nutrient]) for day, totals in daily.items()]
@@ -219,7 +214,7 @@ def measurement_trend(ctx, args) -> ToolResult:
     key = measurement.lower()
     if key in ("body weight", "weights"):
         key = "weight"
-    days = _days(args, 30, 2, 365)
+    days = bounded(args, "days", 30, 2, 365)
     found = _series(ctx.user, key if key in reports.CHECKIN_FIELDS else measurement, days)
     if found is None:
         names = [c.name for c in measurement_selectors.custom_categories(user=ctx.user)]
@@ -301,7 +296,7 @@ def logging_streak(ctx, args) -> ToolResult:
     example={"days": 7},
 )
 def exercise_report(ctx, args) -> ToolResult:
-    days = _days(args, 7, 1, 90)
+    days = bounded(args, "days", 7, 1, 90)
     start, end = reports.span(parse_day(ctx.user, args.get("date")), days)
     summary = reports.exercise_summary(user=ctx.user, start=start, end=end)
     if not summary["sessions"]:

@@ -16,18 +16,9 @@ from nutrition.models import Food, FoodEntry
 from nutrition.services import default_meal
 from sparky.dates import today_for
 
-from .base import (
-    DATE_ARG,
-    MEAL_ARG,
-    ToolResult,
-    array,
-    boolean,
-    number,
-    obj,
-    string,
-    tool,
-)
+from .base import ToolResult, tool
 from .food import food_card, written_custom_food, written_food
+from .schema import DATE_ARG, MEAL_ARG, array, boolean, number, obj, string
 
 NO_PHOTO = (
     "No photo is attached to this message, so there is nothing to read. Ask the user to attach "

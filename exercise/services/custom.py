@@ -8,9 +8,9 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 
 from exercise.models import Exercise, ExerciseEntry
-from exercise.services.values import MAX_MINUTES, _minutes, _uuid
+from exercise.services.values import MAX_MINUTES, _minutes
 from measurements.units import to_decimal
-from sparky.services import storable_text
+from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
 
 
 def _exercise_name(name) -> str:
@@ -50,21 +50,14 @@ def _description(value) -> str | None:
     return storable_text(str(value).strip()[:2000], field="description") or None
 
 
-def _custom_fields(
-    *, name, calories_per_hour, met, category, description, default_duration_minutes
-) -> dict:
-    fields: dict = {"name": _exercise_name(name)}
-    if calories_per_hour is not None:
-        fields["calories_per_hour"] = _calories_per_hour(calories_per_hour)
-    if met is not None:
-        fields["met"] = _met(met)
-    if category is not None:
-        fields["category"] = _category(category)
-    if description is not None:
-        fields["description"] = _description(description)
-    if default_duration_minutes is not None:
-        fields["default_duration_minutes"] = _minutes(default_duration_minutes)
-    return fields
+# The optional fields of a custom exercise, each with its check; None leaves one out of a new
+# exercise and clears it on an update.
+_CLEARABLE = {
+    "calories_per_hour": _calories_per_hour,
+    "met": _met,
+    "category": _category,
+    "description": _description,
+}
 
 
 def _own_named(user, name: str):
@@ -88,14 +81,16 @@ def exercise_create_custom(
     shared_with_public: bool = False,
 ) -> Exercise:
     """A custom exercise owned by the user (refused if they already have one of that name)."""
-    fields = _custom_fields(
-        name=name,
-        calories_per_hour=calories_per_hour,
-        met=met,
-        category=category,
-        description=description,
-        default_duration_minutes=default_duration_minutes,
-    )
+    optional = {
+        "calories_per_hour": calories_per_hour,
+        "met": met,
+        "category": category,
+        "description": description,
+    }
+    fields = {"name": _exercise_name(name)}
+    fields.update((k, _CLEARABLE[k](v)) for k, v in optional.items() if v is not None)
+    if default_duration_minutes is not None:
+        fields["default_duration_minutes"] = _minutes(default_duration_minutes)
     if _own_named(user, fields["name"]).exists():
         raise ValidationError(
             f"You already have an exercise called {fields['name']!r}.", code="duplicate_exercise"
@@ -118,29 +113,12 @@ CUSTOM_FIELDS = (
     "default_duration_minutes",
     "shared_with_public",
 )
-_CLEARABLE = {
-    "calories_per_hour": _calories_per_hour,
-    "met": _met,
-    "category": _category,
-    "description": _description,
-}
 
 
 def _own_exercise(user, exercise_id) -> Exercise:
     """One of the user's own custom exercises, locked. An exercise they can see but do not own
     (the catalog, one shared by someone else) is read-only; any other id does not exist."""
-    pk = _uuid(exercise_id, Exercise)
-    try:
-        return Exercise.objects.owned_by(user).filter(is_custom=True).select_for_update().get(pk=pk)
-    except Exercise.DoesNotExist:
-        shared = Exercise.objects.visible_to(user).filter(pk=pk).first()
-        if shared is None:
-            raise
-        raise ValidationError(
-            f"{shared.name} is not one of your own exercises: you can log it but not change or "
-            "delete it. Create your own exercise to adjust it.",
-            code="read_only",
-        ) from None
+    return own_custom_row(Exercise, user, uuid_pk(exercise_id, Exercise), noun="exercise")
 
 
 @transaction.atomic
@@ -201,15 +179,6 @@ def exercise_delete_custom(*, user, exercise_id) -> None:
     exercise in use stays; the message says what to do instead.
     """
     exercise = _own_exercise(user, exercise_id)
-    mine = ExerciseEntry.objects.filter(exercise=exercise, user=user).count()
-    others = ExerciseEntry.objects.filter(exercise=exercise).exclude(user=user).count()
-    if mine or others:
-        used = f"{mine} of your exercise entries" if mine else ""
-        if others:
-            used += (" and " if used else "") + "other people who logged it after you shared it"
-        raise ValidationError(
-            f"{exercise.name} is used by {used}, so it stays. Delete those entries first"
-            + (", or stop sharing it." if others else "."),
-            code="in_use",
-        )
+    entries = ExerciseEntry.objects.filter(exercise=exercise)
+    refuse_while_used(exercise, entries, user=user, yours="exercise entries")
     exercise.delete()

@@ -16,26 +16,24 @@ from exercise.services.values import (
     _minutes,
     _minutes_at_pace,
     _notes,
-    _uuid,
     exercise_calories,
     general_exercise,
 )
 from sparky import rows
 from sparky.dates import parse_day
+from sparky.services import uuid_pk, visible_row
 
 
 def _resolve(user, exercise, exercise_name) -> Exercise:
     """The exercise to log: the one given (if visible), the confident match of the name, or
     General Exercise when neither is given (small models often leave both out)."""
     if exercise is not None:
-        pk = exercise.pk if isinstance(exercise, Exercise) else exercise
-        try:
-            return exercise_get(user=user, exercise_id=pk)
-        except Exercise.DoesNotExist:
-            raise ValidationError(
-                "That exercise does not exist or is not visible to you.",
-                code="exercise_not_found",
-            ) from None
+        return visible_row(
+            lambda pk: exercise_get(user=user, exercise_id=pk),
+            exercise,
+            refused="That exercise does not exist or is not visible to you.",
+            code="exercise_not_found",
+        )
     if exercise_name is not None and not isinstance(exercise_name, str):
         raise ValidationError("exercise_name must be text.", code="invalid")
     name = (exercise_name or "").strip()
@@ -106,23 +104,15 @@ def exercise_entry_create(
 
 
 @transaction.atomic
-def exercise_option_add(
-    *,
-    user,
-    option: dict,
-    duration_minutes=None,
-    distance=None,
-    distance_unit: str | None = None,
-    entry_date=None,
-    notes: str | None = None,
-    calories_burned=None,
-) -> ExerciseEntry:
+def exercise_option_add(*, user, option: dict, **entry) -> ExerciseEntry:
     """Log a suggested option ({name, calories_per_hour, category, met?, description?,
     duration_minutes?}): it becomes the user's custom exercise (reused if they already have one
-    of that name), then is logged like any other."""
+    of that name), then is logged like any other, with what `entry` gives of
+    exercise_entry_create's duration_minutes, distance, distance_unit, entry_date, notes and
+    calories_burned; the option's duration stands in for one not given."""
     if not isinstance(option, dict) or not option.get("name"):
         raise ValidationError("The option needs at least a name.", code="invalid_option")
-    parse_day(user, entry_date)  # refuse a bad date before creating anything
+    parse_day(user, entry.get("entry_date"))  # refuse a bad date before creating anything
     exercise = _own_named(user, str(option["name"])).first()
     if exercise is None:
         exercise = exercise_create_custom(
@@ -133,22 +123,13 @@ def exercise_option_add(
             category=option.get("category"),
             description=option.get("description"),
         )
-    return exercise_entry_create(
-        user=user,
-        exercise=exercise,
-        duration_minutes=(
-            duration_minutes if duration_minutes is not None else option.get("duration_minutes")
-        ),
-        distance=distance,
-        distance_unit=distance_unit,
-        entry_date=entry_date,
-        notes=notes,
-        calories_burned=calories_burned,
-    )
+    if entry.get("duration_minutes") is None:
+        entry["duration_minutes"] = option.get("duration_minutes")
+    return exercise_entry_create(user=user, exercise=exercise, **entry)
 
 
 def _own_entry(user, entry_id) -> ExerciseEntry:
-    pk = _uuid(entry_id, ExerciseEntry)
+    pk = uuid_pk(entry_id, ExerciseEntry)
     return ExerciseEntry.objects.for_user(user).select_for_update().get(pk=pk)
 
 
@@ -214,11 +195,5 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         if done is not None:
             return done
     if kind == "exercise" and op == "delete":
-        exercise = Exercise.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
-        if exercise is None:
-            return rows.GONE
-        if ExerciseEntry.objects.filter(exercise=exercise).exists():
-            return rows.CHANGED
-        exercise.delete()
-        return rows.DONE
+        return rows.take_back_unused(Exercise, user, row_id, entries=ExerciseEntry, via="exercise")
     raise ValueError(f"no undo {op!r} for {kind!r}")

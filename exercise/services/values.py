@@ -2,7 +2,6 @@
 row every fallback uses, the checks of a workout's numbers, and its calories."""
 
 import re
-import uuid
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
@@ -12,6 +11,7 @@ from exercise.models import Exercise
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
 from sparky.services import preferences_for, storable_text
+from sparky.services import uuid_pk as _uuid  # noqa: F401  (search imports it by this name)
 
 GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
 # An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).
@@ -80,13 +80,6 @@ def general_exercise() -> Exercise:
 
 
 # --- validation helpers ----------------------------------------------------------------------
-
-
-def _uuid(value, model):
-    try:
-        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
-    except ValueError:
-        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
 
 
 def _minutes(value) -> int:

@@ -27,7 +27,7 @@ from nutrition.services.values import (
     clean_meal_type,
 )
 from sparky.dates import parse_day
-from sparky.services import storable_text
+from sparky.services import storable_text, visible_row
 
 # --- diary ---------------------------------------------------------------------------------------
 
@@ -189,14 +189,12 @@ def food_entry_delete(*, user, entry_id) -> None:
 
 
 def _visible_food(user, food) -> Food:
-    food_id = food.pk if isinstance(food, Food) else food
-    try:
-        return food_get(user=user, food_id=food_id)
-    except Food.DoesNotExist:
-        raise ValidationError(
-            "That food is not in the catalog or your foods; search for it again.",
-            code="food_not_found",
-        ) from None
+    return visible_row(
+        lambda pk: food_get(user=user, food_id=pk),
+        food,
+        refused="That food is not in the catalog or your foods; search for it again.",
+        code="food_not_found",
+    )
 
 
 def _variant_of(food: Food, variant) -> FoodVariant | None:

@@ -24,7 +24,7 @@ from nutrition.services.values import (
     _uuid,
     nutrients_for,
 )
-from sparky.services import storable_text
+from sparky.services import own_custom_row, refuse_while_used, storable_text
 
 # --- search --------------------------------------------------------------------------------------
 
@@ -119,36 +119,13 @@ def food_delete_custom(*, user, food_id) -> None:
     food in use stays; the message says what to do instead.
     """
     food = _own_food(user, food_id, for_update=True)
-    mine = FoodEntry.objects.filter(food=food, user=user).count()
-    others = FoodEntry.objects.filter(food=food).exclude(user=user).count()
-    if mine or others:
-        used = f"{mine} of your diary entries" if mine else ""
-        if others:
-            used += (" and " if used else "") + "other people who logged it after you shared it"
-        raise ValidationError(
-            f"{food.name} is used by {used}, so it stays. Delete those entries first"
-            + (", or stop sharing it." if others else "."),
-            code="in_use",
-        )
+    refuse_while_used(food, FoodEntry.objects.filter(food=food), user=user, yours="diary entries")
     food.delete()
 
 
 def _own_food(user, food_id, *, for_update: bool = False) -> Food:
     pk = _uuid(food_id, Food)
-    queryset = Food.objects.owned_by(user).filter(is_custom=True)
-    if for_update:
-        queryset = queryset.select_for_update()
-    try:
-        return queryset.get(pk=pk)
-    except Food.DoesNotExist:
-        shared = Food.objects.visible_to(user).filter(pk=pk).first()
-        if shared is None:
-            raise
-        raise ValidationError(
-            f"{shared.name} is not one of your own foods: you can log it but not change or "
-            "delete it. Create your own food to adjust it.",
-            code="read_only",
-        ) from None
+    return own_custom_row(Food, user, pk, noun="food", for_update=for_update)
 
 
 def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:

@@ -27,13 +27,7 @@ def undo_write(*, user, kind: str, row_id, undo: dict) -> str:
         if done is not None:
             return done
     if kind == "food" and op == "delete":
-        food = Food.objects.owned_by(user).filter(is_custom=True, pk=row_id).first()
-        if food is None:
-            return rows.GONE
-        if FoodEntry.objects.filter(food=food).exists():
-            return rows.CHANGED  # logged since (by the user or someone it is shared with)
-        food.delete()
-        return rows.DONE
+        return rows.take_back_unused(Food, user, row_id, entries=FoodEntry, via="food")
     if kind == "water":
         day = parse_day(user, row_id)
         row = WaterIntake.objects.for_user(user).select_for_update().filter(entry_date=day).first()
