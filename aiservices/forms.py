@@ -7,7 +7,7 @@ from django import forms
 from aiservices.models import AIServiceSettings
 from aiservices.services import DEFAULT_MODELS, KEYLESS_TYPES
 from sparky.crypto import SecretError, decrypt_secret, encrypt_secret
-from sparky.forms import DescribedErrorsMixin, notes_field
+from sparky.forms import DescribedErrorsMixin, GroupedFieldsMixin, notes_field
 
 KEPT_KEY_SECONDS = 3600  # how long a key typed into a refused form is held for the next try
 KEPT_HELP = "The key you typed is kept (not shown). Type another to replace it."
@@ -17,7 +17,9 @@ def _types_needing(exempt) -> str:
     return " ".join(t for t in AIServiceSettings.ServiceType.values if t not in exempt)
 
 
-class AIServiceForm(DescribedErrorsMixin, forms.Form):
+class AIServiceForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
+    MAIN = ("service_name", "service_type", "model_name", "api_key")
+
     service_name = forms.CharField(
         label="Name", max_length=255, help_text="Your own label, e.g. 'OpenAI at work'."
     )

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 from django import forms
 
-from nutrition.models import MealType
+from nutrition.models import MealType, nutrient_unit
 from sparky import time_zones
-from sparky.forms import DescribedErrorsMixin, TimeZoneField, notes_field
+from sparky.forms import DescribedErrorsMixin, GroupedFieldsMixin, TimeZoneField, notes_field
 from sparky.models import UserPreferences
 from sparky.services import DATE_FORMATS
 
 
-class PreferencesForm(DescribedErrorsMixin, forms.Form):
+class PreferencesForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
+    MAIN = (
+        "date_format",
+        "time_zone",
+        "default_weight_unit",
+        "default_measurement_unit",
+        "auto_clear_history",
+    )
+
     date_format = forms.ChoiceField(
         label="Date format", choices=[(f, f) for f in DATE_FORMATS], initial=DATE_FORMATS[0]
     )
@@ -65,7 +73,26 @@ def _goal_field(label: str, unit: str, *, decimals: int = 1) -> forms.DecimalFie
     )
 
 
-class GoalsForm(DescribedErrorsMixin, forms.Form):
+# A goal's other nutrients, in the order the goals page lists them (units are nutrition's).
+MORE_GOALS = (
+    "dietary_fiber",
+    "sugars",
+    "saturated_fat",
+    "polyunsaturated_fat",
+    "monounsaturated_fat",
+    "trans_fat",
+    "cholesterol",
+    "sodium",
+    "potassium",
+    "vitamin_a",
+    "vitamin_c",
+    "calcium",
+    "iron",
+)
+_GOAL_LABELS = {"dietary_fiber": "Fiber", "vitamin_a": "Vitamin A", "vitamin_c": "Vitamin C"}
+
+
+class GoalsForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
     """The default daily goal; a blank field means no goal for that nutrient."""
 
     MAIN = ("calories", "protein", "carbs", "fat", "water_goal")
@@ -77,25 +104,13 @@ class GoalsForm(DescribedErrorsMixin, forms.Form):
     water_goal = forms.IntegerField(
         label="Water (glasses)", required=False, min_value=0, max_value=100
     )
-    dietary_fiber = _goal_field("Fiber", "g")
-    sugars = _goal_field("Sugars", "g")
-    saturated_fat = _goal_field("Saturated fat", "g")
-    polyunsaturated_fat = _goal_field("Polyunsaturated fat", "g")
-    monounsaturated_fat = _goal_field("Monounsaturated fat", "g")
-    trans_fat = _goal_field("Trans fat", "g")
-    cholesterol = _goal_field("Cholesterol", "mg")
-    sodium = _goal_field("Sodium", "mg")
-    potassium = _goal_field("Potassium", "mg")
-    vitamin_a = _goal_field("Vitamin A", "µg")
-    vitamin_c = _goal_field("Vitamin C", "mg")
-    calcium = _goal_field("Calcium", "mg")
-    iron = _goal_field("Iron", "mg")
 
-    def main_fields(self):
-        return [self[name] for name in self.MAIN]
 
-    def more_fields(self):
-        return [self[name] for name in self.fields if name not in self.MAIN]
+# The other nutrients follow the main ones, in MORE_GOALS's order, on every goals form.
+for _name in MORE_GOALS:
+    GoalsForm.base_fields[_name] = _goal_field(
+        _GOAL_LABELS.get(_name) or _name.replace("_", " ").capitalize(), nutrient_unit(_name)
+    )
 
 
 class FoodEntryForm(DescribedErrorsMixin, forms.Form):

@@ -120,3 +120,16 @@ class SignupForm(DescribedErrorsMixin, BaseUserCreationForm):
     def clean_time_zone(self):
         value = (self.cleaned_data.get("time_zone") or "").strip()
         return value if time_zones.is_zone(value) else ""
+
+
+class GroupedFieldsMixin:
+    """A settings form drawn in two parts: the fields named in MAIN side by side, then every
+    other visible field in the form's order (hidden ones are the template's to place)."""
+
+    MAIN: tuple[str, ...] = ()
+
+    def main_fields(self):
+        return [self[name] for name in self.MAIN]
+
+    def more_fields(self):
+        return [self[n] for n in self.fields if n not in self.MAIN and not self[n].is_hidden]

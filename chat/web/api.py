@@ -11,6 +11,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_view,
 )
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -21,9 +22,9 @@ from rest_framework.views import APIView
 from chat import services
 from chat.models import ChatMessage
 from chat.turn.coach import TurnRejected, handle_turn
-from chat.turn.review import ReviewRefused, review_cancel, review_confirm
+from chat.turn.review import review_cancel, review_confirm
 from chat.turn.types import ReplyRefused
-from chat.turn.undo import UndoRefused, reply_undo
+from chat.turn.undo import reply_undo
 from chat.web import serializers as s
 from chat.web import streaming
 from sparky.api import ERRORS, ScopedThrottle
@@ -177,13 +178,21 @@ class _ReplyActionView(APIView):
     throttle_classes = [ScopedThrottle]
     throttle_scope = "chat"
 
-    def refused(self, exc: ReplyRefused) -> Response:
-        code = _REFUSED_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
-        return Response({"error": exc.code, "detail": str(exc)}, status=code)
+    def act(self, request, message_id):
+        """Do it; returns what was done (with as_dict) or raises ReplyRefused."""
+        raise NotImplementedError
+
+    def post(self, request, message_id):
+        try:
+            done = self.act(request, message_id)
+        except ReplyRefused as exc:
+            code = _REFUSED_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
+            return Response({"error": exc.code, "detail": str(exc)}, status=code)
+        return Response(done.as_dict())
 
 
-class ChatUndoView(_ReplyActionView):
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         summary="Undo a reply",
         description="Takes back, in one transaction, exactly what one of your replies saved: "
         "rows it created are removed, values it changed (water, check-ins, goals, edited "
@@ -199,16 +208,14 @@ class ChatUndoView(_ReplyActionView):
         },
         tags=["chat"],
     )
-    def post(self, request, message_id):
-        try:
-            done = reply_undo(request.user, message_id)
-        except UndoRefused as exc:
-            return self.refused(exc)
-        return Response(done.as_dict())
+)
+class ChatUndoView(_ReplyActionView):
+    def act(self, request, message_id):
+        return reply_undo(request.user, message_id)
 
 
-class ChatReviewConfirmView(_ReplyActionView):
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         summary="Log the items a reply is waiting on",
         description="A reply with action confirm lists, in review, what it would log. This logs "
         "them in one go, with any changes to an item's quantity, unit or meal, leaving out "
@@ -227,20 +234,17 @@ class ChatReviewConfirmView(_ReplyActionView):
         },
         tags=["chat"],
     )
-    def post(self, request, message_id):
+)
+class ChatReviewConfirmView(_ReplyActionView):
+    def act(self, request, message_id):
         given = s.ReviewConfirmSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            done = review_confirm(
-                request.user, message_id, edits=given.validated_data.get("items") or []
-            )
-        except ReviewRefused as exc:
-            return self.refused(exc)
-        return Response(done.as_dict())
+        edits = given.validated_data.get("items") or []
+        return review_confirm(request.user, message_id, edits=edits)
 
 
-class ChatReviewCancelView(_ReplyActionView):
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         summary="Drop the items a reply is waiting on",
         description="Nothing is logged and the list is closed. A second call answers 409 "
         "already_resolved; someone else's reply is 404.",
@@ -248,9 +252,7 @@ class ChatReviewCancelView(_ReplyActionView):
         responses={200: s.ReviewedSerializer, 404: ERRORS["404"], 409: OpenApiResponse()},
         tags=["chat"],
     )
-    def post(self, request, message_id):
-        try:
-            done = review_cancel(request.user, message_id)
-        except ReviewRefused as exc:
-            return self.refused(exc)
-        return Response(done.as_dict())
+)
+class ChatReviewCancelView(_ReplyActionView):
+    def act(self, request, message_id):
+        return review_cancel(request.user, message_id)
