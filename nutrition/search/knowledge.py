@@ -36,6 +36,7 @@ PHRASES = {
     r"soy milk": "soymilk",
     r"low[- ]fat": "lowfat",
     r"non[- ]fat": "nonfat",
+    r"(zero|no)[- ]sugar": "sugar free",  # "zero sugar red bull" is the sugar-free can
     r"flax ?seeds?": "flaxseed",
     r"cornflakes?": "corn flakes",
     r"mac (and|n|&) cheese": "macaroni and cheese",
@@ -142,7 +143,10 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "soda": ("Beverages, carbonated, cola, regular",),
     "pepsi": ("Beverages, carbonated, cola, regular",),
     **dict.fromkeys(
-        ("diet coke", "diet soda", "diet cola", "coke zero", "diet pepsi", "pepsi max"),
+        (
+            *("diet coke", "diet soda", "diet cola", "coke zero", "diet pepsi", "pepsi max"),
+            *("coke sugar free", "sugar free coke", "pepsi sugar free", "sugar free pepsi"),
+        ),
         (
             "Beverages, carbonated, low calorie, cola or pepper-type, with aspartame, contains "
             "caffeine",

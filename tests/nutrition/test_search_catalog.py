@@ -173,6 +173,10 @@ DIARY = [
     ("caesar salad", r"^Caesar salad"),
     ("big mac", r"^(McDONALD'S, BIG MAC|Big Mac \(McDonalds\))$"),
     ("red bull", r"(Energy drink, RED BULL|Energy drink \(Red Bull\))$"),
+    # "zero sugar" is the sugar-free can, never a sugary one and never sugar itself
+    ("zero sugar red bull", r"^Energy drink, sugar-free \(Red Bull\)$"),
+    ("zero sugar coke", r"^Beverages, carbonated, low calorie, cola or pepper-type"),
+    ("coke zero sugar", r"^Beverages, carbonated, low calorie, cola or pepper-type"),
     ("triscuit", r"\(Triscuit\)$"),  # the survey names the brand in brackets
     ("cheetos", r"\(Cheetos\)$"),
     ("clif bar", r"^Snacks, CLIF BAR, mixed flavors"),

@@ -8,7 +8,13 @@ import re
 from django.conf import settings
 from text_to_num import text2num
 
-from chat.reading.parser.vocabulary import CIRCUMSTANCES, INTERJECTIONS, PHRASES, SHORTHAND
+from chat.reading.parser.vocabulary import (
+    CIRCUMSTANCES,
+    GOAL_NUTRIENTS,
+    INTERJECTIONS,
+    PHRASES,
+    SHORTHAND,
+)
 
 _TOKEN = re.compile(
     r"""
@@ -135,6 +141,12 @@ def take_quantity(tokens: list[str], i: int, articles: bool = True) -> tuple[flo
         return 1, i + 1
     if word == "couple":
         return 2, i + 2 if token_at(tokens, i + 1) == "of" else i + 1
+    if word == "zero" and GOAL_NUTRIENTS.get(token_at(tokens, i + 1)) not in (
+        None,
+        "calories",
+        "water_goal",
+    ):
+        return None, i  # "zero sugar red bull", "zero carb bread": a label, not an amount
     sign = 1
     if word == "-" and number_value(token_at(tokens, i + 1)) is not None:
         sign, i, word = -1, i + 1, token_at(tokens, i + 1)

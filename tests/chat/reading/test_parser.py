@@ -486,6 +486,16 @@ LOGGED = [
         [food("soup"), food("turkey sandwich")],
         id="two dishes said together are two",
     ),
+    pytest.param(
+        "zero sugar red bull",
+        [food("zero sugar red bull")],
+        id="zero before sugar is the drink's label, not an amount of none",
+    ),
+    pytest.param(
+        "2 zero carb tortillas",
+        [food("zero carb tortilla", 2)],
+        id="a count before the label still counts",
+    ),
 ]
 
 
