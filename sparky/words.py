@@ -35,3 +35,10 @@ def same_word(a: str, b: str, *, typo_ratio: float = 85) -> bool:
     if min(len(a), len(b)) < 5:
         return False
     return fuzz.ratio(a, b) >= typo_ratio
+
+
+def counted(number: int, noun: str) -> str:
+    """A count with its noun as people say it: '1 food entry', '3 food entries', '0 workouts'."""
+    *first, last = noun.split(" ")
+    word = last if number == 1 else (_ENGINE.plural_noun(last) or last)
+    return " ".join([str(number), *first, word])

@@ -11,6 +11,7 @@ from exercise.models import ExerciseEntry
 from exercise.phrases import entry_phrase
 from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
+from sparky.words import counted
 
 from .base import (
     CORE,
@@ -182,7 +183,7 @@ def exercise_diary(ctx, day) -> ToolResult:
     totals = exercise_selectors.exercise_totals(user=ctx.user, day=day)
     return ToolResult(
         ok=True,
-        message=f"{len(rows)} exercise entries on {day.isoformat()}.",
+        message=f"{counted(len(rows), 'exercise entry')} on {day.isoformat()}.",
         data={"date": day, "entries": rows, "totals": totals},
     )
 

@@ -366,7 +366,7 @@ def food_diary(ctx, day) -> ToolResult:
     count = sum(len(items) for items in diary.values())
     return ToolResult(
         ok=True,
-        message=f"{count} food entries on {day.isoformat()}.",
+        message=f"{words.counted(count, 'food entry')} on {day.isoformat()}.",
         data={
             "date": day,
             "meals": diary,

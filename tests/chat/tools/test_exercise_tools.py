@@ -94,7 +94,7 @@ def test_the_exercise_diary_shows_only_the_users_own_workouts(alice, bob, catalo
     result = call(alice, "exercise_diary", {"date": "today"})
 
     assert result.ok
-    assert result.message == f"1 exercise entries on {today_for(alice).isoformat()}."
+    assert result.message == f"1 exercise entry on {today_for(alice).isoformat()}."
     assert result.data["totals"]["minutes"] == 20
 
 

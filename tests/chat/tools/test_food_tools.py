@@ -156,7 +156,7 @@ def test_the_diary_shows_only_the_users_own_entries(alice, bob, catalog):
     result = call(alice, "food_diary", {"date": "today"})
 
     assert result.ok
-    assert result.message == f"1 food entries on {today_for(alice).isoformat()}."
+    assert result.message == f"1 food entry on {today_for(alice).isoformat()}."
     names = [row["food_name"] for rows in result.data["meals"].values() for row in rows]
     assert len(names) == 1 and "egg" in names[0].lower()
     assert round(result.data["totals"]["calories"]) == 143
