@@ -55,7 +55,7 @@ def uuid_pk(value, model):
     try:
         return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
     except ValueError:
-        raise model.DoesNotExist(f"No such {model._meta.verbose_name}.") from None
+        raise model.DoesNotExist(f"No {model._meta.verbose_name} with id {value!r}.") from None
 
 
 def visible_row(get, value, *, refused: str, code: str):

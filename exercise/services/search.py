@@ -10,8 +10,9 @@ from rapidfuzz import fuzz, process
 
 from exercise import vocabulary
 from exercise.models import Exercise
-from exercise.services.values import _TYPICAL, GENERAL_NAME, _uuid, general_exercise
+from exercise.services.values import _TYPICAL, GENERAL_NAME, general_exercise
 from measurements import vocabulary as durations
+from sparky.services import uuid_pk
 
 # A search hit at or above this word similarity is confident enough to log without asking.
 CONFIDENT_SCORE = 0.6
@@ -123,4 +124,4 @@ def exercise_find_best(*, user, name: str) -> Exercise | None:
 
 def exercise_get(*, user, exercise_id) -> Exercise:
     """An exercise visible to the user, else Exercise.DoesNotExist."""
-    return Exercise.objects.visible_to(user).get(pk=_uuid(exercise_id, Exercise))
+    return Exercise.objects.visible_to(user).get(pk=uuid_pk(exercise_id, Exercise))

@@ -11,7 +11,6 @@ from exercise.models import Exercise
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
 from sparky.services import preferences_for, storable_text
-from sparky.services import uuid_pk as _uuid  # noqa: F401  (search imports it by this name)
 
 GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
 # An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).

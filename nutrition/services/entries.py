@@ -23,11 +23,10 @@ from nutrition.services.values import (
     IMPLAUSIBLE_KCAL,
     TURN_MAX_ENTRIES,
     TURN_MAX_KCAL,
-    _uuid,
     clean_meal_type,
 )
 from sparky.dates import parse_day
-from sparky.services import storable_text, visible_row
+from sparky.services import storable_text, uuid_pk, visible_row
 
 # --- diary ---------------------------------------------------------------------------------------
 
@@ -148,7 +147,7 @@ def food_entry_update(
         FoodEntry.objects.for_user(user)
         .select_related("food", "variant")
         .select_for_update(of=("self",))
-        .get(pk=_uuid(entry_id, FoodEntry))
+        .get(pk=uuid_pk(entry_id, FoodEntry))
     )
     if quantity is None and unit is None and meal_type is None and entry_date is None:
         raise ValidationError(
@@ -184,7 +183,7 @@ def food_entry_update(
 
 @transaction.atomic
 def food_entry_delete(*, user, entry_id) -> None:
-    entry = FoodEntry.objects.for_user(user).get(pk=_uuid(entry_id, FoodEntry))
+    entry = FoodEntry.objects.for_user(user).get(pk=uuid_pk(entry_id, FoodEntry))
     entry.delete()
 
 
@@ -202,7 +201,7 @@ def _variant_of(food: Food, variant) -> FoodVariant | None:
         return None
     variant_id = variant.pk if isinstance(variant, FoodVariant) else variant
     try:
-        return FoodVariant.objects.get(pk=_uuid(variant_id, FoodVariant), food=food)
+        return FoodVariant.objects.get(pk=uuid_pk(variant_id, FoodVariant), food=food)
     except FoodVariant.DoesNotExist:
         raise ValidationError(
             f"That serving is not one of {food.readable_name}'s servings.", code="unknown_unit"

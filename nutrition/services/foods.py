@@ -21,10 +21,9 @@ from nutrition.services.values import (
     NUTRIENT_MAX,
     SERVING_MAX,
     _amount,
-    _uuid,
     nutrients_for,
 )
-from sparky.services import own_custom_row, refuse_while_used, storable_text
+from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
 
 # --- search --------------------------------------------------------------------------------------
 
@@ -46,7 +45,7 @@ def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
 
 def food_get(*, user, food_id) -> Food:
     """A food the user may see, else Food.DoesNotExist (an id that is not a UUID included)."""
-    return Food.objects.visible_to(user).get(pk=_uuid(food_id, Food))
+    return Food.objects.visible_to(user).get(pk=uuid_pk(food_id, Food))
 
 
 def food_options(*, user, query: str, limit: int = 3) -> list[Food]:
@@ -124,7 +123,7 @@ def food_delete_custom(*, user, food_id) -> None:
 
 
 def _own_food(user, food_id, *, for_update: bool = False) -> Food:
-    pk = _uuid(food_id, Food)
+    pk = uuid_pk(food_id, Food)
     return own_custom_row(Food, user, pk, noun="food", for_update=for_update)
 
 

@@ -4,7 +4,6 @@ an amount, an id and a date."""
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
@@ -125,16 +124,6 @@ def _amount(value, name: str, maximum: Decimal, positive: bool = False) -> Decim
     if number < 0 or (positive and number == 0):
         raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
     return number
-
-
-def _uuid(value, model):
-    """The id as a UUID; anything else is "no such row", as for an id that does not exist."""
-    if isinstance(value, uuid.UUID):
-        return value
-    try:
-        return uuid.UUID(str(value))
-    except (ValueError, AttributeError, TypeError):
-        raise model.DoesNotExist(f"No {model._meta.verbose_name} with id {value!r}.") from None
 
 
 def _is_date(value) -> bool:
