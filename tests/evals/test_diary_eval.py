@@ -39,6 +39,7 @@ FLOOR = 0.97
 
 TAGS = {
     "container",
+    "told",  # a meal told in sentences, its foods framed by other words (issue 32)
     "size",
     "dish",
     "drink",
