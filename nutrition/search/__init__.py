@@ -36,6 +36,7 @@ from nutrition.search.ranking import (
     dish_options,
     known_words,
     lead_words,
+    opening_words,
     search_foods,
 )
 
@@ -51,5 +52,6 @@ __all__ = [
     "dish_options",
     "known_words",
     "lead_words",
+    "opening_words",
     "search_foods",
 ]

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 from django.db import connection
 
+from nutrition import units
 from nutrition.models import FNDDS_SOURCE, Food
 from nutrition.search.candidates import _by_barcode, _candidates, _name_contains
 from nutrition.search.knowledge import (
@@ -155,14 +156,19 @@ def known_words(text: str) -> bool:
     )
 
 
-def best_food(*, user, name: str, weighed: bool = False) -> Food | None:
+def best_food(*, user, name: str, unit=None) -> Food | None:
     """The food to log for `name` without asking, or None when no match is confident. A dish is
-    never logged as one of its parts: only a food named as the dish is. `weighed`: the amount
-    was said in grams, ounces or a volume, so a food with no household serving can take it."""
+    never logged as one of its parts: only a food named as the dish is. A survey food with no
+    household serving is chosen only when the amount's `unit` weighs it: grams, ounces or a
+    volume, or a piece or size its kin weigh (nutrition.units.kin)."""
     # a survey food with no household portion would be logged as a blind 100 g: never chosen
     # without asking (it is still found, and offered), unless the amount is weighed
-    found = search_foods(user=user, query=name, limit=3)
-    found = [f for f in found if weighed or not _bare_survey(f)]
+    weighed = units.weighable(unit)
+
+    def loggable(food) -> bool:
+        return not _bare_survey(food) or weighed or units.kin_grams(food, unit) is not None
+
+    found = [f for f in search_foods(user=user, query=name, limit=3) if loggable(f)]
     # "caesar salad": the salad, second after its dressing, is the dish the words end with
     found = [next((f for f in found if f.complete), found[0])] if found else []
     if found and _only_the_maker(found[0], name):
@@ -183,7 +189,7 @@ def best_food(*, user, name: str, weighed: bool = False) -> Food | None:
     if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name, maker):
         return found[0]
     nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
-    nearby = [f for f in nearby if weighed or not _bare_survey(f)]
+    nearby = [f for f in nearby if loggable(f)]
     return next(
         (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
     )
@@ -277,8 +283,14 @@ def lead_words() -> frozenset[str]:
                 for word in set(words[1:]):
                     later[word] = later.get(word, 0) + 1
             leads = {w for w, n in first.items() if n * LEAD_RATIO >= later.get(w, 0)}
-            _LEADS.update(size=size, words=frozenset(leads))
+            _LEADS.update(size=size, words=frozenset(leads), openers=frozenset(first))
     return _LEADS["words"]
+
+
+def opening_words() -> frozenset[str]:
+    """Every word some public catalog name opens with ("banana", "oatmeal"; never "quick")."""
+    lead_words()
+    return _LEADS["openers"]
 
 
 # A word opening at least one name in this many of its uses names a food, not a description.

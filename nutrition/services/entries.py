@@ -58,6 +58,11 @@ def food_entry_create(
     day = parse_day(user, entry_date)
     meal = clean_meal_type(meal_type, user=user)
     chosen = _variant_of(food, variant)
+    if chosen is None and not units.weighable(unit) and units.kept_by_weight(food):
+        # "a medium fruit muffin": a survey food weighs what its kin's medium ones weigh
+        grams = units.kin_grams(food, unit)
+        if grams is not None:
+            quantity, unit = units.clean_quantity(quantity) * grams, "g"
     try:
         portion = units.portion(
             food=food,

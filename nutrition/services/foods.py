@@ -69,6 +69,12 @@ def food_lead_word(word: str) -> bool:
     return words_singular(str(word or "").lower()) in search.lead_words()
 
 
+def food_name_word(word: str) -> bool:
+    """Whether some catalog food's name opens with the word ("banana", "oatmeal"): a word that
+    can name a food alone, unlike "quick" or "sweet" of "a quick snack"."""
+    return words_singular(str(word or "").lower()) in search.opening_words()
+
+
 def food_dish_word(word: str) -> bool:
     """Whether a word names a dish the words before it fill ("sandwich", "soup", "wrap")."""
     return str(word or "").lower() in search.DISH_WORDS
@@ -78,9 +84,7 @@ def food_find_best(*, user, name: str, unit=None) -> Food | None:
     """The food to log for `name` when the match is confident, else None (offer options).
     `user` None: the public catalog only. A `unit` of weight or volume lets a food the catalog
     keeps only by weight be chosen (it is weighed, not guessed)."""
-    return search.best_food(
-        user=user or search.PUBLIC, name=_searchable(name), weighed=units.weighable(unit)
-    )
+    return search.best_food(user=user or search.PUBLIC, name=_searchable(name), unit=unit)
 
 
 # --- custom foods --------------------------------------------------------------------------------

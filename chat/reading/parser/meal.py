@@ -30,7 +30,13 @@ from chat.reading.parser.clauses import _glued
 from chat.reading.parser.food import FoodItem, food_item, take_meal
 from chat.reading.parser.tokens import take_quantity, token_at
 from chat.reading.parser.vocabulary import CONTAINERS, PHRASE_ENDS
-from nutrition.services import food_dish_word, food_find_best, food_lead_word, meal_for_word
+from nutrition.services import (
+    food_dish_word,
+    food_find_best,
+    food_lead_word,
+    food_name_word,
+    meal_for_word,
+)
 from nutrition.units import SIZES
 from nutrition.units import unit_word as food_unit
 
@@ -90,9 +96,13 @@ def _runs(words: list[str]) -> list[tuple[list[str], list[str]]]:
 def _ground(data: dict) -> dict | None:
     """The item with its food name cut down to the words the catalog names with confidence."""
     words = data["food_name"].split()
+    tried = set()
     for run, dropped in _runs(words):
-        if food_unit(run[-1]) in SIZES:
+        while run and food_unit(run[0]) in SIZES:  # "large croissant": the size is the unit's
+            dropped, run = [*dropped, run[0]], run[1:]
+        if not run or food_unit(run[-1]) in SIZES or tuple(run) in tried:
             continue  # a size is no food
+        tried.add(tuple(run))
         if food_find_best(user=None, name=" ".join(run), unit=data.get("unit")) is None:
             continue
         unit = data.get("unit")
@@ -152,7 +162,7 @@ def _without_adjectives(tokens: list[str], after: int) -> list[str]:
 
 def _bare(tokens: list[str]) -> FoodItem | None:
     """A piece with no amount ("toast", "fruit snacks candy"), when the catalog knows it whole."""
-    if not 1 <= len(tokens) <= 3 or not food_lead_word(tokens[-1]):
+    if not 1 <= len(tokens) <= 3 or not food_name_word(tokens[-1]):
         return None  # "skin removed" is no food: a bare name ends with a food's own word
     data = {"food_name": " ".join(tokens), "quantity": 1, "unit": None}
     if food_find_best(user=None, name=data["food_name"]) is None:

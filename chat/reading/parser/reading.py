@@ -56,7 +56,7 @@ from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
 from nutrition.compound import split_items
 from nutrition.search import PUBLIC
-from nutrition.services import food_find_best
+from nutrition.services import food_find_best, food_name_word
 
 logger = logging.getLogger(__name__)
 
@@ -249,11 +249,7 @@ def _told_instead(tokens: list[str], by_clauses: Reading) -> list[FoodItem] | No
     if any(token in NOT_DONE for token in tokens):
         return None  # "2 eggs, not 3", "didn't have the cake": never logged by a hunch
     foods = [data for name, data in by_clauses.entries if name == "log_food"]
-    found = sum(
-        food_find_best(user=None, name=data["food_name"], unit=data.get("unit")) is not None
-        or len(split_items(user=PUBLIC, name=data["food_name"])) > 1  # "a rum and coke"
-        for data in foods
-    )
+    found = sum(_clause_found(data) for data in foods)
     if any(not error.startswith(_MEAL_QUESTION) for error in by_clauses.errors):
         return None  # something said was refused ("minus 2 apples"): the refusal stands
     missed = len(by_clauses.left_out) + len(by_clauses.errors) + len(foods) - found
@@ -261,6 +257,18 @@ def _told_instead(tokens: list[str], by_clauses: Reading) -> list[FoodItem] | No
         return None
     told = meal_items(tokens)
     return told if len(told) > found else None
+
+
+def _clause_found(data: dict) -> bool:
+    """Whether the catalog knows a clause's food as named: "a rum and coke" as two, never a
+    lone word no food is called by ("quick" of "a quick snack" is no oats)."""
+    name = data["food_name"]
+    if len(split_items(user=PUBLIC, name=name)) > 1:
+        return True
+    words = name.split()
+    if len(words) == 1 and not food_name_word(words[0]):
+        return False
+    return food_find_best(user=None, name=name, unit=data.get("unit")) is not None
 
 
 _MEAL_QUESTION = "What did you have for "

@@ -1,0 +1,70 @@
+"""What a piece, a medium one or a slice of a survey food weighs when the catalog keeps it only
+per 100 g: as much as its kin weigh (the foods named the same before the first comma, in the
+singular or plural, that have household servings of their own).
+
+    kin_grams(muffin_fruit, "medium")   # "Muffins, blueberry" 1 medium = 113 g, ... -> 113
+
+USDA's survey foods (FNDDS) come to us without their portion weights (nutrition.survey), while
+SR28 weighs "Muffins, ..." by the medium muffin and "Waffles, ..." by the waffle: public USDA
+household measures, read through the same portion rules every food goes through. The median of
+the kin is taken when at least KIN_NEEDED of them weigh the amount; else None (the food is
+offered, not logged by a guess).
+"""
+
+from __future__ import annotations
+
+import statistics
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from nutrition.models import FNDDS_SOURCE, Food
+from nutrition.units.portions import portion
+from sparky.words import singular
+
+KIN_NEEDED = 2
+KIN_READ = 25  # kin asked at most, shortest names first (the plainest of them)
+
+
+def kept_by_weight(food) -> bool:
+    """A survey food with no household serving of its own."""
+    return food.source == FNDDS_SOURCE and not food.variants.exists()
+
+
+def kin_grams(food, unit) -> Decimal | None:
+    """Grams of one `unit` (None: a medium one, else one piece or serving as people count it)
+    of `food`, as its kin weigh it; None when too few kin say."""
+    if unit is None:
+        return _kin_grams(food, "medium") or _kin_grams(food, None)
+    return _kin_grams(food, unit)
+
+
+def _kin_grams(food, unit) -> Decimal | None:
+    head = food.name.split(",")[0].strip()
+    words = head.split()
+    if len(head) < 3 or not words:
+        return None
+    one = " ".join([*words[:-1], singular(words[-1].lower())])
+    forms = {one, f"{one}s", f"{one}es"}
+    named = Q()
+    for form in forms:
+        named |= Q(name__iexact=form) | Q(name__istartswith=f"{form},")
+    kin = (
+        Food.objects.filter(named, is_custom=False, variants__isnull=False)
+        .exclude(pk=food.pk)
+        .distinct()
+        .order_by("name")
+        .prefetch_related("variants")[:KIN_READ]
+    )
+    weights = []
+    for other in kin:
+        try:
+            found = portion(food=other, quantity=1, unit=unit)
+        except ValidationError:
+            continue
+        if found.grams and found.variant is not None:  # weighed by a household serving
+            weights.append(found.grams)
+    if len(weights) < KIN_NEEDED:
+        return None
+    return Decimal(statistics.median(weights)).quantize(Decimal(1))
