@@ -27,7 +27,7 @@ from measurements.units import (
 )
 from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
-from sparky.services import preferences_for, storable_text, uuid_pk
+from sparky.services import preferences_for, storable_text, user_row_for_update, uuid_pk
 
 # Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
 WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
@@ -127,10 +127,7 @@ def checkin_upsert(
             code="nothing_to_log",
         )
 
-    CheckInMeasurement.objects.bulk_create(
-        [CheckInMeasurement(user=user, entry_date=day)], ignore_conflicts=True
-    )
-    row = CheckInMeasurement.objects.for_user(user).select_for_update().get(entry_date=day)
+    row = user_row_for_update(CheckInMeasurement, user=user, entry_date=day)
     for name, value in changes.items():
         setattr(row, name, value)
     row.full_clean()
