@@ -9,7 +9,6 @@ from django.db import connection
 from nutrition import services
 from nutrition.models import UserGoal
 from sparky.dates import today_for
-
 from tests.conftest import make_user
 
 from .conftest import client_for, results
