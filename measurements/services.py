@@ -28,6 +28,7 @@ from measurements.units import (
 from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
 from sparky.services import preferences_for, storable_text, user_row_for_update, uuid_pk
+from sparky.words import as_written
 
 # Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
 WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
@@ -263,7 +264,7 @@ def _check_known_range(name: str, value: Decimal, unit: str) -> None:
         return  # minutes of sleep: the unit says so
     if not low <= value <= high:
         raise ValidationError(
-            f"{value.normalize():f} {label or ''} of {name} is outside what a day can hold "
+            f"{as_written(value)} {label or ''} of {name.lower()} is outside what a day can hold "
             f"({low}-{high} {label}); check the number.".replace("  ", " "),
             code="out_of_range",
         )

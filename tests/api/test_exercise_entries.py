@@ -80,3 +80,20 @@ def test_bob_gets_404_for_alices_entry_and_an_empty_list(alice, bob_api, walking
     assert bob_api.delete(f"/api/exercise-entries/{entry.pk}/").status_code == 404
     assert results(bob_api.get("/api/exercise-entries/")) == []
     assert ExerciseEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_999_km_in_one_minute_is_a_400_that_says_why(alice_api, alice, walking):
+    response = alice_api.post(
+        "/api/exercise-entries/",
+        {
+            "exercise": str(walking.pk),
+            "duration_minutes": 1,
+            "distance": 999,
+            "distance_unit": "km",
+        },
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "59,940 km/h" in str(response.json())
+    assert not ExerciseEntry.objects.for_user(alice).exists()
