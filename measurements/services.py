@@ -255,7 +255,22 @@ KNOWN_RANGES: dict[str, tuple[Decimal, Decimal, str]] = {
 _HOURS = {"", *vocabulary.HOURS}  # no unit: hours
 
 
+# Categories kept as a score out of 10 (mood, energy, stress: their unit in words/custom.toml).
+SCORE_UNIT = "out of 10"
+_SCORES = {
+    category.lower() for category, unit in vocabulary.CUSTOM_WORDS.values() if unit == SCORE_UNIT
+}
+
+
 def _check_known_range(name: str, value: Decimal, unit: str) -> None:
+    if unit.lower() == SCORE_UNIT or (not unit and name.lower() in _SCORES):
+        if not 0 <= value <= 10:
+            raise ValidationError(
+                f"A {name.lower()} of {as_written(value)} out of 10 is not a score; give one "
+                "from 0 to 10.",
+                code="out_of_range",
+            )
+        return
     known = KNOWN_RANGES.get(name.lower())
     if known is None:
         return
