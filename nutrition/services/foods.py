@@ -45,7 +45,10 @@ def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
 
 def food_get(*, user, food_id) -> Food:
     """A food the user may see, else Food.DoesNotExist (an id that is not a UUID included)."""
-    return Food.objects.visible_to(user).get(pk=uuid_pk(food_id, Food))
+    food = Food.objects.visible_to(user).filter(pk=uuid_pk(food_id, Food)).first()
+    if food is None:
+        raise Food.DoesNotExist(f"No food with id {food_id} is yours or in the catalog.")
+    return food
 
 
 def food_options(*, user, query: str, limit: int = 3) -> list[Food]:
@@ -68,7 +71,10 @@ def food_dish_word(word: str) -> bool:
 
 
 def food_find_best(*, user, name: str) -> Food | None:
-    """The food to log for `name` when the match is confident, else None (offer options)."""
+    """The food to log for `name` when the match is confident, else None (offer options). A name
+    of one letter or digit ("x") names no food: never the nearest match to it."""
+    if len(re.sub(r"\W", "", str(name or ""))) < 2:
+        return None
     return search.best_food(user=user, name=_searchable(name))
 
 

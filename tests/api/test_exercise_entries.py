@@ -97,3 +97,14 @@ def test_999_km_in_one_minute_is_a_400_that_says_why(alice_api, alice, walking):
     assert response.status_code == 400
     assert "59,940 km/h" in str(response.json())
     assert not ExerciseEntry.objects.for_user(alice).exists()
+
+
+def test_an_unknown_exercise_id_is_a_404_even_with_a_name(alice_api, alice, walking):
+    response = alice_api.post(
+        "/api/exercise-entries/",
+        {"exercise": "00000000-0000-4000-8000-000000000000", "exercise_name": "walking"},
+        format="json",
+    )
+
+    assert response.status_code == 404, response.content
+    assert not ExerciseEntry.objects.for_user(alice).exists()
