@@ -166,6 +166,8 @@ def exercise_update_custom(*, user, exercise_id, **fields) -> Exercise:
             f"You already have an exercise called {exercise.name!r}; pick another name.",
             code="duplicate_exercise",
         )
+    # Staff approved the share as it was: a changed exercise waits for their approval again.
+    exercise.share_approved = False
     exercise.full_clean()
     exercise.save()
     return exercise

@@ -111,6 +111,8 @@ def food_update_custom(*, user, food_id, **fields) -> Food:
         )
     plain = {k: fields.pop(k) for k in FOOD_FIELDS if k in fields}
     _apply_food_fields(food, plain, fields)
+    # Staff approved the share as it was: a changed food waits for their approval again.
+    food.share_approved = False
     food.full_clean()
     food.save()
     return food
