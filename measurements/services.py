@@ -213,7 +213,8 @@ def _hour(value) -> int:
     number = to_decimal(value, field="entry_hour")
     if number != number.to_integral_value() or not 0 <= number <= 23:
         raise ValidationError(
-            f"entry_hour must be a whole hour from 0 to 23, got {value!r}.", code="invalid_hour"
+            f"The hour must be a whole hour from 0 to 23, not {as_written(value)}.",
+            code="invalid_hour",
         )
     return int(number)
 

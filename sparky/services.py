@@ -163,7 +163,7 @@ def _chat_categories(value) -> list[str]:
         value = [part for part in value.replace(",", " ").split() if part]
     if not isinstance(value, list | tuple):
         raise ValidationError(
-            "chat_categories must be a list of category names.", code="invalid_categories"
+            "Chat categories must be a list of category names.", code="invalid_categories"
         )
     cleaned: list[str] = []
     for item in value:

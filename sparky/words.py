@@ -50,6 +50,12 @@ def as_written(value) -> str:
     ('-1', '2.5', '1,000', never "Decimal('-1')" or '1E+3'), anything else as text in quotes."""
     if isinstance(value, bool) or value is None:
         return repr(str(value))
+    if isinstance(value, str):
+        try:
+            number = Decimal(value.strip().replace(",", ""))
+        except ArithmeticError:  # decimal.InvalidOperation: not a number, said as the text
+            return repr(value)
+        return as_written(number) if number.is_finite() else repr(value)
     if isinstance(value, int | float | Decimal):
         number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
         if not number.is_finite():

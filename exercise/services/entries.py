@@ -37,7 +37,7 @@ def _resolve(user, exercise, exercise_name) -> Exercise:
             code="exercise_not_found",
         )
     if exercise_name is not None and not isinstance(exercise_name, str):
-        raise ValidationError("exercise_name must be text.", code="invalid")
+        raise ValidationError("The exercise name must be text.", code="invalid")
     name = (exercise_name or "").strip()
     if not name:
         return general_exercise()

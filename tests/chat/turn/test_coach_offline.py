@@ -409,3 +409,11 @@ def test_no_fragment_of_1e9_is_taken_for_a_number(alice, catalog, text):
 
     assert not CustomMeasurement.objects.for_user(alice).exists()
     assert not CheckInMeasurement.objects.for_user(alice).exists()
+
+
+def test_a_refusal_names_no_tool_or_field(alice, catalog):
+    response = handle_turn(alice, "I ate " + "very " * 60 + "good bread")
+
+    assert "longer than a food's name can be" in response.message
+    assert "log_food" not in response.message and "food_name" not in response.message
+    assert not FoodEntry.objects.for_user(alice).exists()
