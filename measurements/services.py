@@ -451,7 +451,7 @@ def _frequency_change(category: CustomCategory, new: str) -> None:
     old = category.frequency
     if new == old:
         return
-    rows = CustomMeasurement.objects.filter(category=category)
+    rows = CustomMeasurement.objects.for_user(category.user_id).filter(category=category)
     name = category.name
     if new == CustomCategory.Frequency.HOURLY:
         count = rows.count()
@@ -516,7 +516,7 @@ def custom_category_update(
 def custom_category_delete(*, user, category_id) -> int:
     """Delete one of the user's categories and every value in it; returns how many values went."""
     category = _own_category(user, category_id)
-    values = CustomMeasurement.objects.filter(category=category).count()
+    values = CustomMeasurement.objects.for_user(user).filter(category=category).count()
     category.delete()
     return values
 
@@ -559,7 +559,8 @@ def custom_measurement_update(
     if category.frequency != CustomCategory.Frequency.ALL:
         hour = measurement.entry_hour
         taken = (
-            CustomMeasurement.objects.filter(category=category, entry_date=measurement.entry_date)
+            CustomMeasurement.objects.for_user(user)
+            .filter(category=category, entry_date=measurement.entry_date)
             .filter(Q(entry_hour=hour) if hour is not None else Q(entry_hour__isnull=True))
             .exclude(pk=measurement.pk)
             .exists()

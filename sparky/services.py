@@ -194,7 +194,8 @@ def preferences_update(*, user: User, **fields) -> UserPreferences:
             f"{', '.join(sorted(_PREFERENCE_FIELDS))}.",
             code="unknown_field",
         )
-    prefs = UserPreferences.objects.select_for_update().filter(pk=preferences_for(user).pk).get()
+    preferences_for(user)  # made on first use
+    prefs = UserPreferences.objects.select_for_update().get(user=user)
     new_time_zone = None
 
     for name, value in fields.items():

@@ -2,6 +2,7 @@ import pytest
 
 from sparky.models import User
 from tests.sample_catalog import make_catalog
+from tests.scoping import user_rows_guard
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +30,13 @@ def bob(db):
 def catalog(db):
     """The suite's small public catalog (tests/sample_catalog.py): foods and activities by key."""
     return make_catalog()
+
+
+@pytest.fixture(autouse=True)
+def _user_rows_are_read_through_their_user():
+    """Every test fails when Sparky's code sends a query on a user's rows without the user
+    (tests/scoping.py): an unscoped read is caught by whichever test happens to run it."""
+    with user_rows_guard() as slips:
+        yield
+    if slips:
+        pytest.fail("unscoped queries on a user's rows:\n" + "\n".join(map(str, slips)))

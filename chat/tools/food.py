@@ -248,13 +248,13 @@ def _food_and_amount_words(ctx, name: str, unit):
     them ("big mac")."""
     rest, moved = units.amount_in_name(name, unit)
     if rest == name and moved == unit:
-        return food_services.food_find_best(user=ctx.user, name=name), name, unit
+        return food_services.food_find_best(user=ctx.user, name=name, unit=unit), name, unit
     if " of " not in f" {name.lower()} ":
-        whole = food_services.food_find_best(user=ctx.user, name=name)
+        whole = food_services.food_find_best(user=ctx.user, name=name, unit=unit)
         first = name.lower().split()[0]
         if whole is not None and first in whole.name.lower():
             return whole, name, unit
-    return food_services.food_find_best(user=ctx.user, name=rest), rest, moved
+    return food_services.food_find_best(user=ctx.user, name=rest, unit=moved), rest, moved
 
 
 def _several(name: str, args: dict) -> bool:

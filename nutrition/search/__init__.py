@@ -30,16 +30,19 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
 from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, TRIVIAL_STEMS
 from nutrition.search.ranking import (
     CONFIDENT_SCORE,
+    PUBLIC,
     best_food,
     dish_of,
     dish_options,
     known_words,
+    lead_words,
     search_foods,
 )
 
 __all__ = [
     "DISH_WORDS",
     "CONFIDENT_SCORE",
+    "PUBLIC",
     "EVERYDAY",
     "LABELS",
     "TRIVIAL_STEMS",
@@ -47,5 +50,6 @@ __all__ = [
     "dish_of",
     "dish_options",
     "known_words",
+    "lead_words",
     "search_foods",
 ]

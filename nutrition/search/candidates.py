@@ -24,7 +24,7 @@ OWN_CANDIDATES = 100
 
 
 def _by_barcode(user, code: str, limit: int) -> list[Food]:
-    foods = list(Food.objects.visible_to(user).filter(barcode=code)[:limit])
+    foods = list(Food.objects.visible_to(user.id).filter(barcode=code)[:limit])
     foods.sort(key=lambda f: f.user_id != user.id)
     for food in foods:
         food.score = 1.0
@@ -118,7 +118,7 @@ def _candidates(user, q: Query, partial: bool) -> dict:
 def _name_contains(user, text: str) -> dict:
     """Last resort for a query of filler words only ("raw"): names containing the text."""
     rows = (
-        Food.objects.visible_to(user)
+        Food.objects.visible_to(user.id)  # an id: the public stand-in (PUBLIC) has no row
         .annotate(lower_name=Lower("name"))  # the trigram index on lower(name) serves this
         .filter(lower_name__contains=text.lower())
         .values_list("id", "name", "search_key", "user_id", "food_group")[:40]

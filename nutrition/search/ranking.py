@@ -6,6 +6,8 @@ own modules."""
 from __future__ import annotations
 
 import re
+import uuid
+from types import SimpleNamespace
 
 from django.db import connection
 
@@ -14,6 +16,7 @@ from nutrition.search.candidates import _by_barcode, _candidates, _name_contains
 from nutrition.search.knowledge import (
     DISH_SYNONYMS,
     DISH_WORDS,
+    LABELS,
     NAMED_DISHES,
     NOT_VESSEL_DISHES,
     VESSEL_WORDS,
@@ -34,6 +37,8 @@ BRAND_SCORE = 0.45  # a product named exactly by the end of a long catalog name 
 # A product named with its brand's every word ("whopper", "taco bell bean burrito") is logged from
 # this score: the words already say which product it is.
 MADE_BY_SCORE = 0.3
+# Searching as nobody in particular: the public catalog (and shared foods), no one's own foods.
+PUBLIC = SimpleNamespace(id=uuid.UUID(int=0), pk=uuid.UUID(int=0))
 
 
 def search_foods(*, user, query: str, limit: int = 10) -> list[Food]:
@@ -150,12 +155,14 @@ def known_words(text: str) -> bool:
     )
 
 
-def best_food(*, user, name: str) -> Food | None:
+def best_food(*, user, name: str, weighed: bool = False) -> Food | None:
     """The food to log for `name` without asking, or None when no match is confident. A dish is
-    never logged as one of its parts: only a food named as the dish is."""
+    never logged as one of its parts: only a food named as the dish is. `weighed`: the amount
+    was said in grams, ounces or a volume, so a food with no household serving can take it."""
     # a survey food with no household portion would be logged as a blind 100 g: never chosen
-    # without asking (it is still found, and offered)
-    found = [f for f in search_foods(user=user, query=name, limit=3) if not _bare_survey(f)]
+    # without asking (it is still found, and offered), unless the amount is weighed
+    found = search_foods(user=user, query=name, limit=3)
+    found = [f for f in found if weighed or not _bare_survey(f)]
     # "caesar salad": the salad, second after its dressing, is the dish the words end with
     found = [next((f for f in found if f.complete), found[0])] if found else []
     if found and _only_the_maker(found[0], name):
@@ -176,7 +183,7 @@ def best_food(*, user, name: str) -> Food | None:
     if found and found[0].score >= MADE_BY_SCORE and _made_by_named(found[0], name, maker):
         return found[0]
     nearby = search_foods(user=user, query=name, limit=3)[1:]  # "frosty": the dessert, second
-    nearby = [f for f in nearby if not _bare_survey(f)]
+    nearby = [f for f in nearby if weighed or not _bare_survey(f)]
     return next(
         (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
     )
@@ -242,3 +249,37 @@ def _made_by(name: str, asked: frozenset[str]) -> bool:
         ):
             return True
     return False
+
+
+_LEADS: dict = {}
+
+
+def lead_words() -> frozenset[str]:
+    """The words public catalog names open with, singular ("apple", "chicken", "vodka", "poke"):
+    what a food is called by, as opposed to how it is described ("juicy", "raw", "fried": words
+    the catalog writes far more often later in a name than first). After a catalog label
+    ("Beverages, ...", "Snacks, ...") the next part's first word counts. Read from Postgres once
+    per catalog size (a load or a curation changes it)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM foods WHERE is_custom = false")
+        (size,) = cursor.fetchone()
+        if _LEADS.get("size") != size:
+            cursor.execute("SELECT name FROM foods WHERE is_custom = false")
+            first: dict[str, int] = {}
+            later: dict[str, int] = {}
+            for (name,) in cursor.fetchall():
+                parts = [p.strip().lower() for p in name.split(",")]
+                if len(parts) > 1 and parts[0] in LABELS:
+                    parts = parts[1:]
+                words = [singular(w) for w in _WORDS.findall(" ".join(parts))]
+                if words:
+                    first[words[0]] = first.get(words[0], 0) + 1
+                for word in set(words[1:]):
+                    later[word] = later.get(word, 0) + 1
+            leads = {w for w, n in first.items() if n * LEAD_RATIO >= later.get(w, 0)}
+            _LEADS.update(size=size, words=frozenset(leads))
+    return _LEADS["words"]
+
+
+# A word opening at least one name in this many of its uses names a food, not a description.
+LEAD_RATIO = 4

@@ -24,6 +24,7 @@ from nutrition.services.values import (
     nutrients_for,
 )
 from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
+from sparky.words import singular as words_singular
 
 # --- search --------------------------------------------------------------------------------------
 
@@ -65,17 +66,27 @@ def food_words_known(text: str) -> bool:
     return search.known_words(_searchable(text))
 
 
+def food_lead_word(word: str) -> bool:
+    """Whether a word is what some catalog food is called by ("chicken", "vodka", "poke"), not
+    only a word describing one ("juicy", "tasty", "hearty")."""
+    return words_singular(str(word or "").lower()) in search.lead_words()
+
+
 def food_dish_word(word: str) -> bool:
     """Whether a word names a dish the words before it fill ("sandwich", "soup", "wrap")."""
     return str(word or "").lower() in search.DISH_WORDS
 
 
-def food_find_best(*, user, name: str) -> Food | None:
-    """The food to log for `name` when the match is confident, else None (offer options). A name
-    of one letter or digit ("x") names no food: never the nearest match to it."""
+def food_find_best(*, user, name: str, unit=None) -> Food | None:
+    """The food to log for `name` when the match is confident, else None (offer options).
+    `user` None: the public catalog only. A `unit` of weight or volume lets a food the catalog
+    keeps only by weight be chosen (it is weighed, not guessed). A name of one letter or digit
+    ("x") names no food: never the nearest match to it."""
     if len(re.sub(r"\W", "", str(name or ""))) < 2:
         return None
-    return search.best_food(user=user, name=_searchable(name))
+    return search.best_food(
+        user=user or search.PUBLIC, name=_searchable(name), weighed=units.weighable(unit)
+    )
 
 
 # --- custom foods --------------------------------------------------------------------------------

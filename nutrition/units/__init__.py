@@ -23,6 +23,7 @@ from nutrition.units.parsing import (  # noqa: F401
     sizes_in,
     unit_text,
     unit_word,
+    weighable,
 )
 from nutrition.units.portions import (  # noqa: F401
     available_units,

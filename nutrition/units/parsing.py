@@ -240,3 +240,13 @@ def _plain(variant) -> str:
 
 def _matches(variant, asked: Unit) -> bool:
     return bool(asked.label) and head_of(variant.serving_unit) == asked.label
+
+
+def weighable(unit) -> bool:
+    """Whether an amount in `unit` says its own weight or volume ("g", "oz", "cup", "fl oz"),
+    so a food kept only by weight can be logged in it."""
+    try:
+        canonical = parse_unit(unit).canonical
+    except ValidationError:
+        return False
+    return canonical in MASS_G or canonical in VOLUME_ML

@@ -34,11 +34,15 @@ from tests.evals.scoring import (
 # only ever rise: raise it when a change scores higher, never lower it to let a change in (a case
 # that is wrong is fixed in diary_cases.jsonl, with its reason in the commit). Issue 23 added 67
 # dish and portion cases that the parser was not built for (568 of 591, 96.1%, 2026-12-05; the
-# 524 older cases 518 of 524): the floor is the issue's target for the larger set, for review.
-FLOOR = 0.97
+# 524 older cases 518 of 524): the floor was then set at 0.97 for review. Issue 35 set it back
+# at the score on main (582 of 591, 2026-12-06), to the case: one more failing case fails it.
+# Issue 32 added 18 meals told in sentences (tag "told", 12 of 18 on first measure) with the old
+# 591 unchanged (582): 594 of 609, to the case. It only ever rises.
+FLOOR = 594 / 609
 
 TAGS = {
     "container",
+    "told",  # a meal told in sentences, its foods framed by other words (issue 32)
     "size",
     "dish",
     "drink",

@@ -10,12 +10,16 @@ with the real model: `bench/model_eval.py --set questions` (in chunks: --offset,
 The set has two batches: the first 180 cases were written with the parser's question answers
 (2026-12-05), the second 138 ("b2-" ids) apart from the parser, in everyday wording with typos and
 longer messages; the second batch's failures are the parser's next work (bench/RESULTS.md).
+Its typos and phrasings have since been tuned on, so it no longer measures unseen wording: that is
+unseen_question_cases.jsonl's job (`bench/diary_eval.py --set unseen`), a batch kept out of tuning
+with no floor here, so that nothing pushes anyone to tune on it.
 """
 
 import pytest
 
 from tests.evals.scoring import (
     HERE,
+    SETS,
     Case,
     Scored,
     evaluate,
@@ -30,8 +34,9 @@ from tests.evals.test_diary_eval import _outcome, real_catalog  # noqa: F401  (a
 
 QUESTION_CASES = HERE / "question_cases.jsonl"
 # 178 of 180 (98.9%) when the set was written, 2026-12-05; with the second batch 283 of 318
-# (89.0%), then 300 of 318 (94.3%, same day), rounded down. It may only rise.
-FLOOR = 0.96
+# (89.0%), then 300 of 318 (94.3%, same day), rounded down to 0.96; issue 35 set it at the score
+# on main (315 of 318, 2026-12-06), to the case: one more failing case fails it. It only ever rises.
+FLOOR = 315 / 318
 # The kinds of message that report nothing done: none of them may write anything.
 REPORTS_NOTHING = {"advice", "smalltalk", "wish", "plan", "negation", "others", "search"}
 TAGS = REPORTS_NOTHING | {"food-fact", "my-data", "mood", "sleep", "custom"}
@@ -57,6 +62,17 @@ def test_the_question_set_scores_at_least_the_floor_and_writes_nothing_for_nothi
     assert quiet >= 250  # every question, advice, chat, wish, plan, negation and other person
     assert wrote == [], report(wrote, failures=True)  # a wish, a question: never an entry
     assert machinery_replies(results) == []
+
+
+def test_the_unseen_batch_loads_and_says_it_is_not_to_be_tuned_on():
+    path = SETS["unseen"]
+    cases = load_cases(path)
+
+    assert len(cases) >= 60
+    assert "NOT TO BE TUNED ON" in path.read_text().splitlines()[0]
+    assert not {c.text.lower() for c in cases} & {
+        c.text.lower() for c in load_cases(QUESTION_CASES)
+    }
 
 
 def _case(expect: dict) -> Case:

@@ -20,6 +20,7 @@ from nutrition.services import (
     food_update_custom,
     goal_for,
     goal_set,
+    meal_repeat,
 )
 from sparky.dates import today_for
 from tests.conftest import make_user
@@ -96,7 +97,25 @@ def test_meal_types_accept_case_and_common_names(alice, banana, written, meal):
 
 @pytest.mark.parametrize(
     ("local_time", "meal"),
-    [("07:30", "breakfast"), ("12:45", "lunch"), ("16:00", "snack"), ("19:30", "dinner")],
+    [
+        ("07:30", "breakfast"),
+        ("12:45", "lunch"),
+        ("16:00", "snack"),
+        ("19:30", "dinner"),
+        # Each boundary, the last minute before it and the first after: breakfast from 04:00 to
+        # 10:30, lunch to 15:00, a snack to 17:30, dinner to 22:00, a snack through the night.
+        ("03:59", "snack"),
+        ("04:00", "breakfast"),
+        ("10:29", "breakfast"),
+        ("10:30", "lunch"),
+        ("14:59", "lunch"),
+        ("15:00", "snack"),
+        ("17:29", "snack"),
+        ("17:30", "dinner"),
+        ("21:59", "dinner"),
+        ("22:00", "snack"),
+        ("00:00", "snack"),
+    ],
 )
 def test_an_entry_without_a_meal_goes_to_the_meal_of_the_users_local_time(
     alice, banana, local_time, meal
@@ -526,3 +545,25 @@ def test_alices_goal_is_not_bobs(alice, bob):
     goal_set(user=alice, calories=2000)
 
     assert goal_for(user=bob, day="today") is None
+
+
+def test_a_meal_is_repeated_from_the_users_own_entries_only(alice, bob, egg, banana):
+    food_entry_create(
+        user=alice, food=egg, quantity=2, meal_type="breakfast", entry_date="yesterday"
+    )
+    food_entry_create(user=bob, food=banana, meal_type="breakfast", entry_date="yesterday")
+
+    copied = meal_repeat(user=alice, from_date="yesterday", meal="breakfast")
+
+    assert [(e.user, e.food, e.quantity) for e in copied] == [(alice, egg, Decimal("2"))]
+    assert FoodEntry.objects.for_user(bob).count() == 1
+
+
+def test_a_meal_only_another_user_logged_is_nothing_to_repeat(alice, bob, banana):
+    food_entry_create(user=bob, food=banana, meal_type="lunch", entry_date="yesterday")
+
+    with pytest.raises(ValidationError) as refused:
+        meal_repeat(user=alice, from_date="yesterday", meal="lunch")
+
+    assert refused.value.code == "nothing_to_repeat"
+    assert not FoodEntry.objects.for_user(alice).exists()

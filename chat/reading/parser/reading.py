@@ -26,6 +26,7 @@ from chat.reading.parser.food import (
     with_nutrition,
 )
 from chat.reading.parser.goals import read_goals
+from chat.reading.parser.meal import meal_items
 from chat.reading.parser.measurements import (
     bed_or_wake,
     is_water,
@@ -53,6 +54,9 @@ from chat.reading.parser.vocabulary import (
 )
 from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
+from nutrition.compound import split_items
+from nutrition.search import PUBLIC
+from nutrition.services import food_find_best
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +134,7 @@ def _parse(text: str) -> ParseResult:
         if tokens[0] in CHANGE_WORDS:
             _read_change(tokens, when, reading)
             continue
-        _read_statement(tokens, when, reading)
+        _read_statement(tokens, when, reading, told="\n" not in text.strip())
     bare = _read_bare_food(reading, when)
     if not bare and (reading.entries or "\n" in text.strip()):
         _read_listed_food(reading)
@@ -208,7 +212,61 @@ def _read_change(tokens: list[str], when: When, reading: Reading) -> None:
     reading.errors.append(CHANGE_HINT)
 
 
-def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
+def _read_statement(tokens: list[str], when: When, reading: Reading, told: bool = False) -> None:
+    """A sentence by its clauses; when the clauses leave out what the catalog finds in it as a
+    told meal ("I treated myself to a can of ginger ale for a quick snack"), the meal reader's
+    items instead of the clauses' food. A list on lines ("Monday: oatmeal, a banana") is the
+    clauses' alone (`told` False)."""
+    by_clauses = Reading(entries=[], measurements=[], errors=[], left_out=[])
+    _read_clauses(tokens, when, by_clauses)
+    told = _told_instead(tokens, by_clauses) if told else None
+    if told is not None:
+        _fill_meals(told, when.meal)
+        kept = [(name, data) for name, data in by_clauses.entries if name != "log_food"]
+        water = any(name == "log_water" for name, _ in kept)
+        for item in told:
+            if water and "water" in item.data["food_name"].split():
+                continue  # counted as water already
+            item.data["date"] = when.date
+            kept.append(("log_food", item.data))
+        by_clauses.entries[:] = kept
+        by_clauses.errors.clear()
+        by_clauses.left_out.clear()
+    reading.entries.extend(by_clauses.entries)
+    reading.measurements.extend(by_clauses.measurements)
+    reading.errors.extend(by_clauses.errors)
+    reading.left_out.extend(by_clauses.left_out)
+    reading.notes.extend(by_clauses.notes)
+    reading.left_when.update(by_clauses.left_when)
+    reading.tentative.extend(by_clauses.tentative)
+
+
+def _told_instead(tokens: list[str], by_clauses: Reading) -> list[FoodItem] | None:
+    """The told meal's items when they find more foods than the clauses did and the clauses
+    missed something (a part left out, an error, a food the catalog does not know); else None."""
+    if len(tokens) <= _BARE_FOOD_WORDS:
+        return None  # a short log ("chicken breast and a baked potato") is the clauses' to read
+    if any(token in NOT_DONE for token in tokens):
+        return None  # "2 eggs, not 3", "didn't have the cake": never logged by a hunch
+    foods = [data for name, data in by_clauses.entries if name == "log_food"]
+    found = sum(
+        food_find_best(user=None, name=data["food_name"], unit=data.get("unit")) is not None
+        or len(split_items(user=PUBLIC, name=data["food_name"])) > 1  # "a rum and coke"
+        for data in foods
+    )
+    if any(not error.startswith(_MEAL_QUESTION) for error in by_clauses.errors):
+        return None  # something said was refused ("minus 2 apples"): the refusal stands
+    missed = len(by_clauses.left_out) + len(by_clauses.errors) + len(foods) - found
+    if not missed:
+        return None
+    told = meal_items(tokens)
+    return told if len(told) > found else None
+
+
+_MEAL_QUESTION = "What did you have for "
+
+
+def _read_clauses(tokens: list[str], when: When, reading: Reading) -> None:
     clauses = split_clauses(tokens)
     if (hours := sleep_between(tokens)) is not None:  # "in bed by 11, up at 7"
         sleep = {"type": "custom", "name": "Sleep", "value": hours, "unit": "hours", "date": None}
@@ -258,7 +316,7 @@ def _read_statement(tokens: list[str], when: When, reading: Reading) -> None:
     if sentence_meal and not foods and not reading.entries:
         # "I had breakfast", "log lunch": the meal, but not what was in it
         reading.errors.append(
-            f"What did you have for {sentence_meal}? Tell me the foods, e.g. '2 eggs and toast "
+            f"{_MEAL_QUESTION}{sentence_meal}? Tell me the foods, e.g. '2 eggs and toast "
             f"for {sentence_meal}'."
         )
     if sentence_meal is None and any(token in SNACKING for token in tokens):

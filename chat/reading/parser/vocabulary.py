@@ -66,6 +66,7 @@ TIME_UNITS = body.HOURS | body.MINUTES | body.MINUTES_IN_A_DURATION
 WITH_PARTS = _words(_clauses, "with_parts")
 WITH_COMPANY = _words(_clauses, "with_company")
 WITH_FOODS = frozenset(tuple(pair) for pair in _clauses["with_foods"])
+PHRASE_ENDS = _words(_clauses, "phrase_ends")
 
 _measurements = _load("measurements")
 NOT_PLAIN_WATER = _words(_measurements, "not_plain_water")

@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from chat.reading.intents import Intent, validate_intent
 from chat.reading.parser import CHANGE_HINT, guess_categories, parse_message, tokenise
 
+# A told meal is read against the catalog (chat.reading.parser.meal), so the parser reads Postgres.
+pytestmark = pytest.mark.django_db
+
 
 def food(name, quantity=1, unit=None, meal=None, date=None):
     data = {"food_name": name, "quantity": quantity, "unit": unit, "meal_type": meal, "date": date}

@@ -435,6 +435,20 @@ def test_a_retried_request_with_the_same_key_is_answered_once(alice, catalog):
     assert ChatMessage.objects.for_user(alice).filter(message_type="user").count() == 1
 
 
+def test_two_users_sending_the_same_key_each_get_their_own_turn(alice, bob, catalog):
+    bobs = handle_turn(bob, "a banana for lunch", idempotency_key="retry-7")
+    alices = handle_turn(alice, "2 eggs for breakfast", idempotency_key="retry-7")
+
+    assert alices.action == "logged", alices.message
+    assert alices.message_id != bobs.message_id
+    assert "egg" in alices.message.lower() and "banana" not in alices.message.lower()
+    assert [e.food.name.split(",")[0] for e in FoodEntry.objects.for_user(alice)] == ["Egg"]
+    assert [e.food.name.split(",")[0] for e in FoodEntry.objects.for_user(bob)] == ["Bananas"]
+    # and each one's retry is answered with their own turn
+    assert handle_turn(bob, "a banana for lunch", idempotency_key="retry-7").message == bobs.message
+    assert handle_turn(alice, "again", idempotency_key="retry-7").message_id == alices.message_id
+
+
 def test_another_users_food_is_never_offered_or_logged_offline(alice, bob, catalog):
     food_create_custom(user=bob, name="Kumquat tart", calories=300)
     response = handle_turn(alice, "had a kumquat tart for dinner")

@@ -317,6 +317,20 @@ def test_same_breakfast_as_yesterday_logs_yesterdays_breakfast_again_for_today(a
     assert FoodEntry.objects.for_user(alice).filter(entry_date=yesterday).count() == 3
 
 
+def test_same_breakfast_as_yesterday_copies_only_the_users_own_breakfast(alice, bob, catalog):
+    handle_turn(bob, "a banana and a glass of milk for breakfast")
+    handle_turn(alice, "2 eggs for breakfast")
+    FoodEntry.objects.update(entry_date=today_for(alice) - dt.timedelta(days=1))
+
+    alices = handle_turn(alice, "same breakfast as yesterday")
+    bobs_today = FoodEntry.objects.for_user(bob).filter(entry_date=today_for(bob))
+
+    today = FoodEntry.objects.for_user(alice).filter(entry_date=today_for(alice))
+    assert [(e.food.name.split(",")[0], float(e.quantity)) for e in today] == [("Egg", 2.0)]
+    assert "banana" not in alices.message.lower() and "milk" not in alices.message.lower()
+    assert not bobs_today.exists()
+
+
 def test_a_food_with_its_calories_is_logged_as_the_users_own_food(alice, catalog):
     first = handle_turn(alice, "a burger, about 600 cal")
     again = handle_turn(alice, "a burger, about 600 cal")
