@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from exercise import catalog
 from exercise.models import Exercise, ExerciseEntry
-from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter
+from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter, SharingFilter
 
 
 @admin.register(Exercise)
@@ -22,9 +22,10 @@ class ExerciseAdmin(CatalogAdmin):
         "license",
         "is_custom",
         "shared_with_public",
+        "share_approved",
         "user",
     )
-    list_filter = (OriginFilter, "shared_with_public", "source", "category")
+    list_filter = (OriginFilter, SharingFilter, "source", "category")
     search_fields = ("name", "=source_id")
     search_help_text = "Words of the name, or a whole source id (Compendium code, wger uuid)."
     fieldsets = (
@@ -43,7 +44,7 @@ class ExerciseAdmin(CatalogAdmin):
                 "fields": (
                     ("source", "source_id"),
                     "license",
-                    ("is_custom", "user", "shared_with_public"),
+                    ("is_custom", "user", "shared_with_public", "share_approved"),
                     ("created_at", "updated_at"),
                 )
             },

@@ -27,6 +27,9 @@ class Exercise(models.Model):
     created_at = created_at_field(null=True)
     updated_at = updated_at_field(null=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
+    # Added: a user's share reaches other users only once staff approve it in the admin's curation
+    # (sparky.curation.set_shared); until then it is the owner's alone, in lists and search.
+    share_approved = models.BooleanField(default=False, db_default=False)
     # Added: metabolic equivalent, so calories burned use the user's weight (MET x kg x hours).
     met = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     default_duration_minutes = models.PositiveIntegerField(default=30)

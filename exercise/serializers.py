@@ -4,6 +4,7 @@ are exercise.services' rules."""
 from __future__ import annotations
 
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 
 from exercise import services
 from exercise.models import Exercise, ExerciseEntry
@@ -52,9 +53,9 @@ def _visible_exercise(context, value):
     try:
         return services.exercise_get(user=context["request"].user, exercise_id=value)
     except Exercise.DoesNotExist:
-        raise serializers.ValidationError(
-            "No exercise with this id is visible to you; search /api/exercises/?search=.",
-            code="exercise_not_found",
+        # A 404, as for the entry's own id: an id names one row and is never read as a name.
+        raise NotFound(
+            "No exercise with this id is yours or in the catalog; search /api/exercises/?search=."
         ) from None
 
 

@@ -6,6 +6,7 @@ their spellings come from exercise/words/distances.toml."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -27,6 +28,28 @@ SEARCH_TERMS: dict[str, str] = {
 }
 # Every word of every activity, for the keyword classifier.
 WORDS: frozenset[str] = frozenset(SEARCH_TERMS)
+# Activity name -> the average speed (km/h) no one keeps up over a session of it.
+FASTEST_KMH: dict[str, Decimal] = {
+    a["name"]: Decimal(str(a["fastest_kmh"])) for a in _ACTIVITIES if "fastest_kmh" in a
+}
+# Activity name -> the longest session of it anyone does, in hours (others: a day).
+LONGEST_HOURS: dict[str, Decimal] = {
+    a["name"]: Decimal(str(a["longest_hours"])) for a in _ACTIVITIES if "longest_hours" in a
+}
+
+
+def activity_of(exercise_name: str) -> str | None:
+    """The activity an exercise's name is one of ("Walking, 3.5 mph" and "my evening walk" are
+    Walking, "bicycling, general" is Cycling), by its words; None when it names none."""
+    text = f" {re.sub(r'[^a-z]+', ' ', exercise_name.lower())} "
+    for activity in _ACTIVITIES:
+        if not activity.get("name"):
+            continue
+        terms = (*activity["words"], activity.get("search") or activity["name"].lower())
+        if any(f" {term} " in text for term in terms):
+            return activity["name"]
+    return None
+
 
 with (_FILE.parent / "distances.toml").open("rb") as handle:
     _DISTANCES = tomllib.load(handle)

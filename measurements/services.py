@@ -27,7 +27,8 @@ from measurements.units import (
 )
 from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
-from sparky.services import preferences_for, storable_text, uuid_pk
+from sparky.services import preferences_for, storable_text, user_row_for_update, uuid_pk
+from sparky.words import as_written
 
 # Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
 WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
@@ -127,10 +128,7 @@ def checkin_upsert(
             code="nothing_to_log",
         )
 
-    CheckInMeasurement.objects.bulk_create(
-        [CheckInMeasurement(user=user, entry_date=day)], ignore_conflicts=True
-    )
-    row = CheckInMeasurement.objects.for_user(user).select_for_update().get(entry_date=day)
+    row = user_row_for_update(CheckInMeasurement, user=user, entry_date=day)
     for name, value in changes.items():
         setattr(row, name, value)
     row.full_clean()
@@ -215,7 +213,8 @@ def _hour(value) -> int:
     number = to_decimal(value, field="entry_hour")
     if number != number.to_integral_value() or not 0 <= number <= 23:
         raise ValidationError(
-            f"entry_hour must be a whole hour from 0 to 23, got {value!r}.", code="invalid_hour"
+            f"The hour must be a whole hour from 0 to 23, not {as_written(value)}.",
+            code="invalid_hour",
         )
     return int(number)
 
@@ -257,7 +256,22 @@ KNOWN_RANGES: dict[str, tuple[Decimal, Decimal, str]] = {
 _HOURS = {"", *vocabulary.HOURS}  # no unit: hours
 
 
+# Categories kept as a score out of 10 (mood, energy, stress: their unit in words/custom.toml).
+SCORE_UNIT = "out of 10"
+_SCORES = {
+    category.lower() for category, unit in vocabulary.CUSTOM_WORDS.values() if unit == SCORE_UNIT
+}
+
+
 def _check_known_range(name: str, value: Decimal, unit: str) -> None:
+    if unit.lower() == SCORE_UNIT or (not unit and name.lower() in _SCORES):
+        if not 0 <= value <= 10:
+            raise ValidationError(
+                f"A {name.lower()} of {as_written(value)} out of 10 is not a score; give one "
+                "from 0 to 10.",
+                code="out_of_range",
+            )
+        return
     known = KNOWN_RANGES.get(name.lower())
     if known is None:
         return
@@ -266,7 +280,7 @@ def _check_known_range(name: str, value: Decimal, unit: str) -> None:
         return  # minutes of sleep: the unit says so
     if not low <= value <= high:
         raise ValidationError(
-            f"{value.normalize():f} {label or ''} of {name} is outside what a day can hold "
+            f"{as_written(value)} {label or ''} of {name.lower()} is outside what a day can hold "
             f"({low}-{high} {label}); check the number.".replace("  ", " "),
             code="out_of_range",
         )

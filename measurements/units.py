@@ -20,7 +20,10 @@ _LENGTH_UNITS = vocabulary.LENGTH_SPELLINGS
 
 
 def to_decimal(value, *, field: str) -> Decimal:
-    """A finite Decimal from a number or a numeric string; anything else is refused."""
+    """A finite Decimal from a number or a numeric string; anything else is refused (`field`
+    named as words: "duration_minutes" reads "Duration minutes")."""
+    field = field.replace("_", " ")
+    field = field[:1].upper() + field[1:]
     if isinstance(value, bool) or not isinstance(value, int | float | Decimal | str):
         raise ValidationError(f"{field} must be a number, got {value!r}.", code="not_a_number")
     text = value.strip().replace(",", ".") if isinstance(value, str) else str(value)

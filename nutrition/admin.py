@@ -15,7 +15,7 @@ from nutrition.models import (
     WaterIntake,
     nutrient_unit,
 )
-from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter
+from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter, SharingFilter
 
 
 def _amount(value: Decimal | None) -> str:
@@ -63,6 +63,7 @@ class FoodForm(NutrientLabelsForm):
             "is_custom",
             "user",
             "shared_with_public",
+            "share_approved",
         )
         help_texts = {
             "display_name": (
@@ -113,9 +114,10 @@ class FoodAdmin(CatalogAdmin):
         "source",
         "is_custom",
         "shared_with_public",
+        "share_approved",
         "user",
     )
-    list_filter = (OriginFilter, "shared_with_public", "source", "food_group")
+    list_filter = (OriginFilter, SharingFilter, "source", "food_group")
     search_fields = ("name", "display_name", "original_name", "=barcode")
     search_help_text = (
         "Words of the name, the short display name or the original (source) name, or a whole "
@@ -159,7 +161,7 @@ class FoodAdmin(CatalogAdmin):
                 "fields": (
                     ("source", "source_id"),
                     "food_group",
-                    ("is_custom", "user", "shared_with_public"),
+                    ("is_custom", "user", "shared_with_public", "share_approved"),
                     ("created_at", "updated_at"),
                 )
             },

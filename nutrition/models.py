@@ -98,6 +98,9 @@ class Food(NutrientColumns):
     barcode = models.CharField(max_length=255, null=True, blank=True)
     openfoodfacts_id = models.CharField(max_length=255, null=True, blank=True)
     shared_with_public = models.BooleanField(null=True, default=False, db_default=False)
+    # Added: a user's share reaches other users only once staff approve it in the admin's curation
+    # (sparky.curation.set_shared); until then it is the owner's alone, in lists and search.
+    share_approved = models.BooleanField(default=False, db_default=False)
     # Added: where a catalog row came from, so the loader is idempotent and can cite it.
     source = models.CharField(max_length=32, blank=True, default="")
     source_id = models.CharField(max_length=64, blank=True, default="")

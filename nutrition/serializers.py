@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 
 from nutrition import services
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
@@ -169,9 +170,10 @@ class FoodEntryCreateSerializer(serializers.Serializer):
         try:
             return services.food_get(user=self.context["request"].user, food_id=value)
         except Food.DoesNotExist:
-            raise serializers.ValidationError(
-                "No food with this id is visible to you; search /api/foods/?search= for one.",
-                code="food_not_found",
+            # A 404, as for the entry's own id: an id names one row and is never read as a name.
+            raise NotFound(
+                "No food with this id is yours or in the catalog; search /api/foods/?search= "
+                "for one."
             ) from None
 
 

@@ -114,6 +114,29 @@ class OriginFilter(admin.SimpleListFilter):
         return queryset
 
 
+class SharingFilter(admin.SimpleListFilter):
+    """Users' requests to share a row wait for staff: "waiting" lists what to approve."""
+
+    title = "sharing"
+    parameter_name = "sharing"
+
+    def lookups(self, request, model_admin):
+        return (
+            ("waiting", "Waiting for approval"),
+            ("shared", "Shared with every user"),
+            ("private", "Not shared"),
+        )
+
+    def queryset(self, request, queryset):
+        if self.value() == "waiting":
+            return queryset.filter(shared_with_public=True, share_approved=False)
+        if self.value() == "shared":
+            return queryset.filter(shared_with_public=True, share_approved=True)
+        if self.value() == "private":
+            return queryset.exclude(shared_with_public=True)
+        return queryset
+
+
 class CatalogAdmin(admin.ModelAdmin):
     """A catalog (foods, exercises) for staff to curate: search by name (lower_name_search, also
     through `search_also`, and whole values of `search_exact`), share or stop sharing the selected
@@ -151,7 +174,8 @@ class CatalogAdmin(admin.ModelAdmin):
         )
 
     @admin.action(
-        description="Share selected %(verbose_name_plural)s with every user", permissions=["change"]
+        description="Approve: share selected %(verbose_name_plural)s with every user",
+        permissions=["change"],
     )
     def share_publicly(self, request, queryset):
         self._share(request, queryset, shared=True, done="are now shared")

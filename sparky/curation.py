@@ -1,5 +1,5 @@
-"""Curating a catalog (foods, exercises) from the Django admin: sharing rows with every user and
-merging duplicates into one row.
+"""Curating a catalog (foods, exercises) from the Django admin: sharing rows with every user (a
+user's request to share waits for it) and merging duplicates into one row.
 
 Curation spans every user's rows on purpose (that is what merging duplicates is), so the scope is
 the acting staff member's permissions on the model rather than ownership. The diary rows that use
@@ -29,13 +29,15 @@ def require_curator(actor, model: type[models.Model], *actions: str) -> None:
 
 @transaction.atomic
 def set_shared(model: type[models.Model], *, actor, ids: Iterable, shared: bool) -> int:
-    """Share (or stop sharing) rows with every user. Returns how many rows changed."""
+    """Share (or stop sharing) rows with every user: staff sharing a row is its approval, which
+    a user's own request to share (shared_with_public) waits for. Returns how many rows
+    changed."""
     require_curator(actor, model, "change")
     # A flag flip on many rows: one UPDATE, with updated_at set by hand (update() skips auto_now).
     return (
         model.objects.filter(pk__in=list(ids))
-        .exclude(shared_with_public=shared)
-        .update(shared_with_public=shared, updated_at=timezone.now())
+        .exclude(shared_with_public=shared, share_approved=shared)
+        .update(shared_with_public=shared, share_approved=shared, updated_at=timezone.now())
     )
 
 
@@ -76,7 +78,7 @@ def start_merge(model: type[models.Model], *, actor, keep_id, ids: Iterable) -> 
     relation = model._meta.get_field("entries")
     entry_field = relation.field.name
     entries = relation.related_model.objects.filter(**{f"{entry_field}_id__in": duplicate_ids})
-    if keep.is_custom and not keep.shared_with_public:
+    if keep.is_custom and not (keep.shared_with_public and keep.share_approved):
         others = entries.exclude(user_id=keep.user_id).values("user_id").distinct().count()
         if others:
             raise ValidationError(

@@ -56,9 +56,11 @@ class CatalogQuerySet(models.QuerySet):
     """A catalog's rows (foods, exercises): public ones, those users share, and users' own."""
 
     def visible_to(self, user):
-        """Public catalog rows, rows shared by others, and the user's own custom rows."""
+        """Public catalog rows, rows others share that staff approved, and the user's own."""
         return self.filter(
-            models.Q(is_custom=False) | models.Q(shared_with_public=True) | models.Q(user=user)
+            models.Q(is_custom=False)
+            | models.Q(shared_with_public=True, share_approved=True)
+            | models.Q(user=user)
         )
 
     def owned_by(self, user):

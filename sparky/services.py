@@ -108,6 +108,14 @@ def refuse_while_used(row, entries, *, user, yours: str) -> None:
 # --- preferences -----------------------------------------------------------------------------
 
 
+def user_row_for_update(model, *, user, **key):
+    """The user's row of `model` with `key`, inserted (empty) when missing, locked until the
+    transaction ends. INSERT ... ON CONFLICT DO NOTHING then SELECT ... FOR UPDATE: writers that
+    create the row at the same moment all reach the one row, none fails on the unique key."""
+    model.objects.bulk_create([model(user=user, **key)], ignore_conflicts=True)
+    return model.objects.for_user(user).select_for_update().get(**key)
+
+
 def storable_text(value: str, *, field: str) -> str:
     """`value` unchanged, unless it holds what Postgres text cannot store (NUL) or UTF-8 cannot
     encode (lone surrogates): those would fail at the database instead of as a clear message."""
@@ -155,7 +163,7 @@ def _chat_categories(value) -> list[str]:
         value = [part for part in value.replace(",", " ").split() if part]
     if not isinstance(value, list | tuple):
         raise ValidationError(
-            "chat_categories must be a list of category names.", code="invalid_categories"
+            "Chat categories must be a list of category names.", code="invalid_categories"
         )
     cleaned: list[str] = []
     for item in value:

@@ -4,6 +4,7 @@ forgiving word comparison (rapidfuzz)."""
 from __future__ import annotations
 
 import functools
+from decimal import Decimal
 
 import inflect
 from rapidfuzz import fuzz
@@ -42,3 +43,27 @@ def counted(number: int, noun: str) -> str:
     *first, last = noun.split(" ")
     word = last if number == 1 else (_ENGINE.plural_noun(last) or last)
     return " ".join([str(number), *first, word])
+
+
+def as_written(value) -> str:
+    """A value as a person writes it in a sentence: numbers plain with thousands separators
+    ('-1', '2.5', '1,000', never "Decimal('-1')" or '1E+3'), anything else as text in quotes."""
+    if isinstance(value, bool) or value is None:
+        return repr(str(value))
+    if isinstance(value, str):
+        try:
+            number = Decimal(value.strip().replace(",", ""))
+        except ArithmeticError:  # decimal.InvalidOperation: not a number, said as the text
+            return repr(value)
+        return as_written(number) if number.is_finite() else repr(value)
+    if isinstance(value, int | float | Decimal):
+        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+        if not number.is_finite():
+            return repr(str(value))
+        if abs(number) >= 10**15:  # beyond what anyone writes out: its 15 leading digits
+            number = Decimal(f"{number:.15g}")
+        number = number.normalize()
+        if number == number.to_integral_value():
+            return f"{int(number):,}"
+        return f"{number:,f}"
+    return repr(str(value))

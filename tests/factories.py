@@ -21,6 +21,7 @@ from exercise.models import Exercise, ExerciseEntry
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from nutrition.models import Food, FoodEntry, FoodVariant, UserGoal
 from nutrition.names import short_food_name
+from sparky import curation
 from sparky.dates import today_for
 from sparky.models import User
 
@@ -215,3 +216,10 @@ class UserGoalFactory(DjangoModelFactory):
     user = factory.SubFactory(UserFactory)
     goal_date = None
     calories = Decimal(2000)
+
+
+def approve_share(row) -> None:
+    """Staff approve a user's shared food or exercise in the admin's curation, as a curator does."""
+    curator = UserFactory(is_staff=True, is_superuser=True)
+    curation.set_shared(type(row), actor=curator, ids=[row.pk], shared=True)
+    row.refresh_from_db()

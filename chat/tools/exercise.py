@@ -126,12 +126,8 @@ def search_exercises(ctx, args) -> ToolResult:
 def log_exercise(ctx, args) -> ToolResult:
     exercise = None
     if args.get("exercise_id"):
-        try:
-            exercise = exercise_services.exercise_get(
-                user=ctx.user, exercise_id=args["exercise_id"]
-            )
-        except Exception:
-            exercise = None
+        # An id names one exercise: an invented or foreign one is refused, never read as the name.
+        exercise = exercise_services.exercise_get(user=ctx.user, exercise_id=args["exercise_id"])
     name = (args.get("exercise_name") or "").strip()
     if exercise is None and name:
         exercise = exercise_services.exercise_find_best(user=ctx.user, name=name)

@@ -200,10 +200,8 @@ def _log_one(ctx, args) -> ToolResult:
     name = args["food_name"].strip()
     food = None
     if args.get("food_id"):
-        try:
-            food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
-        except Exception:
-            food = None  # an invented or foreign id: fall back to the name
+        # An id names one food: an invented or foreign one is refused, never read as the name.
+        food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
     unit = args.get("unit")
     if food is None:
         food, name, unit = _food_and_amount_words(ctx, name, unit)
@@ -498,11 +496,8 @@ def create_custom_food(ctx, args) -> ToolResult:
 )
 def food_details(ctx, args) -> ToolResult:
     food = None
-    if args.get("food_id"):
-        try:
-            food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
-        except Exception:
-            food = None
+    if args.get("food_id"):  # an id names one food: one not found is refused, not a name's
+        food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
     if food is None and args.get("food_name"):
         food = food_services.food_find_best(user=ctx.user, name=args["food_name"])
     if food is None:

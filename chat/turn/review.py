@@ -120,13 +120,25 @@ def _locked(user, message_id) -> tuple[ChatMessage, dict, dict]:
     return message, meta, pending
 
 
+def _item_name(call: list) -> str:
+    arguments = call[1] or {}
+    return str(arguments.get("food_name") or arguments.get("exercise_name") or "the item")
+
+
 def _edited_calls(pending: dict, edits: list[dict] | None) -> list[list]:
     calls = [[call[0], _arguments(call)] for call in copy.deepcopy(pending.get("calls") or [])]
-    removed = set()
+    removed, seen = set(), set()
     for edit in edits or []:
         index = edit.get("index")
         if not isinstance(index, int) or not 0 <= index < len(calls):
             raise ReviewRefused(f"There is no item {index} in that list.", "bad_item")
+        if index in seen:  # which of two changes was meant is not ours to guess
+            raise ReviewRefused(
+                f"Item {index + 1} ({_item_name(calls[index])}) is changed twice; send one "
+                "change per item.",
+                "bad_item",
+            )
+        seen.add(index)
         if edit.get("remove"):
             removed.add(index)
             continue

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from celery import shared_task
 from django.db import transaction
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from chat.models import ChatMessage
 from chat.turn.answers import calories_line
@@ -221,6 +222,24 @@ def progress_summary_task(self, message_id: str) -> str | None:
 def queue_progress_summary(*, user, message: ChatMessage) -> None:
     """Queue the progress summary of a reply that logged something, once the turn commits."""
     message_id = str(message.id)
-    # robust: with no broker the task runs right here, eagerly; a summary that fails (or a broker
-    # that is down) is logged and must never turn the already-saved turn into an error.
-    transaction.on_commit(lambda: progress_summary_task.delay(message_id), robust=True)
+    # robust: with no broker the task runs right here, eagerly; a summary that fails is logged
+    # and must never turn the already-saved turn into an error.
+    transaction.on_commit(lambda: _send_progress_summary(message_id), robust=True)
+
+
+# A broker that does not answer is given about a second, not Celery's default patience: the
+# reply waits for it.
+_PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def _send_progress_summary(message_id: str) -> None:
+    """Hand the summary to the workers; when the broker cannot be reached, say so in one line
+    and write it here, as with no broker at all (the user gets their note either way)."""
+    try:
+        progress_summary_task.apply_async((message_id,), retry_policy=_PUBLISH_RETRY)
+    except (KombuOperationalError, OSError) as exc:
+        logger.warning(
+            "The task broker is unreachable (%s); the progress summary is written in-process.",
+            type(exc).__name__,
+        )
+        create_progress_summary(message_id=message_id)

@@ -354,6 +354,11 @@ def undo(request, reply_id: uuid.UUID):
 def _review_edits(post, count: int) -> list[dict]:
     edits = []
     for index in range(count):
+        fields = (f"quantity_{index}", f"unit_{index}", f"meal_{index}")
+        if any(len(post.getlist(field)) > 1 for field in fields):  # never the last one silently
+            raise ReviewRefused(
+                f"Item {index + 1} is changed twice; send one change per item.", "bad_item"
+            )
         if post.get(f"remove_{index}"):
             edits.append({"index": index, "remove": True})
             continue

@@ -148,7 +148,7 @@ def exercise_update_custom(*, user, exercise_id, **fields) -> Exercise:
         elif name == "default_duration_minutes":
             if value is None:
                 raise ValidationError(
-                    "default_duration_minutes cannot be cleared; give a number of minutes from "
+                    "The usual duration cannot be cleared; give a number of minutes from "
                     f"1 to {MAX_MINUTES}.",
                     code="invalid_duration",
                 )
@@ -156,7 +156,7 @@ def exercise_update_custom(*, user, exercise_id, **fields) -> Exercise:
         elif name == "shared_with_public":
             if not isinstance(value, bool):
                 raise ValidationError(
-                    f"shared_with_public must be true or false, not {value!r}.", code="invalid"
+                    f"Sharing is either on (true) or off (false), not {value!r}.", code="invalid"
                 )
             exercise.shared_with_public = value
         else:
@@ -166,6 +166,8 @@ def exercise_update_custom(*, user, exercise_id, **fields) -> Exercise:
             f"You already have an exercise called {exercise.name!r}; pick another name.",
             code="duplicate_exercise",
         )
+    # Staff approved the share as it was: a changed exercise waits for their approval again.
+    exercise.share_approved = False
     exercise.full_clean()
     exercise.save()
     return exercise

@@ -14,8 +14,10 @@ from exercise.services.values import (
     _calories,
     _distance,
     _minutes,
-    _minutes_at_pace,
     _notes,
+    check_day_total,
+    check_distance_alone,
+    check_session,
     exercise_calories,
     general_exercise,
 )
@@ -35,7 +37,7 @@ def _resolve(user, exercise, exercise_name) -> Exercise:
             code="exercise_not_found",
         )
     if exercise_name is not None and not isinstance(exercise_name, str):
-        raise ValidationError("exercise_name must be text.", code="invalid")
+        raise ValidationError("The exercise name must be text.", code="invalid")
     name = (exercise_name or "").strip()
     if not name:
         return general_exercise()
@@ -76,12 +78,15 @@ def exercise_entry_create(
     chosen = _resolve(user, exercise, exercise_name)
     dist, dist_unit = _distance(user, distance, distance_unit)
     km = dist * _KM_PER_UNIT[dist_unit] if dist is not None else None
+    pace_km = km
     if duration_minutes is None and dist is not None:
-        duration_minutes = _minutes_at_pace(chosen, km)
-        km = None  # no time said: the typical pace, which the MET already is
+        duration_minutes = check_distance_alone(chosen, km)
+        pace_km = None  # no time said: the typical pace, which the MET already is
     minutes = _minutes(
         duration_minutes if duration_minutes is not None else chosen.default_duration_minutes
     )
+    check_session(chosen, minutes=minutes, km=km)
+    check_day_total(user=user, day=day, minutes=minutes)
     entry = ExerciseEntry(
         user=user,
         exercise=chosen,
@@ -90,7 +95,7 @@ def exercise_entry_create(
             _calories(calories_burned)
             if calories_burned is not None
             else exercise_calories(
-                user=user, exercise=chosen, duration_minutes=minutes, day=day, km=km
+                user=user, exercise=chosen, duration_minutes=minutes, day=day, km=pace_km
             )
         ),
         entry_date=day,
@@ -176,6 +181,9 @@ def exercise_entry_update(
     if notes is not None:
         entry.notes = _notes(notes)
     entry.entry_date = day
+    km = entry.distance * _KM_PER_UNIT[entry.distance_unit] if entry.distance else None
+    check_session(entry.exercise, minutes=entry.duration_minutes, km=km)
+    check_day_total(user=user, day=day, minutes=entry.duration_minutes, excluding=entry.pk)
     entry.full_clean()
     entry.save()
     return entry

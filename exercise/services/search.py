@@ -124,4 +124,9 @@ def exercise_find_best(*, user, name: str) -> Exercise | None:
 
 def exercise_get(*, user, exercise_id) -> Exercise:
     """An exercise visible to the user, else Exercise.DoesNotExist."""
-    return Exercise.objects.visible_to(user).get(pk=uuid_pk(exercise_id, Exercise))
+    exercise = Exercise.objects.visible_to(user).filter(pk=uuid_pk(exercise_id, Exercise)).first()
+    if exercise is None:
+        raise Exercise.DoesNotExist(
+            f"No exercise with id {exercise_id} is yours or in the catalog."
+        )
+    return exercise

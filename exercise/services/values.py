@@ -5,12 +5,14 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
+from django.db.models import Sum
 
 from exercise import catalog, vocabulary
-from exercise.models import Exercise
+from exercise.models import Exercise, ExerciseEntry
 from measurements.services import latest_weight_kg
 from measurements.units import to_decimal
 from sparky.services import preferences_for, storable_text
+from sparky.words import as_written, counted
 
 GENERAL_NAME = catalog.GENERAL_EXERCISE_NAME
 # An exercise with neither MET nor calories per hour counts as General Exercise (4.0 MET).
@@ -20,6 +22,9 @@ REFERENCE_WEIGHT_KG = Decimal(70)
 MAX_MINUTES = 24 * 60
 MAX_CALORIES = 20_000
 MAX_DISTANCE_KM = Decimal(1000)
+# No one covers a distance faster than this on their own power, whatever the activity (downhill
+# skiing included, averaged over a session).
+FASTEST_KMH = Decimal(100)
 MAX_NOTES_CHARS = 1000
 # Among equally similar catalog names, the everyday variant of an activity ("running, 6 mph"
 # rather than "running, marathon"): how Compendium descriptions of it begin.
@@ -88,7 +93,8 @@ def _minutes(value) -> int:
     minutes = int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP)) if in_range else 0
     if minutes < 1:
         raise ValidationError(
-            f"A duration of {number} minutes is not possible; give between 1 minute and 24 hours "
+            f"A duration of {as_written(number)} minutes is not possible; give between 1 minute "
+            "and 24 hours "
             f"({MAX_MINUTES} minutes).",
             code="invalid_duration",
         )
@@ -99,7 +105,8 @@ def _calories(value) -> int:
     number = to_decimal(value, field="calories_burned")
     if number < 0 or number > MAX_CALORIES:
         raise ValidationError(
-            f"{number} kcal burned is not plausible; give a number from 0 to {MAX_CALORIES:,}.",
+            f"{as_written(number)} kcal burned is not plausible; give a number from 0 to "
+            f"{MAX_CALORIES:,}.",
             code="implausible_calories",
         )
     return int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
@@ -119,13 +126,14 @@ def _distance(user, value, unit) -> tuple[Decimal | None, str | None]:
         )
     if number <= 0 or number * _KM_PER_UNIT[code] > MAX_DISTANCE_KM:
         raise ValidationError(
-            f"A distance of {number} {code} is not plausible for one session; give more than 0 "
+            f"A distance of {as_written(number)} {code} is not plausible for one session; give "
+            "more than 0 "
             "and at most 1,000 km.",
             code="invalid_distance",
         )
     if number >= 100_000:
         raise ValidationError(
-            f"{number} {code} is too long a number; give the distance in km.",
+            f"{as_written(number)} {code} is too long a number; give the distance in km.",
             code="invalid_distance",
         )
     return number.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP), code
@@ -143,6 +151,77 @@ def _notes(value) -> str | None:
             code="too_long",
         )
     return value or None
+
+
+# --- plausibility: what a session and a day can hold ------------------------------------------
+
+
+def check_session(exercise: Exercise, *, minutes: int, km: Decimal | None) -> None:
+    """Refuse a session no one does: longer than its activity's longest session
+    (vocabulary.LONGEST_HOURS), or covering its distance faster than anyone does it
+    (vocabulary.FASTEST_KMH; FASTEST_KMH for any activity)."""
+    activity = vocabulary.activity_of(exercise.name)
+    what = activity.lower() if activity else "exercise"
+    longest = vocabulary.LONGEST_HOURS.get(activity)
+    if longest is not None and minutes > longest * 60:
+        raise ValidationError(
+            f"{_hours(minutes)} of {what} in one session is more than anyone does; at most "
+            f"{as_written(longest)} hours.",
+            code="implausible_duration",
+        )
+    if not km:
+        return
+    fastest = vocabulary.FASTEST_KMH.get(activity, FASTEST_KMH)
+    speed = Decimal(km) * 60 / minutes
+    if speed > fastest:
+        raise ValidationError(
+            f"{as_written(round(Decimal(km), 2))} km of {what} in {_hours(minutes)} would be "
+            f"{as_written(round(speed))} km/h; no one keeps up more than {as_written(fastest)} "
+            "km/h. Check the distance and the time.",
+            code="implausible_speed",
+        )
+
+
+def check_distance_alone(exercise: Exercise, km: Decimal) -> int | None:
+    """The minutes a distance logged without a time takes at the activity's typical speed (None
+    when it has none), refused when that is more than a session holds: "walked 1000 km" would
+    be some 200 hours, not a day of walking."""
+    minutes = _minutes_at_pace(exercise, km, cap=False)
+    if minutes is None:
+        return None
+    activity = vocabulary.activity_of(exercise.name)
+    longest = vocabulary.LONGEST_HOURS.get(activity, Decimal(MAX_MINUTES) / 60)
+    if minutes > longest * 60:
+        raise ValidationError(
+            f"{as_written(round(km, 2))} km of {(activity or 'exercise').lower()} would take "
+            f"about {_hours(minutes)}, more than one session holds; log what you did each day "
+            "on its day.",
+            code="implausible_distance",
+        )
+    return minutes
+
+
+def check_day_total(*, user, day, minutes: int, excluding=None) -> None:
+    """Refuse a workout that would make the day's exercise longer than the day."""
+    entries = ExerciseEntry.objects.for_user(user).on_date(day)
+    if excluding is not None:
+        entries = entries.exclude(pk=excluding)
+    logged = entries.aggregate(total=Sum("duration_minutes"))["total"] or 0
+    if logged + minutes > MAX_MINUTES:
+        raise ValidationError(
+            f"That would make {_hours(logged + minutes)} of exercise on {day.isoformat()}, more "
+            f"than the day has; {_hours(logged)} is logged already.",
+            code="implausible_day",
+        )
+
+
+def _hours(minutes) -> str:
+    """'45 minutes', '1 hour', '2.5 hours', '200 hours'."""
+    minutes = int(minutes)
+    if minutes < 60:
+        return counted(minutes, "minute")
+    hours = round(Decimal(minutes) / 60, 1).normalize()
+    return f"{as_written(hours)} hour{'' if hours == 1 else 's'}"
 
 
 # --- calories --------------------------------------------------------------------------------
@@ -208,8 +287,11 @@ def _pace_factor(exercise: Exercise, km, minutes) -> Decimal:
 _MET_SPEEDS_KMH = ((("run", "jog"), Decimal(8)),)
 
 
-def _minutes_at_pace(exercise: Exercise, km: Decimal, speeds=_PACES_KMH) -> int | None:
-    """How long `km` takes at the exercise's speed, when it has one (else None)."""
+def _minutes_at_pace(
+    exercise: Exercise, km: Decimal, speeds=_PACES_KMH, *, cap: bool = True
+) -> int | None:
+    """How long `km` takes at the exercise's speed, when it has one (else None); at most a day
+    unless `cap` is False."""
     name = exercise.name.lower()
     speed = None
     if found := _STATED_SPEED.search(name):
@@ -220,4 +302,5 @@ def _minutes_at_pace(exercise: Exercise, km: Decimal, speeds=_PACES_KMH) -> int 
         speed = next((kmh for words, kmh in speeds if any(w in name for w in words)), None)
     if not speed:
         return None
-    return max(1, min(24 * 60, round(km / speed * 60)))
+    minutes = max(1, round(km / speed * 60))
+    return min(24 * 60, minutes) if cap else minutes

@@ -83,7 +83,7 @@ CROSS JOIN LATERAL (
     CROSS JOIN LATERAL (
         SELECT * FROM foods
         WHERE food_search_tokens(search_key) @> b.tokens
-          AND (is_custom = false OR shared_with_public = true)
+          AND (is_custom = false OR (shared_with_public = true AND share_approved = true))
           AND user_id IS DISTINCT FROM %(user)s
     ) AS f
     -- Stops the nested loop as soon as the shortest buckets have filled it.

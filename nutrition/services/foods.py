@@ -46,7 +46,10 @@ def food_search(*, user, query: str, limit: int = 10) -> list[Food]:
 
 def food_get(*, user, food_id) -> Food:
     """A food the user may see, else Food.DoesNotExist (an id that is not a UUID included)."""
-    return Food.objects.visible_to(user).get(pk=uuid_pk(food_id, Food))
+    food = Food.objects.visible_to(user).filter(pk=uuid_pk(food_id, Food)).first()
+    if food is None:
+        raise Food.DoesNotExist(f"No food with id {food_id} is yours or in the catalog.")
+    return food
 
 
 def food_options(*, user, query: str, limit: int = 3) -> list[Food]:
@@ -83,7 +86,10 @@ def food_dish_word(word: str) -> bool:
 def food_find_best(*, user, name: str, unit=None) -> Food | None:
     """The food to log for `name` when the match is confident, else None (offer options).
     `user` None: the public catalog only. A `unit` of weight or volume lets a food the catalog
-    keeps only by weight be chosen (it is weighed, not guessed)."""
+    keeps only by weight be chosen (it is weighed, not guessed). A name of one letter or digit
+    ("x") names no food: never the nearest match to it."""
+    if len(re.sub(r"\W", "", str(name or ""))) < 2:
+        return None
     return search.best_food(user=user or search.PUBLIC, name=_searchable(name), unit=unit)
 
 
@@ -120,6 +126,8 @@ def food_update_custom(*, user, food_id, **fields) -> Food:
         )
     plain = {k: fields.pop(k) for k in FOOD_FIELDS if k in fields}
     _apply_food_fields(food, plain, fields)
+    # Staff approved the share as it was: a changed food waits for their approval again.
+    food.share_approved = False
     food.full_clean()
     food.save()
     return food

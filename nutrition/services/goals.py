@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from nutrition.models import (
     UserGoal,
@@ -21,6 +21,7 @@ from nutrition.services.values import (
 )
 from nutrition.services.water import _glasses
 from sparky.dates import parse_day, today_for
+from sparky.services import user_row_for_update
 
 # --- goals ---------------------------------------------------------------------------------------
 
@@ -47,16 +48,8 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
                 code="unknown_field",
             )
     day = None if goal_date is None else _goal_day(user, goal_date)
-    goal = UserGoal.objects.for_user(user).select_for_update().filter(goal_date=day).first()
-    if goal is None:
-        try:
-            with transaction.atomic():  # two first-time setters at once: the second updates
-                goal = UserGoal(user=user, goal_date=day, **changes)
-                goal.full_clean()
-                goal.save()
-                return goal
-        except IntegrityError:
-            goal = UserGoal.objects.for_user(user).select_for_update().get(goal_date=day)
+    # The first setting of a goal may come from several requests at once: all of them land.
+    goal = user_row_for_update(UserGoal, user=user, goal_date=day)
     for field, value in changes.items():
         setattr(goal, field, value)
     goal.full_clean()

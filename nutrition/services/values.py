@@ -16,6 +16,7 @@ from nutrition.models import (
     MealType,
 )
 from sparky.dates import now_for
+from sparky.words import as_written
 
 # DecimalField(max_digits=12, decimal_places=3) and (10, 3): the largest values the columns hold.
 NUTRIENT_MAX = Decimal("999999999.999")
@@ -106,23 +107,30 @@ def clean_meal_type(value, *, user=None) -> str:
 
 
 def _amount(value, name: str, maximum: Decimal, positive: bool = False) -> Decimal:
-    """A non-negative (or positive) decimal that fits its column, to three places."""
+    """A non-negative (or positive) decimal that fits its column, to three places (`name` said
+    as words in the message: "serving_size" is "Serving size")."""
+    name = name.replace("_", " ")
+    name = name[:1].upper() + name[1:]
     expected = "a positive number" if positive else "a number of 0 or more"
     try:
         number = Decimal(str(value).strip()) if not isinstance(value, bool) else None
     except (InvalidOperation, ValueError):
         number = None
     if number is None or not number.is_finite():
-        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
+        raise ValidationError(
+            f"{name} must be {expected}, not {as_written(value)}.", code="invalid_value"
+        )
     # The range first: quantizing 1e308 to three places overflows Decimal's precision.
     if number > maximum:
         raise ValidationError(
-            f"{name} of {value} is too large; the most it can be is {maximum:,}.",
+            f"{name} of {as_written(number)} is too large; the most it can be is {maximum:,}.",
             code="invalid_value",
         )
     number = number.quantize(_PLACES)
     if number < 0 or (positive and number == 0):
-        raise ValidationError(f"{name} must be {expected}, not {value!r}.", code="invalid_value")
+        raise ValidationError(
+            f"{name} must be {expected}, not {as_written(value)}.", code="invalid_value"
+        )
     return number
 
 

@@ -30,6 +30,7 @@ from nutrition.units.words import (
     _singular,
 )
 from sparky import words
+from sparky.words import as_written
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ def head_of(serving_unit: str) -> str:
 def clean_quantity(quantity) -> Decimal:
     """A positive, finite quantity to three places, or ValidationError 'invalid_quantity'."""
     problem = (
-        f"{quantity!r} is not an amount I can log; give a positive number such as 1, 2.5 or 150."
+        f"{as_written(quantity)} is not an amount I can log; give a positive number such as 1, "
+        "2.5 or 150."
     )
     if isinstance(quantity, bool) or quantity is None:
         raise ValidationError(problem, code="invalid_quantity")

@@ -12,6 +12,7 @@ from aiservices.services import ai_service_create
 from chat.models import ChatMessage
 from exercise.models import Exercise, ExerciseEntry
 from nutrition.models import Food, FoodEntry, FoodVariant
+from nutrition.services import food_create_custom
 from tests.conftest import make_user
 
 DAY = datetime.date(2026, 11, 30)
@@ -159,6 +160,20 @@ def test_staff_share_a_custom_food_with_everyone_and_take_it_back(staff_client, 
     assert "1 food(s) are no longer shared." in response.content.decode()
 
 
+def test_a_users_share_waits_in_the_admin_until_staff_approve_it(staff_client, alice, bob):
+    cake = food_create_custom(user=alice, name="Zebra cake", calories=1, shared_with_public=True)
+    custom_food(alice, "Grandma's banana bread")
+
+    waiting = staff_client.get(changelist(Food), {"sharing": "waiting"})
+    assert listed(waiting) == ["Zebra cake"]
+    assert not Food.objects.visible_to(bob).filter(pk=cake.pk).exists()
+
+    run_action(staff_client, Food, "share_publicly", [cake])
+    assert Food.objects.visible_to(bob).filter(pk=cake.pk).exists()
+    assert listed(staff_client.get(changelist(Food), {"sharing": "waiting"})) == []
+    assert listed(staff_client.get(changelist(Food), {"sharing": "shared"})) == ["Zebra cake"]
+
+
 def test_staff_share_a_custom_exercise(staff_client, alice):
     climb = Exercise.objects.create(name="Bouldering laps", is_custom=True, user=alice)
 
@@ -175,7 +190,7 @@ def test_each_catalogs_actions_are_named_for_its_rows(staff_client, model, rows)
         staff_client.get(changelist(model)).context["action_form"].fields["action"].choices
     )
 
-    assert actions["share_publicly"] == f"Share selected {rows} with every user"
+    assert actions["share_publicly"] == f"Approve: share selected {rows} with every user"
     assert actions["stop_sharing"] == f"Stop sharing selected {rows}"
     assert actions["merge_duplicates"] == f"Merge selected duplicate {rows}…"
 

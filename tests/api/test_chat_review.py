@@ -154,3 +154,43 @@ def test_without_the_preference_a_plain_meal_is_logged_at_once(alice_api, alice,
 
     assert body["action"] == "logged" and body["review"] is None
     assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_two_changes_of_one_item_are_refused_and_nothing_is_logged(alice_api, alice, catalog):
+    body = held(alice_api)
+
+    response = confirm(
+        alice_api, body["message_id"], [{"index": 0, "quantity": 2}, {"index": 0, "quantity": 3}]
+    )
+
+    assert response.status_code == 400 and response.json()["error"] == "bad_item"
+    assert "Item 1" in str(response.json()) and "changed twice" in str(response.json())
+    assert not FoodEntry.objects.for_user(alice).exists()
+    # the list still waits: one change per item logs it
+    assert confirm(alice_api, body["message_id"], [{"index": 0, "quantity": 2}]).status_code == 200
+    assert FoodEntry.objects.for_user(alice).get().quantity == Decimal("2")
+
+
+def test_the_page_refuses_two_amounts_for_one_item_rather_than_taking_the_last(
+    alice_api, alice, client, catalog
+):
+    body = held(alice_api)
+    client.force_login(alice)
+
+    response = client.post(
+        f"/chat/turn/review/{body['message_id']}/",
+        {"answer": "log", "quantity_0": ["2", "3"]},
+        follow=True,
+    )
+
+    assert "changed twice" in response.content.decode()
+    assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_a_negative_amount_is_said_as_people_write_it(alice_api, alice, catalog):
+    response = alice_api.post(
+        "/api/food-entries/", {"food": str(catalog["egg"].pk), "quantity": "-1"}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert "-1 is not an amount" in str(response.json()) and "Decimal" not in str(response.json())

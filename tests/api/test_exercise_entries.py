@@ -80,3 +80,31 @@ def test_bob_gets_404_for_alices_entry_and_an_empty_list(alice, bob_api, walking
     assert bob_api.delete(f"/api/exercise-entries/{entry.pk}/").status_code == 404
     assert results(bob_api.get("/api/exercise-entries/")) == []
     assert ExerciseEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_999_km_in_one_minute_is_a_400_that_says_why(alice_api, alice, walking):
+    response = alice_api.post(
+        "/api/exercise-entries/",
+        {
+            "exercise": str(walking.pk),
+            "duration_minutes": 1,
+            "distance": 999,
+            "distance_unit": "km",
+        },
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "59,940 km/h" in str(response.json())
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+
+
+def test_an_unknown_exercise_id_is_a_404_even_with_a_name(alice_api, alice, walking):
+    response = alice_api.post(
+        "/api/exercise-entries/",
+        {"exercise": "00000000-0000-4000-8000-000000000000", "exercise_name": "walking"},
+        format="json",
+    )
+
+    assert response.status_code == 404, response.content
+    assert not ExerciseEntry.objects.for_user(alice).exists()

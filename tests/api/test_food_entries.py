@@ -7,6 +7,7 @@ import pytest
 from nutrition import services
 from nutrition.models import FoodEntry
 from sparky.dates import today_for
+from tests.factories import CustomFoodFactory
 
 from .conftest import results
 
@@ -58,11 +59,11 @@ def test_a_future_date_is_refused(alice_api, alice, oats):
     assert response.status_code == 400 and response.json()["error"] == "future_date"
 
 
-def test_an_unknown_food_is_named_in_the_error(alice_api, bob, alice):
+def test_another_users_food_is_a_404(alice_api, bob, alice):
     bobs = services.food_create_custom(user=bob, name="Bob's stew", calories=100)
     response = alice_api.post("/api/food-entries/", {"food": str(bobs.pk)}, format="json")
-    assert response.status_code == 400
-    assert "food" in response.json()["fields"]
+    assert response.status_code == 404
+    assert "No food with this id" in str(response.json())
     assert not FoodEntry.objects.for_user(alice).exists()
 
 
@@ -152,3 +153,14 @@ def test_a_meal_of_another_day_is_logged_again_as_it_was(alice_api, alice, oats,
     assert empty.status_code == 400 and "Nothing was logged for dinner" in empty.content.decode()
     assert foreign.status_code == 400  # bob's diary has no such meal; alice's is not his
     assert FoodEntry.objects.for_user(alice).count() == 2
+
+
+def test_an_unknown_or_anothers_food_id_is_a_404_and_nothing_is_logged(alice_api, bob):
+    bobs = CustomFoodFactory(user=bob, name="Bob's egg bake", calories=200)
+    for food_id in ["00000000-0000-4000-8000-000000000000", str(bobs.id)]:
+        response = alice_api.post(
+            "/api/food-entries/", {"food": food_id, "quantity": 1}, format="json"
+        )
+        assert response.status_code == 404, response.content
+        assert "No food with this id" in str(response.json())
+    assert not FoodEntry.objects.exists()

@@ -1,5 +1,7 @@
-"""A broker outage costs the progress summary, never the chat turn."""
+"""A broker outage costs neither the chat turn nor its progress summary: one WARNING line, and the
+summary is written in-process as with no broker."""
 
+import logging
 import socket
 
 import pytest
@@ -28,10 +30,17 @@ def dead_broker(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_logging_turn_still_answers_when_the_broker_is_down(dead_broker, alice):
-    response = handle_turn(alice, "3 glasses of water")
+def test_a_logging_turn_answers_and_gets_its_summary_when_the_broker_is_down(
+    dead_broker, alice, caplog
+):
+    with caplog.at_level(logging.INFO):
+        response = handle_turn(alice, "3 glasses of water")
 
     assert response.action == "logged"
     assert WaterIntake.objects.get(user=alice).glasses_consumed == 3
     assert ChatMessage.objects.filter(pk=response.message_id).exists()
-    assert not ChatMessage.objects.filter(metadata__kind="progress_summary").exists()
+    summary = ChatMessage.objects.get(metadata__kind="progress_summary")
+    assert summary.metadata["summary_for"] == str(response.message_id)
+    trouble = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [(r.levelname, r.exc_info) for r in trouble] == [("WARNING", None)]
+    assert "broker is unreachable" in trouble[0].getMessage()

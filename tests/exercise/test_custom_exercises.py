@@ -14,6 +14,7 @@ from exercise.services import (
     exercise_update_custom,
 )
 from tests.exercise.conftest import public_exercise
+from tests.factories import approve_share
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,8 @@ def test_none_clears_an_optional_value(alice, padel):
 
 def test_sharing_can_be_switched_on_and_off(alice, bob, padel):
     exercise_update_custom(user=alice, exercise_id=str(padel.pk), shared_with_public=True)
+    assert not Exercise.objects.visible_to(bob).filter(pk=padel.pk).exists()  # waits for staff
+    approve_share(padel)
     assert Exercise.objects.visible_to(bob).filter(pk=padel.pk).exists()
 
     exercise_update_custom(user=alice, exercise_id=padel.pk, shared_with_public=False)
@@ -146,6 +149,7 @@ def test_bob_cannot_change_or_delete_alices_exercise(alice, bob, padel):
 
 def test_a_shared_exercise_is_read_only_to_others(alice, bob, padel):
     exercise_update_custom(user=alice, exercise_id=padel.pk, shared_with_public=True)
+    approve_share(padel)
     before = row(padel)
 
     with pytest.raises(ValidationError) as caught:
@@ -183,6 +187,7 @@ def test_an_exercise_in_use_is_not_deleted(alice, padel):
 
 def test_a_shared_exercise_someone_else_logged_is_not_deleted(alice, bob, padel):
     exercise_update_custom(user=alice, exercise_id=padel.pk, shared_with_public=True)
+    approve_share(padel)
     exercise_entry_create(user=bob, exercise=padel, duration_minutes=30)
 
     with pytest.raises(ValidationError) as caught:

@@ -2,6 +2,7 @@ import pytest
 
 from exercise.services import exercise_create_custom, exercise_find_best, exercise_search
 from tests.exercise.conftest import public_exercise
+from tests.factories import approve_share
 
 
 @pytest.mark.parametrize(
@@ -93,6 +94,8 @@ def test_private_custom_exercises_are_invisible_to_others_and_shared_ones_visibl
     )
 
     assert exercise_search(user=bob, query="padel") == []
+    assert exercise_find_best(user=bob, name="kettlebell flow") is None  # until staff approve
+    approve_share(shared)
     assert exercise_find_best(user=bob, name="kettlebell flow") == shared
 
 

@@ -389,3 +389,91 @@ def test_text_the_database_cannot_store_is_refused_with_a_message(alice, text):
 
     assert named.value.code == noted.value.code == "invalid_characters"
     assert not ExerciseEntry.objects.exists()
+
+
+# --- what a session and a day can hold -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("distance", "minutes"),
+    [(999, 1), (5, 1), (30, 60)],  # 59,940 km/h; 300 km/h; 30 km/h is no run either
+)
+def test_a_distance_faster_than_anyone_goes_is_refused_in_plain_words(
+    alice, running, distance, minutes
+):
+    with pytest.raises(ValidationError) as caught:
+        exercise_entry_create(
+            user=alice,
+            exercise=running,
+            distance=distance,
+            distance_unit="km",
+            duration_minutes=minutes,
+        )
+
+    assert caught.value.code == "implausible_speed"
+    assert "km/h" in caught.value.message and "Decimal" not in caught.value.message
+    assert not ExerciseEntry.objects.exists()
+
+
+def test_each_activity_has_its_own_top_speed(alice, running):
+    cycling = public_exercise("Cycling, general", met=7.5)
+
+    ride = exercise_entry_create(
+        user=alice, exercise=cycling, distance=30, distance_unit="km", duration_minutes=60
+    )
+    assert ride.distance == 30  # 30 km/h is a brisk ride, though no one runs it
+    with pytest.raises(ValidationError, match="no one keeps up more than 60 km/h"):
+        exercise_entry_create(
+            user=alice, exercise=cycling, distance=100, distance_unit="km", duration_minutes=60
+        )
+
+
+def test_a_distance_with_no_time_that_no_session_holds_is_refused(alice):
+    walking = public_exercise("Walking, 3.5 mph, brisk", met=4.3)
+
+    with pytest.raises(ValidationError) as caught:
+        exercise_entry_create(user=alice, exercise=walking, distance=1000, distance_unit="km")
+
+    assert caught.value.code == "implausible_distance"
+    assert "1,000 km of walking would take about" in caught.value.message
+    assert not ExerciseEntry.objects.exists()
+
+
+def test_a_session_longer_than_its_activity_allows_is_refused(alice):
+    yoga = public_exercise("Yoga, Hatha", met=2.5)
+
+    assert exercise_entry_create(user=alice, exercise=yoga, duration_minutes=90)
+    with pytest.raises(ValidationError) as caught:
+        exercise_entry_create(user=alice, exercise=yoga, duration_minutes=600)
+
+    assert caught.value.code == "implausible_duration"
+    assert caught.value.message.startswith("10 hours of yoga")
+
+
+def test_a_day_holds_at_most_24_hours_of_exercise(alice, running):
+    walking = public_exercise("Walking, 3.5 mph, brisk", met=4.3)
+    first = exercise_entry_create(user=alice, exercise=walking, duration_minutes=14 * 60)
+    yesterday = exercise_entry_create(
+        user=alice, exercise=walking, duration_minutes=12 * 60, entry_date=days_ago(alice, 1)
+    )
+
+    with pytest.raises(ValidationError) as caught:
+        exercise_entry_create(user=alice, exercise=walking, duration_minutes=12 * 60)
+    assert caught.value.code == "implausible_day"
+    assert "26 hours of exercise" in caught.value.message
+    with pytest.raises(ValidationError):  # moving yesterday's onto today is the same
+        exercise_entry_update(user=alice, entry_id=yesterday.pk, entry_date=today_for(alice))
+    # changing the day's one entry counts it once
+    exercise_entry_update(user=alice, entry_id=first.pk, duration_minutes=20 * 60)
+    assert ExerciseEntry.objects.for_user(alice).count() == 2
+
+
+def test_an_update_to_an_impossible_pace_is_refused(alice, running):
+    entry = exercise_entry_create(
+        user=alice, exercise=running, distance=5, distance_unit="km", duration_minutes=30
+    )
+
+    with pytest.raises(ValidationError, match="would be 300 km/h"):
+        exercise_entry_update(user=alice, entry_id=entry.pk, duration_minutes=1)
+    entry.refresh_from_db()
+    assert entry.duration_minutes == 30

@@ -8,7 +8,9 @@ from django.db import connections
 from aiservices.services import ai_service_activate, ai_service_create
 from chat.tools import ENABLE_TOOL_NAME, registry, tools_for
 from chat.web.mcp import build_server
+from exercise.models import ExerciseEntry
 from nutrition.models import FoodEntry, WaterIntake
+from tests.factories import CustomFoodFactory, FoodFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -177,3 +179,44 @@ def test_a_user_named_in_the_arguments_is_ignored(alice, bob, egg):
 def test_a_server_rejects_an_unknown_profile(alice):
     with pytest.raises(ValueError, match="full or core"):
         build_server(user=alice, profile="tiny")
+
+
+@pytest.mark.parametrize("food_id", ["00000000-0000-4000-8000-000000000000", "not-an-id", "BOBS"])
+def test_log_food_refuses_an_unknown_or_anothers_food_id_and_never_logs_the_name(
+    alice, bob, egg, food_id
+):
+    if food_id == "BOBS":
+        food_id = str(CustomFoodFactory(user=bob, name="Bob's egg bake", calories=200).id)
+
+    result = call(build_server(user=alice), "log_food", {"food_name": "egg", "food_id": food_id})
+
+    assert result.is_error
+    assert "No food with id" in text_of(result) and "Nothing was saved" in text_of(result)
+    assert not FoodEntry.objects.exists()
+
+
+def test_log_exercise_refuses_an_unknown_exercise_id_and_never_logs_the_name(alice, catalog):
+    result = call(
+        build_server(user=alice),
+        "log_exercise",
+        {
+            "exercise_name": "running",
+            "exercise_id": "00000000-0000-4000-8000-000000000000",
+            "duration_minutes": 30,
+        },
+    )
+
+    assert result.is_error and "No exercise with id" in text_of(result)
+    assert not ExerciseEntry.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["x", "e", "1"])
+def test_a_one_letter_name_is_not_a_food(alice, catalog, name):
+    # foods with a one-letter word in their name, as the catalog has them
+    FoodFactory(name="Beverages, fruit juice blend, with added vitamins A, C, E", calories=47)
+    FoodFactory(name="Milk, 1% fat, with added vitamin A", calories=42)
+
+    result = call(build_server(user=alice), "log_food", {"food_name": name})
+
+    assert result.is_error
+    assert not FoodEntry.objects.exists()

@@ -403,3 +403,23 @@ def test_a_weight_without_a_unit_that_is_the_last_weight_in_the_other_unit_is_re
 
 def test_a_weight_without_a_unit_and_no_history_is_in_the_usual_unit(alice):
     assert checkin_upsert(user=alice, weight=180).weight == Decimal("180.00")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "unit", "said"),
+    [
+        ("Mood", "1e9", "out of 10", "A mood of 1,000,000,000 out of 10 is not a score"),
+        ("Stress", 11, None, "A stress of 11 out of 10 is not a score"),
+        ("Sleep", "1e9", "hours", "1,000,000,000 hours of sleep is outside what a day can hold"),
+    ],
+)
+def test_a_score_or_a_sleep_no_one_has_is_refused_in_plain_numbers(alice, name, value, unit, said):
+    with pytest.raises(ValidationError) as caught:
+        custom_measurement_log(user=alice, name=name, value=value, unit=unit)
+
+    assert caught.value.code == "out_of_range" and caught.value.message.startswith(said)
+    assert not CustomMeasurement.objects.for_user(alice).exists()
+
+
+def test_a_score_from_0_to_10_is_kept(alice):
+    assert custom_measurement_log(user=alice, name="Mood", value=7, unit="out of 10").value == 7

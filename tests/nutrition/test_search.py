@@ -9,6 +9,7 @@ from nutrition.services import (
     food_search,
     food_update_custom,
 )
+from tests.factories import approve_share
 from tests.nutrition.conftest import catalog_food
 
 CATALOG = [
@@ -208,7 +209,23 @@ def test_others_private_foods_are_never_found_but_shared_ones_are(alice, bob, ca
     assert "Grandma's banana loaf" in names(alice, "banana loaf")
 
     food_update_custom(user=alice, food_id=secret.id, shared_with_public=True)
+    assert "Grandma's banana loaf" not in names(bob, "banana loaf")  # until staff approve
+    approve_share(secret)
     assert "Grandma's banana loaf" in names(bob, "banana loaf")
+
+
+def test_an_unapproved_share_ranks_only_for_its_owner(alice, bob, catalog):
+    # "zebra cake" and a 1 kcal "banana", shared by bob and not yet approved
+    zebra = food_create_custom(user=bob, name="Zebra cake", calories=1, shared_with_public=True)
+    fake = food_create_custom(user=bob, name="Banana", calories=1, shared_with_public=True)
+
+    assert "Banana" not in names(alice, "banana") and names(bob, "banana")[0] == "Banana"
+    assert "Zebra cake" not in names(alice, "zebra cake")
+    assert food_find_best(user=alice, name="banana") != fake
+    approve_share(zebra)
+    assert "Zebra cake" in names(alice, "zebra cake")
+    food_update_custom(user=bob, food_id=zebra.id, calories=2)  # changed: approved again first
+    assert "Zebra cake" not in names(alice, "zebra cake")
 
 
 def test_a_new_custom_food_is_found_by_a_typo_of_its_new_word(alice):

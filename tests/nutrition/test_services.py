@@ -24,6 +24,7 @@ from nutrition.services import (
 )
 from sparky.dates import today_for
 from tests.conftest import make_user
+from tests.factories import approve_share
 from tests.nutrition.conftest import catalog_food
 
 
@@ -247,6 +248,7 @@ def test_bob_cannot_see_log_or_change_alices_own_food(alice, bob, alices_shake):
 
 def test_a_shared_food_is_visible_and_loggable_but_read_only_to_others(alice, bob, alices_shake):
     food_update_custom(user=alice, food_id=alices_shake.id, shared_with_public=True)
+    approve_share(alices_shake)
 
     assert food_get(user=bob, food_id=alices_shake.id) == alices_shake
     assert alices_shake in food_search(user=bob, query="banana shake")

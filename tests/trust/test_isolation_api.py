@@ -154,7 +154,7 @@ def _matrix(w, egg_id) -> dict:
             (f"/api/food-entries/?date={day}", None, 200, _empty),
         ],
         ("food-entry-list", "POST"): [
-            ("/api/food-entries/", {"food": str(food), "quantity": 1}, 400, None),
+            ("/api/food-entries/", {"food": str(food), "quantity": 1}, 404, None),
             ("/api/food-entries/", {"food": egg_id, "variant": str(w.variant.pk)}, 400, None),
         ],
         ("food-entry-repeat", "POST"): [
@@ -195,7 +195,7 @@ def _matrix(w, egg_id) -> dict:
         ("exercise-detail", "DELETE"): [(f"/api/exercises/{ex}/", None, 404, None)],
         ("exercise-entry-list", "GET"): [("/api/exercise-entries/", None, 200, _empty)],
         ("exercise-entry-list", "POST"): [
-            ("/api/exercise-entries/", {"exercise": str(ex), "duration_minutes": 10}, 400, None),
+            ("/api/exercise-entries/", {"exercise": str(ex), "duration_minutes": 10}, 404, None),
             (
                 "/api/exercise-entries/",
                 {"exercise_name": EXERCISE_NAME, "duration_minutes": 10},

@@ -193,12 +193,11 @@ def test_an_edit_by_alices_entry_id_tells_bob_he_has_no_such_entry(alice_world, 
     assert ExerciseEntry.objects.filter(pk=w.exercise_entry.pk).exists()
 
 
-def test_logging_with_alices_food_id_falls_back_to_bobs_own_search(alice_world, bob, bob_ctx):
-    """A forged food_id is ignored; the name decides, among the foods bob can see."""
+def test_logging_with_alices_food_id_is_refused_and_logs_nothing(alice_world, bob, bob_ctx):
+    """A forged food_id is refused as no such food; the name is not tried instead."""
     w = alice_world
     result = run_tool(
         bob_ctx, "log_food", {"food_name": "egg", "food_id": str(w.food.pk), "quantity": 2}
     )
-    assert result.ok, result.message
-    entry = FoodEntry.objects.get(user=bob)
-    assert entry.food.name.startswith("Egg") and entry.food_id != w.food.pk
+    assert not result.ok and "No food with id" in result.message
+    assert not FoodEntry.objects.filter(user=bob).exists()

@@ -116,10 +116,10 @@ def _food_unit(raw) -> str | None:
     if _is_null(raw):
         return None
     if not isinstance(raw, str):
-        raise IntentError(f"log_food unit must be text such as 'g' or 'cup', not {_shown(raw)}.")
+        raise IntentError(f"A unit is a word such as 'g' or 'cup', not {_shown(raw)}.")
     text = " ".join(raw.strip().lower().split())
     if len(text) > 50:
-        raise IntentError("log_food unit is longer than 50 characters; use e.g. 'g' or 'cup'.")
+        raise IntentError("That unit is longer than 50 characters; use e.g. 'g' or 'cup'.")
     return food_units.unit_word(text) or text
 
 

@@ -167,7 +167,9 @@ def _food_data(data: dict) -> dict:
         raise IntentError(f"log_food needs a food_name, e.g. {_example('log_food')}")
     food_name = " ".join(food_name.split())
     if len(food_name) > 255:
-        raise IntentError("log_food food_name is longer than 255 characters; name one food.")
+        raise IntentError(
+            "That is longer than a food's name can be (255 characters); name one food at a time."
+        )
 
     raw_quantity = _pick(data, "quantity", "qty", "amount", "servings", "count", "number")
     raw_unit = _pick(data, "unit", "units", "serving_unit", "measure", "unit_of_measure")

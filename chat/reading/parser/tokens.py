@@ -4,6 +4,7 @@ with known multi-word names joined; quantities read from digits, fractions and n
 from __future__ import annotations
 
 import re
+import sys
 
 from django.conf import settings
 from text_to_num import text2num
@@ -20,6 +21,7 @@ _TOKEN = re.compile(
     r"""
       [0-9]{4}-[0-9]{2}-[0-9]{2}              # an ISO date
     | [0-9]+(?:\.[0-9]+)?/[0-9]+(?:\.[0-9]+)?  # a fraction, or a blood pressure such as 120/80
+    | [0-9]*\.?[0-9]+e[+-]?[0-9]+\b          # "1e9": kept whole, never read as 1 and 9
     | (?<![\w.])-(?=\.?[0-9])                # the sign of a number: "-3 eggs" is refused, not 3
     | [0-9]*\.[0-9]+ | [0-9]+                  # a number
     | [^\W\d_]+(?:['&-][^\W\d_]+)*            # a word, keeping apostrophes, hyphens, m&ms
@@ -88,6 +90,10 @@ def number_value(token: str) -> float | None:
     Number words are read by text2num."""
     if re.fullmatch(r"[0-9]*\.?[0-9]+", token):
         return float(token)
+    if re.fullmatch(r"[0-9]*\.?[0-9]+e[+-]?[0-9]+", token):
+        # Its whole value, so the diary's own limits refuse "slept 1e9 hours" as they would
+        # a billion hours written out (beyond what a float holds: the largest it holds).
+        return min(float(token), sys.float_info.max)
     if re.fullmatch(r"[0-9.]+/[0-9.]+", token):
         top, bottom = token.split("/")
         try:

@@ -872,3 +872,8 @@ def test_a_goal_it_cannot_set_is_explained_and_nothing_is_logged(message, says):
 
     assert result.intents == []
     assert result.errors[0].startswith(says)
+
+
+def test_a_number_in_scientific_notation_is_one_token_never_its_fragments():
+    assert tokenise("slept 1e9 hours") == ["slept", "1e9", "hours"]
+    assert "9" not in tokenise("mood 1e9/10") and "1" not in tokenise("ran 2.5e3 km")

@@ -10,7 +10,7 @@ from chat.turn.coach import TurnRejected, handle_turn
 from chat.turn.engines.dispatch import dispatch_intents
 from chat.turn.types import Turn
 from exercise.models import ExerciseEntry
-from measurements.models import CheckInMeasurement
+from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition.models import FoodEntry, UserGoal, WaterIntake
 from sparky.dates import today_for
 
@@ -398,3 +398,36 @@ def test_a_mood_and_a_sleep_are_logged_in_plain_words(alice, catalog):
 
     assert mood.message == "Logged your mood 7 out of 10."
     assert sleep.message == "Logged your sleep 8 hours."
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("walked 1000 km", "1,000 km of walking would take about"),
+        ("ran 1e30 km in 1 min", "is not plausible for one session"),
+        ("ran 5 km in 1 min", "would be 300 km/h"),
+        ("slept 1e9 hours", "1,000,000,000 hours of sleep is outside what a day can hold"),
+    ],
+)
+def test_an_impossible_workout_or_sleep_is_refused_and_nothing_is_saved(alice, catalog, text, said):
+    response = handle_turn(alice, text)
+
+    assert said in response.message
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+    assert not CustomMeasurement.objects.for_user(alice).exists()
+
+
+@pytest.mark.parametrize("text", ["mood 1e9/10", "slept 1e9", "weight 1e9 kg"])
+def test_no_fragment_of_1e9_is_taken_for_a_number(alice, catalog, text):
+    handle_turn(alice, text)
+
+    assert not CustomMeasurement.objects.for_user(alice).exists()
+    assert not CheckInMeasurement.objects.for_user(alice).exists()
+
+
+def test_a_refusal_names_no_tool_or_field(alice, catalog):
+    response = handle_turn(alice, "I ate " + "very " * 60 + "good bread")
+
+    assert "longer than a food's name can be" in response.message
+    assert "log_food" not in response.message and "food_name" not in response.message
+    assert not FoodEntry.objects.for_user(alice).exists()
