@@ -49,11 +49,16 @@ def take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
         if meal is None:
             continue
         before, after = token_at(tokens, i - 1), token_at(tokens, i + 1)
-        as_a = before in ("a", "an") and token_at(tokens, i - 2) in ("as", "for")
+        # "as a snack", and "for a quick snack": one word may describe the meal
+        lead = 2 if token_at(tokens, i - 2) in ("a", "an") and before.isalpha() else 1
+        as_a = token_at(tokens, i - lead) in ("a", "an") and token_at(tokens, i - lead - 1) in (
+            "as",
+            "for",
+        )
         # "snack - an apple", "lunch 2 eggs": a meal word opening the clause before an amount
         opening = i == 0 and (after == "some" or take_quantity(tokens, i + 1)[0] is not None)
         if before in MEAL_BEFORE or as_a or after in MEAL_AFTER or opening:
-            start = i - 2 if as_a else (i - 1 if before in MEAL_BEFORE else i)
+            start = i - lead - 1 if as_a else (i - 1 if before in MEAL_BEFORE else i)
             while start > 0 and tokens[start - 1] in ("for", "my", "at"):
                 start -= 1
             end = i + 2 if after in (":", "was", "is", "-") else i + 1

@@ -139,8 +139,10 @@ def _items_from(tokens: list[str]) -> list[FoodItem]:
     for start, stop in zip(anchors, [*anchors[1:], len(tokens)][: len(anchors)], strict=True):
         _, after = take_quantity(tokens, start)
         span = tokens[start:stop]
-        if meal_for_word(span[-1]) is not None:
+        if any(meal_for_word(word) is not None for word in span[:3]):
             continue  # "for a quick snack": the meal, not a food
+        if start and tokens[start - 1] == "from":
+            continue  # "an egg from a fast food restaurant": where it came from, not a food
         item = food_item(_without_adjectives(span, after - start))
         if not isinstance(item, FoodItem):
             continue
@@ -180,7 +182,7 @@ def _joined(item: FoodItem, piece: _Piece) -> FoodItem | None:
     return FoodItem({**item.data, "food_name": name}, item.meal)
 
 
-def _prepared(word: str) -> bool:
+def prepared(word: str) -> bool:
     """A word saying how a food was made ("made", "topped", "loaded", "served")."""
     return word == "made" or (len(word) > 4 and word.endswith("ed"))
 
@@ -199,7 +201,7 @@ def meal_items(tokens: list[str]) -> list[FoodItem]:
             if whole is not None:
                 items[-1] = whole
                 continue
-        if piece.after_with and i and _prepared(pieces[i - 1].tokens[-1]):
+        if piece.after_with and i and prepared(pieces[i - 1].tokens[-1]):
             continue  # "made with oil", "topped with pepperoni": how the food before was made
         found = _items_from(piece.tokens)
         if not found and previous_found and (bare := _bare(piece.tokens)) is not None:

@@ -26,7 +26,7 @@ from chat.reading.parser.food import (
     with_nutrition,
 )
 from chat.reading.parser.goals import read_goals
-from chat.reading.parser.meal import meal_items
+from chat.reading.parser.meal import meal_items, prepared
 from chat.reading.parser.measurements import (
     bed_or_wake,
     is_water,
@@ -260,13 +260,12 @@ def _told_instead(tokens: list[str], by_clauses: Reading) -> list[FoodItem] | No
 
 
 def _clause_found(data: dict) -> bool:
-    """Whether the catalog knows a clause's food as named: "a rum and coke" as two, never a
-    lone word no food is called by ("quick" of "a quick snack" is no oats)."""
+    """Whether the catalog knows a clause's food as named ("a rum and coke" as two); a lone
+    word saying how a food was made ("topped") names none, whatever it resembles."""
     name = data["food_name"]
     if len(split_items(user=PUBLIC, name=name)) > 1:
         return True
-    words = name.split()
-    if len(words) == 1 and not food_name_word(words[0]):
+    if " " not in name and prepared(name) and not food_name_word(name):
         return False
     return food_find_best(user=None, name=name, unit=data.get("unit")) is not None
 
