@@ -133,7 +133,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `manage.py collectstatic` puts the files WhiteNoise serves when DEBUG is off (sparky_setup
+# collects them then: `make serve` needs no separate step).
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -197,6 +199,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "sparky.api.SparkyAutoSchema",
     "EXCEPTION_HANDLER": "sparky.api.exception_handler",
+    # JSON nested past sparky.parsers.MAX_DEPTH is a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "sparky.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "chat": env.str("SPARKY_CHAT_RATE", default="30/min"),
         "auth": env.str("SPARKY_AUTH_RATE", default="10/min"),

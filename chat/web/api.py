@@ -14,7 +14,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,6 +28,7 @@ from chat.turn.undo import reply_undo
 from chat.web import serializers as s
 from chat.web import streaming
 from sparky.api import ERRORS, ScopedThrottle
+from sparky.parsers import JSONParser
 
 STREAM_EXAMPLE = (
     'event: step\ndata: {"text": "Reading your message…"}\n\n'
