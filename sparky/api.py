@@ -52,6 +52,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from sparky import logins
 from sparky.dates import parse_day
 from sparky.models import User
 
@@ -261,6 +262,11 @@ class ScopedThrottle(ScopedRateThrottle):
 
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        # The socket's address unless trusted proxies are configured: X-Forwarded-For is the
+        # client's to write, so DRF's own reading of it let every guess come from a new address.
+        return logins.client_address(request)
 
 
 # --- date filters ----------------------------------------------------------------------------
@@ -503,11 +509,18 @@ class AuthTokenView(APIView):
             email=given.validated_data["email"].lower(),
             password=given.validated_data["password"],
         )
+        if user is None and logins.is_locked_out(request):
+            return Response(
+                {"error": "locked_out", "detail": logins.locked_out_message()},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(round(settings.SPARKY_LOGIN_LOCKOUT_MINUTES * 60))},
+            )
         if user is None:
             raise exceptions.ValidationError(
                 {api_settings.NON_FIELD_ERRORS_KEY: ["Wrong email or password."]},
                 code="invalid_credentials",
             )
+        logins.token_issued(request, user)
         token = token_issue(user=user)
         return Response({"token": token.key, "user_id": user.pk, "email": user.email})
 
