@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE ?= config.settings
 
-.PHONY: install services browser run dev worker beat test test-fast test-browser test-model lint \
+.PHONY: install services browser run serve dev worker beat test test-fast test-browser test-model lint \
 	format bench model-server model-install model-eval clean
 
 install: $(VENV)/.installed
@@ -36,6 +36,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 run: install
 	@$(PY) manage.py sparky_run --host $(HOST) --port $(PORT)
+
+# Production (DEBUG=false with SECRET_KEY, SPARKY_ENCRYPTION_KEYS, ALLOWED_HOSTS set): the same
+# setup plus the static files collected, then uvicorn in WEB_WORKERS processes (MCP included).
+WEB_WORKERS ?= 2
+serve: install
+	@$(PY) manage.py sparky_serve --host $(HOST) --port $(PORT) --workers $(WEB_WORKERS)
 
 # Web (uvicorn, MCP at /mcp), Celery worker and beat together; Ctrl-C stops all three.
 # Needs CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0): sparky_dev says so before setup runs.

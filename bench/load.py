@@ -1,7 +1,8 @@
 """N concurrent users against a running Sparky (gunicorn + Celery worker + Postgres) on loopback.
 
     .venv/bin/python bench/load.py [--users 50] [--duration 60] [--workers 2] [--threads 8]
-        [--server gunicorn|uvicorn] [--pool N] [--think SECONDS] [--retry-fraction 0.2] [--keep]
+        [--server gunicorn|uvicorn|serve] [--pool N] [--think SECONDS] [--retry-fraction 0.2]
+        [--keep]
 
 Creates its own scratch database (sparky_bench_load, dropped at the end unless --keep) and uses
 Redis DB 7 (flushed before and after) as the Celery broker and the shared cache (throttles and the
@@ -10,7 +11,9 @@ provider circuit, as a multi-process deployment needs). It starts, as child proc
 - gunicorn (gthread: `--workers` processes x `--threads` threads, DEBUG off, persistent database
   connections), so at most workers x threads requests hold a Postgres connection at once; or,
   with `--server uvicorn`, the ASGI app as the README serves it (a thread per request; `--pool N`
-  bounds its connections with DB_POOL_MAX_SIZE);
+  bounds its connections with DB_POOL_MAX_SIZE); or, with `--server serve`, the production command
+  itself (`make serve`: manage.py sparky_serve, DEBUG off, static files collected, uvicorn workers
+  with a pool of 8 connections each unless `--pool`);
 - a Celery worker (prefork, `--celery-concurrency` children) that writes the progress summaries.
 
 The fake LLM (tests/fake_llm.py) runs in this process and answers instantly: a log_food call for
@@ -96,7 +99,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of measured load")
-    parser.add_argument("--server", choices=("gunicorn", "uvicorn"), default="gunicorn")
+    parser.add_argument(
+        "--server",
+        choices=("gunicorn", "uvicorn", "serve"),
+        default="gunicorn",
+        help="serve: the production command, manage.py sparky_serve (make serve)",
+    )
     # One process per core; threads cover the waits on Postgres and the model. More threads add
     # GIL contention and tail latency here (3 x 8: p99 4.4 s against 2.4 s at the same req/s).
     parser.add_argument("--workers", type=int, default=2, help="web server processes")
@@ -118,6 +126,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
+    if args.server == "serve" and not args.pool:
+        args.pool = 8  # sparky_serve's own default (DB_POOL_MAX_SIZE)
 
     # One run at a time: a second one would drop the first one's database under it.
     lock = open(Path(tempfile.gettempdir()) / f"{SCRATCH}.lock", "w")  # noqa: SIM115
@@ -305,7 +315,7 @@ class Bench:
                         "-m",
                         "celery",
                         "-A",
-                        "sparky",
+                        "config",  # the Celery app lives in config/celery.py
                         "worker",
                         "--pool=prefork",
                         f"--concurrency={self.args.celery_concurrency}",
@@ -336,6 +346,21 @@ class Bench:
 
     def web_command(self, port: int) -> list[str]:
         bin_dir = Path(sys.executable).parent
+        if self.args.server == "serve":
+            # The production command as the README gives it (`make serve`): setup, static files,
+            # uvicorn workers with a connection pool each.
+            return [
+                sys.executable,
+                "manage.py",
+                "sparky_serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(self.args.workers),
+                "--skip-catalog",
+            ]
         if self.args.server == "uvicorn":
             # As the README serves it: ASGI, Django's sync views each in a thread of their own.
             return [
@@ -579,6 +604,8 @@ class Bench:
         measured = [s for s in self.samples if s.measured]
         if self.args.server == "gunicorn":
             web = f"gunicorn gthread {self.args.workers} workers x {self.args.threads} threads"
+        elif self.args.server == "serve":
+            web = f"make serve (sparky_serve: uvicorn {self.args.workers} workers)"
         else:
             web = f"uvicorn {self.args.workers} workers (a thread per request)"
         think = f"{self.args.think:g} s mean think time" if self.args.think else "no think time"

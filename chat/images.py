@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
 import io
 import re
 import uuid
@@ -61,6 +62,15 @@ def _read(upload) -> tuple[bytes, str]:
         raise ImageRejected(_too_big(size))
     data = upload.read(settings.SPARKY_MAX_IMAGE_BYTES + 1)
     return data, name
+
+
+def image_digest(upload) -> str:
+    """The sha256 of a photo as sent (an upload is read, then rewound for prepare_image)."""
+    if isinstance(upload, bytes | bytearray):
+        return hashlib.sha256(upload).hexdigest()
+    data = upload.read(settings.SPARKY_MAX_IMAGE_BYTES + 1)
+    upload.seek(0)
+    return hashlib.sha256(data).hexdigest()
 
 
 def _too_big(size: int) -> str:

@@ -4,6 +4,7 @@ Every integration is off until its variable is set: no broker means tasks run ea
 service means the built-in offline model answers. Bad values raise ImproperlyConfigured.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "django_htmx",
     "template_partials",
@@ -120,6 +122,31 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "chat:page"
 LOGOUT_REDIRECT_URL = "login"
 
+# Failed logins are counted per account by django-axes (sparky.logins): its backend goes first and
+# refuses a locked account before any password is checked. The lockout is answered by the login
+# page and the token endpoint themselves (a form error, a JSON 429), not by AxesMiddleware, whose
+# page would be neither; hence the silenced check that asks for it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+SPARKY_TRUSTED_PROXIES = env.int("SPARKY_TRUSTED_PROXIES", default=0)
+if SPARKY_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("SPARKY_TRUSTED_PROXIES is a number of proxies: 0 or more.")
+SPARKY_LOGIN_FAILURE_LIMIT = env.int("SPARKY_LOGIN_FAILURE_LIMIT", default=10)
+SPARKY_LOGIN_LOCKOUT_MINUTES = env.float("SPARKY_LOGIN_LOCKOUT_MINUTES", default=15.0)
+AXES_FAILURE_LIMIT = SPARKY_LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = dt.timedelta(minutes=SPARKY_LOGIN_LOCKOUT_MINUTES)
+# Each account, and each client address (one address trying many accounts), counted on its own.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "sparky.logins.login_email"
+AXES_CLIENT_IP_CALLABLE = "sparky.logins.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # marks the refused request as locked out
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
+AXES_VERBOSE = False
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -133,7 +160,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `manage.py collectstatic` puts the files WhiteNoise serves when DEBUG is off (sparky_setup
+# collects them then: `make serve` needs no separate step).
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -197,9 +226,16 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "sparky.api.SparkyAutoSchema",
     "EXCEPTION_HANDLER": "sparky.api.exception_handler",
+    # JSON nested past sparky.parsers.MAX_DEPTH is a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "sparky.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "chat": env.str("SPARKY_CHAT_RATE", default="30/min"),
         "auth": env.str("SPARKY_AUTH_RATE", default="10/min"),
+        "signup": env.str("SPARKY_SIGNUP_RATE", default="10/hour"),
     },
     # Amounts are JSON numbers, not strings.
     "COERCE_DECIMAL_TO_STRING": False,
@@ -256,5 +292,6 @@ LOGGING = {
     "loggers": {
         "LiteLLM": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # a line per failed login at INFO; lockouts still show
     },
 }

@@ -21,15 +21,22 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    ObjectDoesNotExist,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.views import defaults
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -45,6 +52,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from sparky import logins
 from sparky.dates import parse_day
 from sparky.models import User
 
@@ -112,10 +120,28 @@ def _first_code(codes) -> str:
     return str(codes)
 
 
+class TooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
+def _too_large() -> str:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+    return (
+        f"The request is larger than {limit:g} MB, the most Sparky accepts. "
+        "Send less at once (a photo goes as a file of up to "
+        f"{settings.SPARKY_MAX_IMAGE_BYTES / (1024 * 1024):g} MB)."
+    )
+
+
 def exception_handler(exc, context):
     """DRF's handler, plus service errors, in the one error shape of the API."""
     if isinstance(exc, DjangoValidationError):
         return _django_error(exc)
+    if isinstance(exc, RequestDataTooBig):
+        exc = TooLarge(_too_large())
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError("The request could not be read; check its body and headers.")
     if isinstance(exc, ObjectDoesNotExist | Http404):
         # The same answer for "does not exist" and "belongs to someone else".
         exc = exceptions.NotFound("Not found.")
@@ -147,6 +173,38 @@ def exception_handler(exc, context):
             ),
         }
     return response
+
+
+# Outside the API's views (no route matched, a body refused before a view ran, a crash), Django's
+# error handlers answer; under /api/ they answer in the same JSON shape (config/urls.py names them).
+
+_NOT_FOUND = "There is no such address in the API; GET /api/ lists the endpoints."
+_SERVER_ERROR = "Something went wrong on Sparky's side. Please try again in a moment."
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request, exception=None):
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse({"error": "too_large", "detail": _too_large()}, status=413)
+    detail = "The request could not be read; check its body and headers."
+    return JsonResponse({"error": "bad_request", "detail": detail}, status=400)
+
+
+def page_not_found(request, exception=None):
+    if not _is_api(request):
+        return defaults.page_not_found(request, exception)
+    return JsonResponse({"error": "not_found", "detail": _NOT_FOUND}, status=404)
+
+
+def server_error(request):
+    if not _is_api(request):
+        return defaults.server_error(request)
+    return JsonResponse({"error": "server_error", "detail": _SERVER_ERROR}, status=500)
 
 
 # --- schema ----------------------------------------------------------------------------------
@@ -204,6 +262,11 @@ class ScopedThrottle(ScopedRateThrottle):
 
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        # The socket's address unless trusted proxies are configured: X-Forwarded-For is the
+        # client's to write, so DRF's own reading of it let every guess come from a new address.
+        return logins.client_address(request)
 
 
 # --- date filters ----------------------------------------------------------------------------
@@ -446,11 +509,18 @@ class AuthTokenView(APIView):
             email=given.validated_data["email"].lower(),
             password=given.validated_data["password"],
         )
+        if user is None and logins.is_locked_out(request):
+            return Response(
+                {"error": "locked_out", "detail": logins.locked_out_message()},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(round(settings.SPARKY_LOGIN_LOCKOUT_MINUTES * 60))},
+            )
         if user is None:
             raise exceptions.ValidationError(
                 {api_settings.NON_FIELD_ERRORS_KEY: ["Wrong email or password."]},
                 code="invalid_credentials",
             )
+        logins.token_issued(request, user)
         token = token_issue(user=user)
         return Response({"token": token.key, "user_id": user.pk, "email": user.email})
 

@@ -11,7 +11,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.core.exceptions import ValidationError
 
-from sparky import time_zones
+from sparky import logins, time_zones
 from sparky.models import User
 
 # Which form field a service's ValidationError code belongs to (others go on the form itself).
@@ -99,6 +99,11 @@ class EmailLoginForm(DescribedErrorsMixin, AuthenticationForm):
     def clean_username(self):
         return self.cleaned_data["username"].strip().lower()
 
+    def get_invalid_login_error(self):
+        if logins.is_locked_out(self.request):
+            return ValidationError(logins.locked_out_message(), code="locked_out")
+        return super().get_invalid_login_error()
+
 
 class SignupForm(DescribedErrorsMixin, BaseUserCreationForm):
     # Filled in by the page's script from the browser's own setting; ignored when unknown.
@@ -110,12 +115,11 @@ class SignupForm(DescribedErrorsMixin, BaseUserCreationForm):
         widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True})}
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                "An account with this email already exists; log in instead.", code="taken"
-            )
-        return email
+        # Whether the email has an account is the view's to answer, without saying so.
+        return self.cleaned_data["email"].strip().lower()
+
+    def validate_unique(self):
+        pass  # as above: the email's "already exists" would confirm the account
 
     def clean_time_zone(self):
         value = (self.cleaned_data.get("time_zone") or "").strip()

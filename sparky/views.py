@@ -7,12 +7,13 @@ What a login starts elsewhere (the chat opens a fresh session) hangs on Django's
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import authenticate, login
 from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from sparky import services
+from sparky import logins, services
 from sparky.forms import EmailLoginForm, SignupForm
 from sparky.models import User
 
@@ -23,7 +24,8 @@ def _is_fresh_instance() -> bool:
 
 
 class EmailLoginView(LoginView):
-    """Log in; a fresh instance with no account sends its first visitor to create the owner."""
+    """Log in; a fresh instance with no account sends its first visitor to create the owner.
+    An account (or address) locked after repeated failures gets the form back with a 429."""
 
     form_class = EmailLoginForm
     template_name = "registration/login.html"
@@ -34,6 +36,26 @@ class EmailLoginView(LoginView):
             return redirect("signup")
         return super().get(request, *args, **kwargs)
 
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "locked_out"):
+            response.status_code = 429
+        return response
+
+
+# An email that has an account is never confirmed: the same words whatever the reason.
+SIGNUP_REFUSED = (
+    "No new account can be made with this email and password. If you already have an account, "
+    "log in instead; otherwise use another email."
+)
+
+
+def _signup_refused(request, form, owner, message: str, status: int):
+    form.add_error(None, message)
+    return render(
+        request, "registration/signup.html", {"form": form, "owner": owner}, status=status
+    )
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
@@ -41,10 +63,27 @@ def signup(request):
         return redirect("chat:page")
     owner = _is_fresh_instance()
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = services.account_create(
-            email=form.cleaned_data["email"], password=form.cleaned_data["password1"]
+    if request.method == "POST" and (wait := logins.signup_wait(request)):
+        form.is_valid()
+        minutes = max(1, round(wait / 60))
+        message = (
+            "Too many sign-ups from this address. Try again in "
+            f"{minutes} minute{'s' if minutes != 1 else ''}."
         )
+        return _signup_refused(request, form, owner, message, 429)
+    if request.method == "POST" and form.is_valid():
+        email, password = form.cleaned_data["email"], form.cleaned_data["password1"]
+        if User.objects.filter(email__iexact=email).exists():
+            # Its owner, having forgotten they signed up, is logged in; anyone else is counted
+            # as a failed login for that account, and told nothing about it.
+            user = authenticate(request, username=email, password=password)
+            if user is None:
+                locked = logins.is_locked_out(request)
+                message = logins.locked_out_message() if locked else SIGNUP_REFUSED
+                return _signup_refused(request, form, owner, message, 429 if locked else 200)
+            login(request, user)
+            return redirect("chat:page")
+        user = services.account_create(email=email, password=password)
         if form.cleaned_data.get("time_zone"):
             services.preferences_update(user=user, time_zone=form.cleaned_data["time_zone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import cache
 
 from sparky.models import User
 from tests.sample_catalog import make_catalog
@@ -8,6 +9,13 @@ from tests.scoping import user_rows_guard
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Throttles (sign-ups per address, chat turns, the token endpoint) count in the cache: every
+    # test starts with none of another test's requests counted.
+    cache.clear()
 
 
 def make_user(email: str, time_zone: str = "UTC", **extra) -> User:

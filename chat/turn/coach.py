@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import hashlib
 import logging
 import re
 import time
@@ -32,7 +33,7 @@ from django.utils import timezone
 from aiservices import circuit, llm
 from aiservices.services import active_ai_service
 from chat.categories import CATEGORIES
-from chat.images import ImageRejected, prepare_image
+from chat.images import ImageRejected, image_digest, prepare_image
 from chat.models import ChatMessage
 from chat.reading.classify import classify
 from chat.reading.message import wants_advice
@@ -46,7 +47,7 @@ from chat.turn.summaries import KIND as SUMMARY_KIND
 from chat.turn.summaries import queue_progress_summary
 from chat.turn.types import CoachResponse, Turn, TurnRejected, said_logged
 
-__all__ = ["SUMMARY_KIND", "CoachResponse", "TurnRejected", "handle_turn"]
+__all__ = ["IDEMPOTENCY_KEY_LIMIT", "SUMMARY_KIND", "CoachResponse", "TurnRejected", "handle_turn"]
 
 logger = logging.getLogger(__name__)
 
@@ -70,16 +71,17 @@ def handle_turn(
     """One turn, answered and stored. `events`, when given, hears the turn as it runs (see
     chat.web.streaming): the step being run, the reply's text as the model writes it, each entry
     once it is saved; the turn itself is the same with or without it."""
+    idempotency_key = _checked_key(idempotency_key)
     text = _clean_text(text)
     if not text and image is None:
         raise TurnRejected("Type a message or attach a photo.", code="empty")
     manual = _manual_categories(categories)
+    asked = _request_parts(text, image, manual)
     if idempotency_key:
-        idempotency_key = str(idempotency_key).strip()[:100] or None
         # A retry that arrives while the first request is still being answered waits for that
         # answer (bounded) instead of getting "pending": the client asked for the first answer.
         waiting = functools.partial(events, "step", {"text": steps.ALREADY}) if events else None
-        if idempotency_key and (done := _replay(user, idempotency_key, wait=True, waiting=waiting)):
+        if done := _replay(user, idempotency_key, asked, wait=True, waiting=waiting):
             return done
     stored = None
     if image is not None:
@@ -95,11 +97,15 @@ def handle_turn(
             session_id=session_id or (history[-1].session_id if history else uuid.uuid4()),
             message_type=ChatMessage.Type.USER,
             content=text,
-            metadata={"image": stored.as_metadata()} if stored else None,
+            metadata={
+                **({"image": stored.as_metadata()} if stored else {}),
+                **({"request": asked} if idempotency_key else {}),
+            }
+            or None,
             idempotency_key=idempotency_key,
         )
     except IntegrityError:  # the same key raced in from a retry: answer with the first one
-        return _replay(user, idempotency_key, wait=True) or CoachResponse(
+        return _replay(user, idempotency_key, asked, wait=True) or CoachResponse(
             action="pending", message="This message is already being answered."
         )
 
@@ -144,6 +150,55 @@ def handle_turn(
     return response
 
 
+IDEMPOTENCY_KEY_LIMIT = ChatMessage._meta.get_field("idempotency_key").max_length
+# What a request with a key said, part by part, to tell a retry from a new request under the same
+# key (the words are what people call the parts, for the 422 that names the difference).
+_PARTS = {"text": "the message", "image": "the photo", "categories": "the tool categories"}
+
+
+def _checked_key(key) -> str | None:
+    """The Idempotency-Key as sent, or a refusal: a key is never cut, since two keys that share
+    their beginning would then answer each other's requests."""
+    if key is None:
+        return None
+    key = str(key).strip()
+    if len(key) > IDEMPOTENCY_KEY_LIMIT:
+        raise TurnRejected(
+            f"The Idempotency-Key is {len(key):,} characters long; the limit is "
+            f"{IDEMPOTENCY_KEY_LIMIT}. Send a shorter key (a UUID is 36).",
+            code="bad_idempotency_key",
+        )
+    return key or None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _request_parts(text: str, image, manual: list[str] | None) -> dict:
+    return {
+        "text": _digest(text.encode()),
+        "image": image_digest(image) if image is not None else None,
+        "categories": sorted(manual) if manual else None,
+    }
+
+
+def _same_request(user_message: ChatMessage, asked: dict) -> None:
+    """Refuse a request that reuses a key for something else (422 through the API): answering it
+    with the first turn's reply would drop it without a word."""
+    first = (user_message.metadata or {}).get("request")
+    if first is None:  # stored before keys were checked against their request
+        return
+    differs = [words for part, words in _PARTS.items() if first.get(part) != asked.get(part)]
+    if differs:
+        raise TurnRejected(
+            f"This Idempotency-Key was already used for another request ({' and '.join(differs)}"
+            f" {'differ' if len(differs) > 1 else 'differs'}). Send a new message with a new key; "
+            "reuse a key only to retry the very same request.",
+            code="idempotency_conflict",
+        )
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -184,14 +239,18 @@ def _history(user) -> list[ChatMessage]:
     return list(reversed(recent))
 
 
-def _replay(user, key: str, *, wait: bool = False, waiting=None) -> CoachResponse | None:
-    """The stored answer to an earlier request with this idempotency key. `waiting` is called
-    once if the answer is still being written and this waits for it."""
+def _replay(
+    user, key: str, request: dict, *, wait: bool = False, waiting=None
+) -> CoachResponse | None:
+    """The stored answer to an earlier request with this idempotency key (refused when `request`
+    is not that request). `waiting` is called once if the answer is still being written and this
+    waits for it."""
     deadline = time.monotonic() + (15 if wait else 0)
     while True:
         asked = ChatMessage.objects.for_user(user).filter(idempotency_key=key).first()
         if asked is None:
             return None
+        _same_request(asked, request)
         reply = (
             ChatMessage.objects.for_user(user)
             .filter(message_type="assistant", metadata__reply_to=str(asked.id))

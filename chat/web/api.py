@@ -14,7 +14,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,7 +27,8 @@ from chat.turn.types import ReplyRefused
 from chat.turn.undo import reply_undo
 from chat.web import serializers as s
 from chat.web import streaming
-from sparky.api import ERRORS, ScopedThrottle
+from sparky.api import ERRORS, ErrorSerializer, ScopedThrottle
+from sparky.parsers import JSONParser
 
 STREAM_EXAMPLE = (
     'event: step\ndata: {"text": "Reading your message…"}\n\n'
@@ -53,6 +54,10 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
+# A key reused for another request is well-formed but cannot be processed, as payment APIs answer.
+_REJECTED_TURN_STATUS = {"idempotency_conflict": status.HTTP_422_UNPROCESSABLE_ENTITY}
+
+
 class ChatTurnView(APIView):
     parser_classes = [JSONParser, MultiPartParser, FormParser]
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, EventStreamRenderer]
@@ -70,7 +75,10 @@ class ChatTurnView(APIView):
         description="Sparky reads the message (and photo), logs what it describes and answers. "
         "A refused turn (empty, too long, bad photo, unknown categories) stores nothing and "
         "answers 400 with error empty, too_long, bad_image or bad_categories. Retrying with "
-        "the same Idempotency-Key returns the first answer and logs nothing again.\n\n"
+        "the same Idempotency-Key returns the first answer and logs nothing again; a key over "
+        "100 characters is a 400 (bad_idempotency_key), never shortened, and the same key with "
+        "a different message, photo or categories is a 422 (idempotency_conflict) naming what "
+        "differs, with nothing stored. Keys are per user.\n\n"
         "**Streaming.** With `Accept: text/event-stream` the answer comes as server-sent events "
         "while the turn runs (a refusal is still a 400 in JSON):\n\n"
         '- `step` `{"text": "Looking up oatmeal…"}`: what Sparky is doing now, in plain '
@@ -110,6 +118,10 @@ class ChatTurnView(APIView):
                 ],
             ),
             400: ERRORS["400"],
+            422: OpenApiResponse(
+                ErrorSerializer,
+                description="idempotency_conflict: the key was used for another request.",
+            ),
             429: ERRORS["429"],
         },
         tags=["chat"],
@@ -135,7 +147,8 @@ class ChatTurnView(APIView):
             response = turn()
         except TurnRejected as exc:
             return Response(
-                {"error": exc.code, "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST
+                {"error": exc.code, "detail": str(exc)},
+                status=_REJECTED_TURN_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST),
             )
         return Response(response.as_dict())
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from chat.categories import CATEGORIES
 from chat.images import ImageRejected, decode_data_url, image_url
 from chat.models import ChatMessage
-from chat.turn.coach import SUMMARY_KIND
+from chat.turn.coach import IDEMPOTENCY_KEY_LIMIT, SUMMARY_KIND
 from chat.turn.undo import can_undo
 from nutrition.vocabulary import MEALS
 
@@ -66,7 +66,7 @@ class ChatTurnSerializer(serializers.Serializer):
         help_text="Manual tool categories (a strict ceiling); empty or absent = automatic.",
     )
     idempotency_key = serializers.CharField(
-        max_length=100,
+        max_length=IDEMPOTENCY_KEY_LIMIT,
         required=False,
         allow_blank=True,
         help_text="Same key again: the stored answer, nothing logged twice. The "

@@ -10,6 +10,7 @@ of the run out). A few examples per operation keep the run well under a minute.
 
 import json
 import os
+import re
 
 import pytest
 import schemathesis
@@ -83,3 +84,45 @@ def test_the_fuzzed_schema_is_the_one_the_endpoint_serves(auth_headers, client):
 )
 def test_no_request_makes_the_api_fail_with_a_server_error(case, auth_headers):
     case.call_and_validate(headers=auth_headers, checks=[not_a_server_error])
+
+
+# --- hostile bodies, on every operation that reads one ----------------------------------------
+# Beside the generated cases, two bodies no generator sends: JSON nested a thousand deep (Python's
+# json recursion limit) and a body past DATA_UPLOAD_MAX_MEMORY_SIZE. Every operation that takes a
+# body, the token endpoint and the chat turn included, answers them with a JSON 4xx.
+
+PATH_VALUES = {"key": "default", "meal_type": "breakfast"}
+DEEP_JSON = '{"a":' * 1000 + "1" + "}" * 1000
+
+
+def _operations_with_a_body() -> list[tuple[str, str]]:
+    found = []
+    for path, item in _served_schema()["paths"].items():
+        for method, operation in item.items():
+            if method in ("post", "put", "patch") and "requestBody" in operation:
+                found.append((method, path))
+    return found
+
+
+def _concrete(path: str) -> str:
+    for name, value in PATH_VALUES.items():
+        path = path.replace("{" + name + "}", value)
+    return re.sub(r"\{[^}]+\}", "3fa85f64-5717-4562-b3fc-2c963f66afa6", path)
+
+
+def test_every_operation_with_a_body_is_fuzzed_with_the_hostile_bodies():
+    assert ("post", "/api/auth/token/") in _operations_with_a_body()
+    assert ("post", "/api/chat/") in _operations_with_a_body()
+
+
+@pytest.mark.parametrize("method,path", _operations_with_a_body())
+def test_hostile_bodies_get_a_json_4xx_never_a_server_error(method, path, auth_headers, client):
+    huge = '{"message": "' + "x" * (13 * 1024 * 1024) + '"}'
+    for body, statuses in ((DEEP_JSON, {400}), (huge, {413})):
+        response = getattr(client, method)(
+            _concrete(path), body, content_type="application/json", headers=auth_headers
+        )
+        # A route whose object does not exist may answer 404 before reading the body.
+        assert response.status_code in statuses | {404}, (path, response.content[:200])
+        assert response["Content-Type"].startswith("application/json"), path
+        assert response.json()["error"]

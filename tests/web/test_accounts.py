@@ -7,6 +7,7 @@ from django.urls import reverse
 from chat.models import ChatMessage
 from diary.services import preferences_update
 from sparky.models import User
+from sparky.views import SIGNUP_REFUSED
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_signup_creates_the_account_logs_in_and_starts_a_chat_session(client):
     uuid.UUID(client.session["chat_session"])
 
 
-def test_signup_with_a_taken_email_says_so_next_to_the_field(client, alice):
+def test_signup_with_a_taken_email_does_not_confirm_the_account(client, alice):
     response = client.post(
         reverse("signup"),
         {
@@ -43,9 +44,22 @@ def test_signup_with_a_taken_email_says_so_next_to_the_field(client, alice):
     )
 
     assert response.status_code == 200
-    assert b"already exists" in response.content
-    assert b'id="id_email_errors"' in response.content
+    page = response.content.decode()
+    assert SIGNUP_REFUSED in page
+    assert "already exists" not in page and "alice@example.com is" not in page.lower()
+    assert "_auth_user_id" not in client.session
     assert User.objects.filter(email__iexact="alice@example.com").count() == 1
+
+
+def test_signup_with_a_taken_email_and_its_own_password_logs_its_owner_in(client, alice):
+    response = client.post(
+        reverse("signup"),
+        {"email": "alice@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+    assert response.status_code == 302 and response.url == reverse("chat:page")
+    assert client.session["_auth_user_id"] == str(alice.pk)
+    assert User.objects.count() == 1
 
 
 def test_signup_refuses_mismatched_passwords(client):
