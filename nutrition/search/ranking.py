@@ -20,6 +20,8 @@ from nutrition.search.knowledge import (
     LABELS,
     NAMED_DISHES,
     NOT_VESSEL_DISHES,
+    PHRASES,
+    SYNONYMS,
     VESSEL_WORDS,
 )
 from nutrition.search.query import _WORDS, _parse
@@ -193,6 +195,25 @@ def best_food(*, user, name: str, unit=None) -> Food | None:
     return next(
         (f for f in nearby if f.score >= MADE_BY_SCORE and _made_by_named(f, name, maker)), None
     )
+
+
+def describes_only(name: str, food: Food) -> bool:
+    """Whether a one-word name is only a word describing the food it matched ("quick" of
+    "Cereals, oats, regular and quick"): a word no catalog name opens with, no synonym, and not
+    in what the food's name says it is (its first part, or the one after a catalog label).
+    Brands named alone ("sprite") are such words too, so this is a doubt, not a refusal."""
+    words = _WORDS.findall(name.lower())
+    if len(words) != 1:
+        return False
+    word = singular(words[0])
+    if word in opening_words() or any(word.startswith(stem) for stem in SYNONYMS):
+        return False
+    if any(re.search(rf"\b(?:{phrase})\b", word) for phrase in PHRASES):
+        return False  # "oj" is orange juice
+    parts = [p.strip().lower() for p in food.name.split(",")]
+    what = parts[1] if len(parts) > 1 and parts[0] in LABELS else parts[0]
+    said = {singular(w) for w in _WORDS.findall(what)}
+    return not any(w.startswith(word) or word.startswith(w) for w in said)
 
 
 def _only_the_maker(food: Food, name: str) -> bool:

@@ -78,6 +78,12 @@ def food_name_word(word: str) -> bool:
     return words_singular(str(word or "").lower()) in search.opening_words()
 
 
+def food_named_by_description(name: str, food: Food) -> bool:
+    """Whether `food` was found for a one-word `name` that only describes it ("quick" and
+    "Cereals, oats, regular and quick"): a match to doubt when a sentence has better readings."""
+    return search.describes_only(name, food)
+
+
 def food_dish_word(word: str) -> bool:
     """Whether a word names a dish the words before it fill ("sandwich", "soup", "wrap")."""
     return str(word or "").lower() in search.DISH_WORDS

@@ -56,7 +56,7 @@ from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
 from nutrition.compound import split_items
 from nutrition.search import PUBLIC
-from nutrition.services import food_find_best, food_name_word
+from nutrition.services import food_find_best, food_name_word, food_named_by_description
 
 logger = logging.getLogger(__name__)
 
@@ -267,7 +267,8 @@ def _clause_found(data: dict) -> bool:
         return True
     if " " not in name and prepared(name) and not food_name_word(name):
         return False
-    return food_find_best(user=None, name=name, unit=data.get("unit")) is not None
+    food = food_find_best(user=None, name=name, unit=data.get("unit"))
+    return food is not None and not food_named_by_description(name, food)
 
 
 _MEAL_QUESTION = "What did you have for "
