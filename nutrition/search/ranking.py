@@ -168,7 +168,7 @@ def best_food(*, user, name: str, unit=None) -> Food | None:
     weighed = units.weighable(unit)
 
     def loggable(food) -> bool:
-        return not _bare_survey(food) or weighed or units.kin_grams(food, unit) is not None
+        return not _bare_survey(food) or weighed or units.survey_grams(food, unit) is not None
 
     found = [f for f in search_foods(user=user, query=name, limit=3) if loggable(f)]
     # "caesar salad": the salad, second after its dressing, is the dish the words end with

@@ -58,9 +58,10 @@ def food_entry_create(
     day = parse_day(user, entry_date)
     meal = clean_meal_type(meal_type, user=user)
     chosen = _variant_of(food, variant)
-    if chosen is None and not units.weighable(unit) and units.kept_by_weight(food):
-        # "a medium fruit muffin": a survey food weighs what its kin's medium ones weigh
-        grams = units.kin_grams(food, unit)
+    if chosen is None and units.kept_by_weight(food):
+        # "a medium fruit muffin" weighs what its kin's medium ones weigh, "a can" of a survey
+        # soft drink what its 12 fl oz do
+        grams = units.survey_grams(food, unit)
         if grams is not None:
             quantity, unit = units.clean_quantity(quantity) * grams, "g"
     try:

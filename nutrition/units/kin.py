@@ -13,6 +13,7 @@ offered, not logged by a guess).
 
 from __future__ import annotations
 
+import re
 import statistics
 from decimal import Decimal
 
@@ -20,7 +21,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from nutrition.models import FNDDS_SOURCE, Food
+from nutrition.units.parsing import parse_unit
 from nutrition.units.portions import portion
+from nutrition.units.sizes import standard_size
+from nutrition.units.words import CONTAINERS, MASS_G, VOLUME_ML
 from sparky.words import singular
 
 KIN_NEEDED = 2
@@ -30,6 +34,36 @@ KIN_READ = 25  # kin asked at most, shortest names first (the plainest of them)
 def kept_by_weight(food) -> bool:
     """A survey food with no household serving of its own."""
     return food.source == FNDDS_SOURCE and not food.variants.exists()
+
+
+# What We Eat in America's drink categories ("Soft drinks", "Fruit drinks", "Coffee", "Beer"...):
+# a survey drink weighs about a gram a millilitre (water 1.00, milk 1.03, cola 1.04).
+_DRINK_GROUP = re.compile(
+    r"drink|coffee|\btea\b|juice|water|beer|wine|liquor|cocktail|milk|beverage|smoothie|shake",
+    re.IGNORECASE,
+)
+
+
+def survey_grams(food, unit) -> Decimal | None:
+    """Grams of one `unit` of a survey food kept only by weight: a drink by its volume ("a can",
+    "a cup", "16.9 fl oz") at a gram a millilitre, anything else by a piece or size its kin
+    weigh; None when the unit is a weight (the food takes it as it is) or nothing says."""
+    asked = parse_unit(unit)
+    if asked.canonical in MASS_G:
+        return None
+    if _DRINK_GROUP.search(food.food_group or ""):
+        ml = None
+        if asked.canonical in VOLUME_ML:
+            ml = VOLUME_ML[asked.canonical]
+        elif asked.canonical in CONTAINERS:
+            size = standard_size(food, asked.canonical, drink=True)
+            if size is not None and size.unit in VOLUME_ML:
+                ml = Decimal(str(size.amount)) * VOLUME_ML[size.unit]
+        if ml is not None:
+            return (asked.factor * ml).quantize(Decimal(1))
+    if asked.canonical in VOLUME_ML:
+        return None  # a volume of a food: its kin's density decides (entries._weighed_like_kin)
+    return kin_grams(food, unit)
 
 
 def kin_grams(food, unit) -> Decimal | None:

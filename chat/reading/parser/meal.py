@@ -81,8 +81,8 @@ def _runs(words: list[str]) -> list[tuple[list[str], list[str]]]:
             run = head[start:stop]
             if run[0] in ("of", "the") or len(run) > _LONGEST_RUN:
                 continue
-            if stop < len(head) and len(run) < 2:
-                continue  # "sweet" of "a sweet touch" is no food: a run short of the head
+            if stop < len(head) and len(run) < 2 and not all(map(prepared, head[stop:])):
+                continue  # "sweet" of "a sweet touch" is no food; "burrito" of "burrito loaded"
             if start and (food_lead_word(head[start - 1]) or food_dish_word(run[-1])):
                 break  # "a poke bowl" is no ramen bowl: a food's or a dish's own word stays
             if meal_for_word(run[-1]) is not None:
@@ -187,6 +187,11 @@ def prepared(word: str) -> bool:
     return word == "made" or (len(word) > 4 and word.endswith("ed"))
 
 
+def _a_dish(item: FoodItem) -> bool:
+    """A sandwich, burrito, taco, pizza, salad, bowl...: a food that holds others."""
+    return food_dish_word(item.data["food_name"].split()[-1])
+
+
 def meal_items(tokens: list[str]) -> list[FoodItem]:
     """The foods a sentence tells of, each grounded in the catalog, with the sentence's meal."""
     meal, _ = take_meal(tokens)
@@ -194,6 +199,7 @@ def meal_items(tokens: list[str]) -> list[FoodItem]:
         meal = next((m for t in tokens if (m := meal_for_word(t)) is not None), None)
     items: list[FoodItem] = []
     previous_found = False
+    filling = False  # inside "a burrito loaded with meat, beans and rice": what the dish holds
     pieces = _pieces(tokens)
     for i, piece in enumerate(pieces):
         if piece.after_with and items and previous_found:
@@ -201,8 +207,13 @@ def meal_items(tokens: list[str]) -> list[FoodItem]:
             if whole is not None:
                 items[-1] = whole
                 continue
-        if piece.after_with and i and prepared(pieces[i - 1].tokens[-1]):
-            continue  # "made with oil", "topped with pepperoni": how the food before was made
+        if _anchors(piece.tokens):
+            filling = False  # "a sandwich with a cup of milk": an item of its own
+        elif piece.after_with:
+            dish = bool(items) and previous_found and _a_dish(items[-1])
+            filling = dish or (i > 0 and prepared(pieces[i - 1].tokens[-1]))
+        if filling:
+            continue  # "made with oil", "a sub with cheese, lettuce and tomato": the dish's
         found = _items_from(piece.tokens)
         if not found and previous_found and (bare := _bare(piece.tokens)) is not None:
             found = [bare]
