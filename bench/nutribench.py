@@ -22,6 +22,11 @@ catalog, rolled back afterwards. It prints, per file:
     .venv/bin/python bench/nutribench.py --file natural --offset 100 --limit 100
     .venv/bin/python bench/nutribench.py --limit 30 --failures       # and each meal that missed
     .venv/bin/python bench/nutribench.py --limit 30 --model 1.5b --port 8765   # with the model
+    .venv/bin/python bench/nutribench.py --limit 30 --ask --port 8765   # the model alone, asked
+                        # for the meal's totals step by step, the benchmark's way (no Sparky)
+
+With --model or --ask a llama.cpp server must already answer on --port (make model-server).
+NUTRIBENCH_DIR points at the files from another checkout (default ../shared/eval).
 
 Chunks: --offset/--limit keep a run within minutes; sum the counts of chunks for a whole file.
 The scratch database is `<name>_nutribench` (created, loaded, kept for the next run unless --drop).
@@ -40,7 +45,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-EVAL = ROOT.parent / "shared" / "eval"
+EVAL = Path(os.environ.get("NUTRIBENCH_DIR") or ROOT.parent / "shared" / "eval")  # another checkout
 FILES = {"natural": "nutribench-us-natural.csv", "metric": "nutribench-us-metric.csv"}
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -194,6 +199,55 @@ def failure(row: dict) -> str:
     return "\n".join(lines)
 
 
+ASK = (
+    "Here is what someone ate at one meal. Work out, one food at a time, what each food and its "
+    "portion weighs and how many grams of carbohydrate and calories it holds, then add them up. "
+    "End with two lines exactly like:\nTotal carbs: <number> g\nTotal calories: <number> kcal"
+    "\n\nMeal: {meal}"
+)
+_TOTAL = re.compile(
+    r"total\s+(carbs?|carbohydrates?|calories|energy)\D{0,12}?([0-9]+(?:\.[0-9]+)?)", re.I
+)
+
+
+def ask_model(meal: dict, port: int) -> dict:
+    """The benchmark's own way: the model alone asked for the meal's totals, step by step."""
+    import json
+    import urllib.request
+
+    body = json.dumps(
+        {
+            "messages": [{"role": "user", "content": ASK.format(meal=meal["text"])}],
+            "max_tokens": 400,
+            "temperature": 0,
+        }
+    ).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/chat/completions", body, {"content-type": "application/json"}
+    )
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=600) as response:
+            text = json.load(response)["choices"][0]["message"]["content"] or ""
+    except OSError as exc:
+        text = f"failed: {exc}"
+    totals = {}
+    for kind, number in _TOTAL.findall(text):
+        totals["kcal" if kind.lower() in ("calories", "energy") else "carbs"] = float(number)
+    entry = {
+        "name": "the model's estimate",
+        "quantity": 1.0,
+        "unit": "",
+        "kcal": totals.get("kcal", 0.0),
+        "carbs": totals.get("carbs", 0.0),
+    }
+    return {
+        "entries": [entry] if totals else [],
+        "reply": text[-300:],
+        "seconds": time.monotonic() - started,
+    }
+
+
 def model_sender(model: str, port: int, row: str):
     """Send through an AI service on the local llama.cpp server, set up as model_eval's `row`
     (sure-core: Sparky reads first, the core profile; the server must already be running)."""
@@ -214,6 +268,9 @@ def main() -> None:
     parser.add_argument("--model", help="an AI service on a local server (e.g. 1.5b)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--row", default="sure-core", help="how the model is set up (model_eval)")
+    parser.add_argument(
+        "--ask", action="store_true", help="ask the model alone for each meal's totals (no Sparky)"
+    )
     parser.add_argument("--drop", action="store_true", help="drop the scratch database after")
     args = parser.parse_args()
     missing = [f for f in FILES.values() if not (EVAL / f).exists()]
@@ -239,13 +296,15 @@ def main() -> None:
         except TurnRejected as exc:
             return type("Refused", (), {"message": str(exc)})()
 
-    send = model_sender(args.model, args.port, args.row) if args.model else offline
+    send = model_sender(args.model, args.port, args.row) if args.model and not args.ask else offline
     names = list(FILES) if args.file == "both" else [args.file]
     lines = []
     for name in names:
-        rows = [
-            judged(meal, tell(meal, send)) for meal in read_meals(name, args.offset, args.limit)
-        ]
+        meals = read_meals(name, args.offset, args.limit)
+        if args.ask:
+            rows = [judged(meal, ask_model(meal, args.port)) for meal in meals]
+        else:
+            rows = [judged(meal, tell(meal, send)) for meal in meals]
         if args.failures:
             for row in rows:
                 if not (row["kcal_ok"] and row["carbs_ok"]) or row["invented"]:
@@ -253,6 +312,8 @@ def main() -> None:
             print()
         lines.append(summary(name, rows))
     who = f"with {args.model} on :{args.port}" if args.model else "offline (no AI service)"
+    if args.ask:
+        who = f"the model on :{args.port} asked alone, step by step (no Sparky)"
     print(f"NutriBench, meals {args.offset}-{args.offset + args.limit - 1}, {who}")
     print("\n".join(lines))
     if args.drop:

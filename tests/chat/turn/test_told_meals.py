@@ -1,0 +1,81 @@
+"""Meals told in sentences, as people describe them, against the real catalog (SR28 and the survey
+foods): each food named is logged, what only frames the meal never is, and a survey food takes
+the amount said (grams, a can, a medium one) rather than a blind 100 g."""
+
+from decimal import Decimal
+
+import pytest
+
+from chat.turn.coach import handle_turn
+from nutrition.models import FoodEntry
+from nutrition.services import entry_nutrients
+from tests.nutrition.test_search_catalog import sr28  # noqa: F401  (the real catalog, once)
+
+
+@pytest.fixture
+def catalog(sr28, db):  # noqa: F811
+    return sr28
+
+
+def logged(user) -> list[tuple[str, Decimal, str]]:
+    """(food name, kcal, meal) of every entry the user has."""
+    return sorted(
+        (entry.food.name, entry_nutrients(entry)["calories"], entry.meal_type)
+        for entry in FoodEntry.objects.for_user(user).select_related("food")
+    )
+
+
+def test_a_fruit_told_in_a_sentence_is_logged_and_the_framing_is_not(alice, catalog):
+    handle_turn(alice, "As a refreshing snack, I savored a single raw orange.")
+
+    [(name, kcal, meal)] = logged(alice)
+    assert name.startswith("Orange")
+    assert 40 <= kcal <= 110
+    assert meal == "snack"
+
+
+def test_words_that_describe_a_meal_are_never_foods(alice, catalog):
+    handle_turn(
+        alice,
+        "I treated myself to a can of ginger ale for a quick snack, savoring its sweet and "
+        "spicy flavor.",
+    )
+
+    [(name, kcal, _)] = logged(alice)
+    assert "ginger ale" in name.lower()  # no oats for "quick", no chocolate for "sweet"
+    assert 100 <= kcal <= 180
+
+
+def test_each_food_of_a_told_breakfast_is_logged(alice, catalog):
+    handle_turn(
+        alice, "For breakfast, I savored a large croissant paired with a cup of brewed coffee."
+    )
+
+    names = [name for name, _, meal in logged(alice) if meal == "breakfast"]
+    assert len(names) == 2
+    assert any(name.startswith("Croissant") for name in names)
+    assert any("coffee" in name.lower() for name in names)
+
+
+def test_a_sentence_that_names_no_food_saves_nothing(alice, catalog):
+    handle_turn(
+        alice, "I had a really satisfying lunch today and it kept me full for the whole afternoon."
+    )
+
+    assert logged(alice) == []
+
+
+def test_a_survey_food_takes_the_grams_said(alice, catalog):
+    handle_turn(alice, "For my snack, I indulged in a delicious 75g vanilla ice cream bar.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert "ice cream bar" in name.lower()
+    assert 150 <= kcal <= 300  # 75 g, not a blind 100 g serving or a whole box
+
+
+def test_a_survey_food_by_the_piece_weighs_what_its_kin_do(alice, catalog):
+    handle_turn(alice, "This morning I grabbed a medium fruit muffin on my way out the door.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert name.lower().startswith("muffin")
+    assert 300 <= kcal <= 520  # a medium muffin is about 113 g, not 100 g
