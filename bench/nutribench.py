@@ -54,6 +54,7 @@ _parts = urlsplit(BASE_URL)
 SCRATCH = f"{_parts.path.lstrip('/') or 'sparky'}_nutribench"
 os.environ["DATABASE_URL"] = urlunsplit(_parts._replace(path=f"/{SCRATCH}"))
 os.environ.pop("CELERY_BROKER_URL", None)
+os.environ["SPARKY_ALLOW_PRIVATE_AI_URLS"] = "true"  # --model: the model server is on loopback
 
 
 def read_meals(name: str, offset: int, limit: int | None) -> list[dict]:
