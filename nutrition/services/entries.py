@@ -246,7 +246,9 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     density = densities[len(densities) // 2] if densities else None
     agree = [d for d in densities if density / KIN_SPREAD <= d <= density * KIN_SPREAD]
     if len(densities) < 3 or len(agree) < len(densities) * 3 / 4:
-        raise problem
+        if not units.a_drink(food):
+            raise problem
+        density = Decimal(1)  # "16 fl oz of Monster": a survey drink weighs a gram a millilitre
     amount = units.clean_quantity(quantity) * asked.factor * ml_per
     return (amount * density).quantize(Decimal(1)), "g"
 

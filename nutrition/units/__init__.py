@@ -11,7 +11,7 @@ grams; pieces ("piece", "each", "whole") through the typical piece-like serving,
 when the food itself is counted in pieces. Anything else is refused naming the units that work.
 """
 
-from nutrition.units.kin import kept_by_weight, kin_grams, survey_grams  # noqa: F401
+from nutrition.units.kin import a_drink, kept_by_weight, kin_grams, survey_grams  # noqa: F401
 from nutrition.units.parsing import (  # noqa: F401
     Portion,
     Unit,

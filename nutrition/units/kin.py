@@ -44,6 +44,11 @@ _DRINK_GROUP = re.compile(
 )
 
 
+def a_drink(food) -> bool:
+    """Whether What We Eat in America files the food among drinks."""
+    return bool(_DRINK_GROUP.search(food.food_group or ""))
+
+
 def survey_grams(food, unit) -> Decimal | None:
     """Grams of one `unit` of a survey food kept only by weight: a drink by its volume ("a can",
     "a cup", "16.9 fl oz") at a gram a millilitre, anything else by a piece or size its kin
@@ -51,7 +56,7 @@ def survey_grams(food, unit) -> Decimal | None:
     asked = parse_unit(unit)
     if asked.canonical in MASS_G:
         return None
-    if _DRINK_GROUP.search(food.food_group or ""):
+    if a_drink(food):
         ml = None
         if asked.canonical in VOLUME_ML:
             ml = VOLUME_ML[asked.canonical]
