@@ -236,7 +236,7 @@ def ask_model(meal: dict, port: int) -> dict:
     for kind, number in _TOTAL.findall(text):
         totals["kcal" if kind.lower() in ("calories", "energy") else "carbs"] = float(number)
     entry = {
-        "name": "the model's estimate",
+        "name": meal["text"],  # an estimate of the meal as said: never counted as invented
         "quantity": 1.0,
         "unit": "",
         "kcal": totals.get("kcal", 0.0),
