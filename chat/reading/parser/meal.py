@@ -49,22 +49,23 @@ _MOST_TRIES = 16  # catalog questions per item
 class _Piece:
     tokens: list[str]
     after_with: bool  # the piece followed "with": maybe part of the food before it
+    after_and: bool = False  # "pancakes and sausage": maybe one survey dish
 
 
 def _pieces(tokens: list[str]) -> list[_Piece]:
     pieces: list[_Piece] = []
     current: list[str] = []
-    after_with = False
+    after_with = after_and = False
     for i, token in enumerate(tokens):
         cut = token in _CUTS or (token == "and" and not _glued(tokens, i)) or token == "with"
         if cut:
             if current:
-                pieces.append(_Piece(current, after_with))
-            current, after_with = [], token == "with"
+                pieces.append(_Piece(current, after_with, after_and))
+            current, after_with, after_and = [], token == "with", token == "and"
         else:
             current.append(token)
     if current:
-        pieces.append(_Piece(current, after_with))
+        pieces.append(_Piece(current, after_with, after_and))
     return pieces
 
 
@@ -172,9 +173,10 @@ def _bare(tokens: list[str]) -> FoodItem | None:
     return FoodItem(data, None)
 
 
-def _joined(item: FoodItem, piece: _Piece) -> FoodItem | None:
-    """'egg omelet with melted cheese': one food, when the catalog names the whole."""
-    name = f"{item.data['food_name']} with {' '.join(piece.tokens)}"
+def _joined(item: FoodItem, piece: _Piece, word: str = "with") -> FoodItem | None:
+    """'egg omelet with melted cheese', 'frozen pancakes and sausage': one food, when the
+    catalog names the whole."""
+    name = f"{item.data['food_name']} {word} {' '.join(piece.tokens)}"
     if len(name.split()) > _LONGEST_RUN + 2:
         return None
     if food_find_best(user=None, name=name, unit=item.data.get("unit")) is None:
@@ -202,8 +204,9 @@ def meal_items(tokens: list[str]) -> list[FoodItem]:
     filling = False  # inside "a burrito loaded with meat, beans and rice": what the dish holds
     pieces = _pieces(tokens)
     for i, piece in enumerate(pieces):
-        if piece.after_with and items and previous_found:
-            whole = _joined(items[-1], piece)
+        joins = "with" if piece.after_with else "and" if piece.after_and else None
+        if joins and items and previous_found and not _anchors(piece.tokens):
+            whole = _joined(items[-1], piece, joins)
             if whole is not None:
                 items[-1] = whole
                 continue
