@@ -18,8 +18,10 @@ decides what a food is:
    is saved for words the catalog does not know as a food.
 4. A piece with no amount is an item only right after another item ("eggs, toast and coffee"),
    and only when the catalog knows it as a food.
-5. "X with Y" is one food when the catalog names the whole ("egg omelet with cheese", "yogurt
-   parfait with fruit"), else two.
+5. "X with Y" and "X and Y" are one food when the catalog names the whole ("egg omelet with
+   cheese", "frozen pancakes and sausage"), else two; a piece with its own amount is always its
+   own item. What a dish is made with ("a burrito loaded with meat, beans and rice") is the
+   dish's, not items of their own.
 """
 
 from __future__ import annotations
