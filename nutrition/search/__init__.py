@@ -27,7 +27,7 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
   top sirloin, "salmon" farmed Atlantic, "cheese" cheddar), a small table (EVERYDAY) names it.
 """
 
-from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, TRIVIAL_STEMS
+from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, SYNONYMS, TRIVIAL_STEMS
 from nutrition.search.ranking import (
     CONFIDENT_SCORE,
     PUBLIC,
@@ -36,7 +36,6 @@ from nutrition.search.ranking import (
     dish_of,
     dish_options,
     known_words,
-    lead_words,
     opening_words,
     search_foods,
 )
@@ -47,13 +46,13 @@ __all__ = [
     "PUBLIC",
     "EVERYDAY",
     "LABELS",
+    "SYNONYMS",
     "TRIVIAL_STEMS",
     "best_food",
     "describes_only",
     "dish_of",
     "dish_options",
     "known_words",
-    "lead_words",
     "opening_words",
     "search_foods",
 ]

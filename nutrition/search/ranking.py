@@ -278,41 +278,25 @@ def _made_by(name: str, asked: frozenset[str]) -> bool:
     return False
 
 
-_LEADS: dict = {}
+_OPENERS: dict = {}
 
 
-def lead_words() -> frozenset[str]:
-    """The words public catalog names open with, singular ("apple", "chicken", "vodka", "poke"):
-    what a food is called by, as opposed to how it is described ("juicy", "raw", "fried": words
-    the catalog writes far more often later in a name than first). After a catalog label
-    ("Beverages, ...", "Snacks, ...") the next part's first word counts. Read from Postgres once
-    per catalog size (a load or a curation changes it)."""
+def opening_words() -> frozenset[str]:
+    """Every word some public catalog name opens with, singular ("banana", "oatmeal"; never
+    "quick"); after a catalog label ("Beverages, ...", "Snacks, ...") the next part's first word.
+    Read from Postgres once per catalog size (a load or a curation changes it)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM foods WHERE is_custom = false")
         (size,) = cursor.fetchone()
-        if _LEADS.get("size") != size:
+        if _OPENERS.get("size") != size:
             cursor.execute("SELECT name FROM foods WHERE is_custom = false")
-            first: dict[str, int] = {}
-            later: dict[str, int] = {}
+            first = set()
             for (name,) in cursor.fetchall():
                 parts = [p.strip().lower() for p in name.split(",")]
                 if len(parts) > 1 and parts[0] in LABELS:
                     parts = parts[1:]
-                words = [singular(w) for w in _WORDS.findall(" ".join(parts))]
+                words = _WORDS.findall(" ".join(parts))
                 if words:
-                    first[words[0]] = first.get(words[0], 0) + 1
-                for word in set(words[1:]):
-                    later[word] = later.get(word, 0) + 1
-            leads = {w for w, n in first.items() if n * LEAD_RATIO >= later.get(w, 0)}
-            _LEADS.update(size=size, words=frozenset(leads), openers=frozenset(first))
-    return _LEADS["words"]
-
-
-def opening_words() -> frozenset[str]:
-    """Every word some public catalog name opens with ("banana", "oatmeal"; never "quick")."""
-    lead_words()
-    return _LEADS["openers"]
-
-
-# A word opening at least one name in this many of its uses names a food, not a description.
-LEAD_RATIO = 4
+                    first.add(singular(words[0]))
+            _OPENERS.update(size=size, words=frozenset(first))
+    return _OPENERS["words"]

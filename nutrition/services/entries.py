@@ -3,12 +3,14 @@ that keep it plausible."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from nutrition import units
+from nutrition import search, units
 from nutrition.models import (
     ESTIMATE_SOURCE,
     NUTRIENTS,
@@ -16,6 +18,7 @@ from nutrition.models import (
     FoodEntry,
     FoodVariant,
 )
+from nutrition.search import cover
 from nutrition.services.foods import _same_custom_food, food_create_custom, food_get
 from nutrition.services.values import (
     CRUMB_COUNT,
@@ -58,6 +61,94 @@ def food_entry_create(
     day = parse_day(user, entry_date)
     meal = clean_meal_type(meal_type, user=user)
     chosen = _variant_of(food, variant)
+    portion, quantity, unit = _portion(food, quantity, unit, chosen, unsized, several)
+    if not confirmed:
+        _check_plausible(food, portion, quantity, unit)
+    entry = FoodEntry(
+        user=user,
+        food=food,
+        meal_type=meal,
+        quantity=portion.quantity,
+        unit=portion.unit[:50],
+        entry_date=day,
+        variant=portion.variant,
+    )
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+def food_covering(*, words: list[str], quantity=1, unit=None, head: int | None = None):
+    """The public catalog's food that a told item's words ("thin-crust pepperoni pizza from the
+    cafeteria") cover best and that the amount can be logged in, with which words it covers; None
+    when no cover is confident (nutrition.search.cover).
+
+    When the words it covers are a short name ("bacon", "black coffee"), the food search's
+    choice for that name comes first: it knows the plain, common food a person means by it. When
+    no name is covered ("cola" is "Soft drink, cola") or none the amount can be logged in ("a
+    bowl of oatmeal"), the search is asked for the words ending at the head, its synonyms too
+    ("oatmeal" is "Cereals, oats, ... cooked")."""
+    coverings = cover.covering_foods(list(words), head=head)
+    if coverings:
+        best = coverings[0]
+        phrase = [w for w in words[best.covered[0] : best.covered[-1] + 1] if _WORD.fullmatch(w)]
+        if 1 <= len(phrase) <= SHORT_NAME:
+            found = search.best_food(user=search.PUBLIC, name=" ".join(phrase), unit=unit)
+            if found is not None and _names(found, phrase) and _loggable(found, quantity, unit):
+                return dataclasses.replace(best, food=found)
+        for covering in coverings:
+            if covering.score < best.score * NEAR_BEST:
+                break
+            if _loggable(covering.food, quantity, unit):
+                return covering
+    for start in range(max(0, head + 1 - SHORT_NAME), head + 1) if head is not None else ():
+        phrase = words[start : head + 1]
+        if not all(_WORD.fullmatch(w) for w in phrase) or phrase[0] in ("of", "the"):
+            continue
+        found = search.best_food(user=search.PUBLIC, name=" ".join(phrase), unit=unit)
+        if (
+            found is not None
+            and _names(found, [words[head]], synonyms=True)
+            and _loggable(found, quantity, unit)
+        ):
+            return cover.Covering(food=found, covered=tuple(range(start, head + 1)), score=0.0)
+    return None
+
+
+_WORD = re.compile(r"[a-z][a-z'-]*")  # "reduced-fat", "grandma's"; not "," or "2%"
+NEAR_BEST = 0.75  # a covering scored this far below the best one is another food
+SHORT_NAME = 3  # words
+
+
+def _names(food, words: list[str], synonyms: bool = False) -> bool:
+    """Whether the food's name holds a word said ("finish" is no "Gefilte fish", whatever the
+    search's spelling fixes make of it), or with `synonyms` one the search takes for it
+    ("oatmeal" for "Cereals, oats")."""
+    name, *said = cover.word_stems([food.name, *words])
+    stems = set().union(*said)
+    if synonyms:
+        stems |= {
+            s
+            for stem in tuple(stems)
+            for other in search.SYNONYMS.get(stem, ())
+            for s in other.split()
+        }
+    return bool(stems & name)
+
+
+def _loggable(food, quantity, unit) -> bool:
+    unweighed = not units.weighable(unit) and units.survey_grams(food, unit) is None
+    if units.kept_by_weight(food) and unweighed:
+        return False  # a blind 100 g of a survey food: never chosen unweighed
+    try:
+        _portion(food, quantity, unit, None, False, False)
+    except ValidationError:
+        return False  # "a tbsp" of a dressing kept only per 100 g
+    return True
+
+
+def _portion(food, quantity, unit, chosen, unsized, several):
+    """(portion, quantity, unit) of an amount of a food, as it will be logged."""
     if chosen is None and units.kept_by_weight(food):
         # "a medium fruit muffin" weighs what its kin's medium ones weigh, "a can" of a survey
         # soft drink what its 12 fl oz do
@@ -81,20 +172,7 @@ def food_entry_create(
         # "a cup of Greek yogurt": SR28 weighs it only by the pot; its kin give grams per cup.
         quantity, unit = _weighed_like_kin(food, quantity, unit, exc)
         portion = units.portion(food=food, quantity=quantity, unit=unit)
-    if not confirmed:
-        _check_plausible(food, portion, quantity, unit)
-    entry = FoodEntry(
-        user=user,
-        food=food,
-        meal_type=meal,
-        quantity=portion.quantity,
-        unit=portion.unit[:50],
-        entry_date=day,
-        variant=portion.variant,
-    )
-    entry.full_clean()
-    entry.save()
-    return entry
+    return portion, quantity, unit
 
 
 @transaction.atomic

@@ -66,12 +66,6 @@ def food_words_known(text: str) -> bool:
     return search.known_words(_searchable(text))
 
 
-def food_lead_word(word: str) -> bool:
-    """Whether a word is what some catalog food is called by ("chicken", "vodka", "poke"), not
-    only a word describing one ("juicy", "tasty", "hearty")."""
-    return words_singular(str(word or "").lower()) in search.lead_words()
-
-
 def food_name_word(word: str) -> bool:
     """Whether some catalog food's name opens with the word ("banana", "oatmeal"): a word that
     can name a food alone, unlike "quick" or "sweet" of "a quick snack"."""

@@ -6,119 +6,57 @@ toast for breakfast"). A told meal wraps its foods in words that are no food at 
 myself to", "perfect for satisfying my hunger", "washed it down with"), so here the catalog
 decides what a food is:
 
-1. The sentence is cut into pieces at its punctuation, "and" (not inside "mac and cheese" or "2
-   and a half") and "with".
-2. A piece's item starts at its first amount ("a", "two", "1/2", "142 g"); the words before it
-   frame the meal and are never a food. The amount, its unit, size or container are read as the
-   food grammar reads them.
-3. The food is the longest run of the words that follow which the catalog names with confidence:
-   all the words first, then the words before a word that ends a food's name ("from", "that",
-   "in"...), then those runs less their first words ("juicy medium apple" -> "medium apple" ->
-   "apple"). A size dropped on the way ("medium") is kept as the unit. No run, no item: nothing
-   is saved for words the catalog does not know as a food.
-4. A piece with no amount is an item only right after another item ("eggs, toast and coffee"),
-   and only when the catalog knows it as a food.
-5. "X with Y" and "X and Y" are one food when the catalog names the whole ("egg omelet with
-   cheese", "frozen pancakes and sausage"), else two; a piece with its own amount is always its
-   own item. What a dish is made with ("a burrito loaded with meat, beans and rice") is the
-   dish's, not items of their own.
+1. The message is cut into sentences, and each sentence into items at its amounts ("a", "two",
+   "1/2", "142 g"): an item runs from its amount to the next one. The words before the first
+   amount frame the meal and are never a food; the amount, its unit, size or container are read
+   as the food grammar reads them.
+2. The item's food is the catalog food whose name its words cover best, rare words weighing more
+   than common ones (nutrition.search.cover): "chicken or turkey with rice and a mix of fresh
+   vegetables, all without any sauce" is the survey's "Chicken or turkey with rice and
+   vegetables, no sauce". A food whose name the words do not half cover, or that rests on common
+   words only, is no food: nothing is saved for words the catalog does not know.
+3. "a hamburger on a white bun with a medium patty": an item that starts with "a" and no unit is
+   part of the one before when one catalog food covers words of both (never after "and" or a
+   comma: "a steak and a baked potato" are two).
+4. What the chosen food leaves out of its item, after "and", "with" or a comma, may be an item of
+   its own ("a bagel with cream cheese", "a cup of coffee, toast and jam"), when the catalog
+   knows it whole; never what a dish holds ("a burrito loaded with meat, beans and rice").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chat.reading.parser.clauses import _glued
 from chat.reading.parser.food import FoodItem, food_item, take_meal
 from chat.reading.parser.tokens import take_quantity, token_at
-from chat.reading.parser.vocabulary import CONTAINERS, PHRASE_ENDS
-from nutrition.services import (
-    food_dish_word,
-    food_find_best,
-    food_lead_word,
-    food_name_word,
-    meal_for_word,
-)
+from chat.reading.parser.vocabulary import CONTAINERS, DESCRIBING, PHRASE_ENDS
+from nutrition.services import food_covering, food_dish_word, food_name_word, meal_for_word
 from nutrition.units import SIZES
 from nutrition.units import unit_word as food_unit
+from sparky.words import singular
 
-_CUTS = frozenset({",", ";", ":", ".", "!", "?", "&", "+"})
-_LONGEST_RUN = 7  # words of a food's name tried at once
-_MOST_TRIES = 16  # catalog questions per item
-
-
-@dataclass
-class _Piece:
-    tokens: list[str]
-    after_with: bool  # the piece followed "with": maybe part of the food before it
-    after_and: bool = False  # "pancakes and sausage": maybe one survey dish
+_SENTENCE_ENDS = frozenset({".", "!", "?", ";", ":"})
+_CUTS = frozenset({",", "and", "with", "&", "+", "plus", "along", "alongside", "together", "then"})
+_AFTER_MADE = PHRASE_ENDS | {"with", "by", "up", "over", "onto", "inside"}  # "served on"
+_LONGEST_EXTRA = 3  # words of an item without an amount ("cream cheese", "fruit snacks candy")
 
 
-def _pieces(tokens: list[str]) -> list[_Piece]:
-    pieces: list[_Piece] = []
-    current: list[str] = []
-    after_with = after_and = False
-    for i, token in enumerate(tokens):
-        cut = token in _CUTS or (token == "and" and not _glued(tokens, i)) or token == "with"
-        if cut:
-            if current:
-                pieces.append(_Piece(current, after_with, after_and))
-            current, after_with, after_and = [], token == "with", token == "and"
-        else:
-            current.append(token)
-    if current:
-        pieces.append(_Piece(current, after_with, after_and))
-    return pieces
+def _sentences(tokens: list[str]) -> list[tuple[int, list[str]]]:
+    """(where it starts, its tokens) of each sentence."""
+    sentences, start = [], 0
+    for i, token in enumerate([*tokens, "."]):
+        if token in _SENTENCE_ENDS:
+            if i > start:
+                sentences.append((start, tokens[start:i]))
+            start = i + 1
+    return sentences
 
 
-def _runs(words: list[str]) -> list[tuple[list[str], list[str]]]:
-    """(run, the words dropped before it) to ask the catalog for, best guess first: the words
-    before the first word that ends a name (its head is their last word), with what follows
-    when the catalog names that too ("sandwich on white bread"); then shorter runs, those ending
-    at the head first."""
-    end = next((i for i, word in enumerate(words) if word in PHRASE_ENDS and i > 0), len(words))
-    head, rest = words[:end], words[end:]
-    runs: list[tuple[list[str], list[str]]] = []
-    for stop in range(len(head), 0, -1):
-        for start in range(stop):
-            run = head[start:stop]
-            if run[0] in ("of", "the") or len(run) > _LONGEST_RUN:
-                continue
-            if stop < len(head) and len(run) < 2 and not all(map(prepared, head[stop:])):
-                continue  # "sweet" of "a sweet touch" is no food; "burrito" of "burrito loaded"
-            if start and (food_lead_word(head[start - 1]) or food_dish_word(run[-1])):
-                break  # "a poke bowl" is no ramen bowl: a food's or a dish's own word stays
-            if meal_for_word(run[-1]) is not None:
-                continue  # "a satisfying breakfast": the meal
-            if stop == len(head) and len(rest) >= 2 and len(run) + len(rest) <= _LONGEST_RUN:
-                runs.append(([*run, *rest], head[:start]))
-            runs.append((run, head[:start]))
-    return runs[:_MOST_TRIES]
-
-
-def _ground(data: dict) -> dict | None:
-    """The item with its food name cut down to the words the catalog names with confidence."""
-    words = data["food_name"].split()
-    tried = set()
-    for run, dropped in _runs(words):
-        while run and food_unit(run[0]) in SIZES:  # "large croissant": the size is the unit's
-            dropped, run = [*dropped, run[0]], run[1:]
-        if not run or food_unit(run[-1]) in SIZES or tuple(run) in tried:
-            continue  # a size is no food
-        tried.add(tuple(run))
-        if food_find_best(user=None, name=" ".join(run), unit=data.get("unit")) is None:
-            continue
-        unit = data.get("unit")
-        if unit is None:
-            sizes = [food_unit(w) for w in dropped if food_unit(w) in SIZES]
-            unit = sizes[-1] if sizes else None
-        return {**data, "food_name": " ".join(run), "unit": unit}
-    return None
-
-
-def _anchors(tokens: list[str]) -> list[int]:
-    """Where amounts start: "a cup of milk alongside a small chicken breast" has two."""
-    anchors, i = [], 0
+def _anchors(tokens: list[str]) -> tuple[list[int], list[int]]:
+    """Where amounts start ("a cup of milk alongside a small chicken breast" has two), and where
+    items end: at the next amount, or at the article of "a delightful 248g glass", whose number
+    is the amount (the words between describe it)."""
+    anchors, ends, i = [], [], 0
     while i < len(tokens):
         amount, after = take_quantity(tokens, i)
         if amount is None:
@@ -129,30 +67,23 @@ def _anchors(tokens: list[str]) -> list[int]:
             and token_at(tokens, take_quantity(tokens, k, articles=False)[1]) != "%"
             for k in range(after, after + 3 if tokens[i] in ("a", "an") else after + 1)
         )  # "a 16 fl oz bottle", "a delightful 248g glass": the number is the amount
-        if not inner and token_at(tokens, after) != "%":
-            anchors.append(i)  # and "2%" is no amount
+        if inner:
+            ends.append(i)
+        elif token_at(tokens, after) != "%" and not _of_an_amount(tokens, i):
+            anchors.append(i)  # "2%" is no amount, nor the "a" of "200 g of a raw apple"
+            ends.append(i)
         i = max(after, i + 1)
-    return anchors
+    return anchors, ends
 
 
-def _items_from(tokens: list[str]) -> list[FoodItem]:
-    """The items a piece holds, one from each amount on to the next, grounded in the catalog."""
-    anchors = _anchors(tokens)
-    items = []
-    for start, stop in zip(anchors, [*anchors[1:], len(tokens)][: len(anchors)], strict=True):
-        _, after = take_quantity(tokens, start)
-        span = tokens[start:stop]
-        if any(meal_for_word(word) is not None for word in span[:3]):
-            continue  # "for a quick snack": the meal, not a food
-        if start and tokens[start - 1] == "from":
-            continue  # "an egg from a fast food restaurant": where it came from, not a food
-        item = food_item(_without_adjectives(span, after - start))
-        if not isinstance(item, FoodItem):
-            continue
-        grounded = _ground(item.data)
-        if grounded is not None:
-            items.append(FoodItem(grounded, item.meal))
-    return items
+def _of_an_amount(tokens: list[str], i: int) -> bool:
+    """The "a" of "200 g of a raw apple": the amount is the grams."""
+    return (
+        tokens[i] in ("a", "an")
+        and token_at(tokens, i - 1) == "of"
+        and i >= 2
+        and (food_unit(tokens[i - 2]) is not None or take_quantity(tokens, i - 2)[0] is not None)
+    )
 
 
 def _without_adjectives(tokens: list[str], after: int) -> list[str]:
@@ -165,65 +96,222 @@ def _without_adjectives(tokens: list[str], after: int) -> list[str]:
     return tokens
 
 
-def _bare(tokens: list[str]) -> FoodItem | None:
-    """A piece with no amount ("toast", "fruit snacks candy"), when the catalog knows it whole."""
-    if not 1 <= len(tokens) <= 3 or not food_name_word(tokens[-1]):
-        return None  # "skin removed" is no food: a bare name ends with a food's own word
-    data = {"food_name": " ".join(tokens), "quantity": 1, "unit": None}
-    if food_find_best(user=None, name=data["food_name"]) is None:
-        return None
-    return FoodItem(data, None)
+class _Item:
+    """An item's reading: its amount, the words after it, and the food they cover."""
+
+    def __init__(self, data: dict, words: list[str], article: bool):
+        self.data = data
+        self.words = words
+        self.article = article  # its amount is "a"/"an" and it names no unit: maybe the last's
+        self.cover = None
+
+    def ground(self) -> bool:
+        """The food the item's words cover, when one does. A dish named across "with" or "and"
+        ("rice with some grilled chicken") must hold what each part says, or the first part is
+        the item and the rest may be items of their own ("Rice, fried, with chicken" is not
+        rice and grilled chicken)."""
+        words = [w if meal_for_word(w) is None else "," for w in self.words]  # "a snack of"
+        self.cover = self._cover(words)
+        if self.cover is not None and not self._holds_each_part(words):
+            first = _pieces(words)[0]
+            self.cover = self._cover(words[: first[1]])
+        return self.cover is not None
+
+    def _cover(self, words: list[str]):
+        head = _head(words)
+        if not words or head is None:
+            return None  # "a sweet and crunchy treat": no word says which food
+        unit, quantity = self.data.get("unit"), self.data.get("quantity") or 1
+        found = food_covering(words=words, quantity=quantity, unit=unit, head=head)
+        if found is not None and any(
+            words[k].endswith("'s") and k not in found.covered for k in range(head)
+        ):
+            return None  # "grandma's famous stew": her recipe, not the catalog's stew
+        return found
+
+    def _holds_each_part(self, words: list[str]) -> bool:
+        covered, known = set(self.cover.covered), set(self.cover.known)
+        for start, stop in _pieces(words)[1:]:
+            part = set(range(start, stop))
+            said = {i for i in part & known if words[i] not in DESCRIBING}
+            if part & covered and not said <= covered:
+                return False
+        return True
+
+    def food_item(self, meal) -> FoodItem:
+        covered = self.cover.covered
+        name = " ".join(w for w in self.words[covered[0] : covered[-1] + 1] if w not in _CUTS)
+        data = {**self.data, "food_name": name, "food_id": str(self.cover.food.id)}
+        return FoodItem(data, meal)
 
 
-def _joined(item: FoodItem, piece: _Piece, word: str = "with") -> FoodItem | None:
-    """'egg omelet with melted cheese', 'frozen pancakes and sausage': one food, when the
-    catalog names the whole."""
-    name = f"{item.data['food_name']} {word} {' '.join(piece.tokens)}"
-    if len(name.split()) > _LONGEST_RUN + 2:
+def _head(words: list[str]) -> int | None:
+    """The word that says what the item is: the last of its first phrase that does not only
+    describe ("pizza" of "pepperoni pizza with a side of chips", "hamburger" of "hamburger served
+    on a white bun", "chips" of "snack of corn chips", "treat" of "sweet and crunchy treat")."""
+    head = None
+    for i, word in enumerate(words):
+        if head is None and (word in _CUTS or word == "of" or word in DESCRIBING):
+            continue  # "(a snack) of corn chips", "a sweet and crunchy treat"
+        if word in _CUTS or word in PHRASE_ENDS:
+            break
+        if prepared(word) and head is not None and token_at(words, i + 1) in _AFTER_MADE:
+            break
+        if word not in DESCRIBING:
+            head = i
+    return head
+
+
+def _pieces(words: list[str]) -> list[tuple[int, int]]:
+    """(start, stop) of the runs of words between cuts ("rice", "some grilled chicken")."""
+    pieces, start = [], 0
+    for i, word in enumerate([*words, ","]):
+        if word in _CUTS:
+            if i > start:
+                pieces.append((start, i))
+            start = i + 1
+    return pieces
+
+
+def _read(span: list[str]) -> _Item | None:
+    """An item's amount, unit and words: the food grammar reads the amount and its phrase ("355
+    ml can of cola"), the words after it ("that I drank ice cold") are the item's too."""
+    _, after = take_quantity(span, 0)
+    span = _without_adjectives(span, after)
+    end = next(
+        (k for k in range(after + 1, len(span)) if span[k] in PHRASE_ENDS or span[k] in _CUTS),
+        len(span),
+    )
+    item = food_item(span[:end])
+    if not isinstance(item, FoodItem):
         return None
-    if food_find_best(user=None, name=name, unit=item.data.get("unit")) is None:
+    data = dict(item.data)
+    words = [*str(data.get("food_name") or "").split(), *span[end:]]
+    for word in words[: _head(words) or 0]:
+        if data.get("unit") is None and food_unit(word) in SIZES:
+            data["unit"] = food_unit(word)  # "a buttery large croissant": its unit
+            break
+    article = span[0] in ("a", "an") and food_unit(item.data.get("unit")) in (None, *SIZES)
+    return _Item(data, words, article)
+
+
+def _merged(first: _Item, chain: list[_Item]) -> _Item | None:
+    """'a hamburger with a small patty on a white bun': one food when one covers the words of
+    the first item and of the last one joined to it."""
+    words, last = list(first.words), 0
+    for item in chain:
+        words.append("a")
+        last = len(words)
+        if food_unit(item.data.get("unit")) in SIZES:
+            words.append(item.data["unit"])  # "a small patty": the size says which
+        words.extend(item.words)
+    whole = _Item(first.data, words, first.article)
+    if not whole.ground():
         return None
-    return FoodItem({**item.data, "food_name": name}, item.meal)
+    covered = whole.cover.covered
+    if any(i < len(first.words) for i in covered) and any(i >= last for i in covered):
+        return whole
+    return None
+
+
+_LONGEST_CHAIN = 3  # items joined into one food
+
+
+def _joined(items: list[tuple[_Item, bool]]) -> list[_Item]:
+    """The items of a sentence, each with the ones after it that are part of it ("a hamburger
+    with a small patty on a white bun"), the longest such chain first."""
+    joined, i = [], 0
+    while i < len(items):
+        item, _ = items[i]
+        whole, taken = None, 0
+        for size in range(min(_LONGEST_CHAIN, len(items) - i - 1), 0, -1):
+            chain = items[i + 1 : i + 1 + size]
+            if all(part.article and attached for part, attached in chain):
+                whole = _merged(item, [part for part, _ in chain])
+                if whole is not None:
+                    taken = size
+                    break
+        joined.append(whole or item)
+        i += 1 + taken
+    return joined
+
+
+def _extras(item: _Item) -> list[_Item]:
+    """Foods an item names beside the one chosen ("a bagel with cream cheese"): each piece after
+    a cut that the chosen food covers none of, when the catalog knows it whole. What a dish holds
+    or a food was made with ("a burrito loaded with meat, beans and rice", "cooked with oil") is
+    the food's, not items of their own."""
+    covered = set(item.cover.covered)
+    dish = food_dish_word(item.words[item.cover.covered[-1]])
+    extras, piece, start, cut, filling = [], [], 0, None, False
+    for i, word in enumerate([*item.words, ","]):
+        if word not in _CUTS:
+            if not piece:
+                start = i
+            piece.append(word)
+            continue
+        stop = next((k for k, w in enumerate(piece) if w in PHRASE_ENDS), len(piece))
+        piece = piece[:stop]  # "grilled chicken for lunch": what follows "for" is not food
+        if piece and word == "with" and (dish or prepared(piece[-1])):
+            filling = True
+        elif (
+            piece
+            and cut is not None
+            and not filling
+            and len(piece) <= _LONGEST_EXTRA
+            and not covered & set(range(start, start + len(piece)))
+            and any(word not in DESCRIBING for word in piece)
+            and not (len(piece) == 1 and prepared(piece[0]) and not food_name_word(piece[0]))
+        ):
+            extra = _Item({"food_name": " ".join(piece), "quantity": 1, "unit": None}, piece, False)
+            if extra.ground():
+                extras.append(extra)
+        if piece:
+            cut = word
+        piece = []
+    return extras
+
+
+@dataclass
+class ToldMeal:
+    """The foods a told message names, and the words of the message their catalog foods cover
+    ("navel orange": what else the item said, "nice and sweet", it judged no food)."""
+
+    items: list[FoodItem]
+    named: set[str]
+
+
+def meal_items(tokens: list[str]) -> ToldMeal:
+    """The foods a message tells of, each grounded in the catalog, with the message's meal."""
+    meal, _ = take_meal(tokens)
+    if meal is None:
+        meal = next((m for t in tokens if (m := meal_for_word(t)) is not None), None)
+    found: list[_Item] = []
+    for _, sentence in _sentences(tokens):
+        anchors, ends = _anchors(sentence)
+        items: list[tuple[_Item, bool]] = []
+        for start in anchors:
+            stop = next((end for end in ends if end > start), len(sentence))
+            span = sentence[start:stop]
+            meal_at = next((k for k, w in enumerate(span[:3]) if meal_for_word(w)), None)
+            if meal_at is not None and token_at(span, meal_at + 1) != "of":
+                continue  # "for a quick snack": the meal, not a food ("a snack of chips" is)
+            if start and sentence[start - 1] == "from":
+                continue  # "an egg from a fast food restaurant": where it came from
+            item = _read(span)
+            if item is None or not item.words:
+                continue
+            item.ground()
+            attached = bool(start) and sentence[start - 1] not in _CUTS - {"with"}
+            items.append((item, attached))
+        for item in _joined(items):
+            if item.cover is not None:
+                found.append(item)
+                found.extend(_extras(item))
+    named = {singular(item.words[i]) for item in found for i in item.cover.covered}
+    return ToldMeal([item.food_item(meal) for item in found], named)
 
 
 def prepared(word: str) -> bool:
     """A word saying how a food was made ("made", "topped", "loaded", "served")."""
     return word == "made" or (len(word) > 4 and word.endswith("ed"))
-
-
-def _a_dish(item: FoodItem) -> bool:
-    """A sandwich, burrito, taco, pizza, salad, bowl...: a food that holds others."""
-    return food_dish_word(item.data["food_name"].split()[-1])
-
-
-def meal_items(tokens: list[str]) -> list[FoodItem]:
-    """The foods a sentence tells of, each grounded in the catalog, with the sentence's meal."""
-    meal, _ = take_meal(tokens)
-    if meal is None:
-        meal = next((m for t in tokens if (m := meal_for_word(t)) is not None), None)
-    items: list[FoodItem] = []
-    previous_found = False
-    filling = False  # inside "a burrito loaded with meat, beans and rice": what the dish holds
-    pieces = _pieces(tokens)
-    for i, piece in enumerate(pieces):
-        joins = "with" if piece.after_with else "and" if piece.after_and else None
-        if joins and items and previous_found and not _anchors(piece.tokens):
-            whole = _joined(items[-1], piece, joins)
-            if whole is not None:
-                items[-1] = whole
-                continue
-        if _anchors(piece.tokens):
-            filling = False  # "a sandwich with a cup of milk": an item of its own
-        elif piece.after_with:
-            dish = bool(items) and previous_found and _a_dish(items[-1])
-            filling = dish or (i > 0 and prepared(pieces[i - 1].tokens[-1]))
-        if filling:
-            continue  # "made with oil", "a sub with cheese, lettuce and tomato": the dish's
-        found = _items_from(piece.tokens)
-        if not found and previous_found and (bare := _bare(piece.tokens)) is not None:
-            found = [bare]
-        previous_found = bool(found)
-        items.extend(found)
-    for item in items:
-        item.meal = item.meal or meal
-    return items

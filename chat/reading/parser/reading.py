@@ -41,6 +41,7 @@ from chat.reading.parser.talk import is_question, social_kind, split_sentences, 
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
+    DESCRIBING,
     EATING,
     FOOD_FILLER,
     GOAL_WORDS,
@@ -54,9 +55,8 @@ from chat.reading.parser.vocabulary import (
 )
 from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
-from nutrition.compound import split_items
-from nutrition.search import PUBLIC
 from nutrition.services import food_find_best, food_name_word, food_named_by_description
+from sparky.words import singular
 
 logger = logging.getLogger(__name__)
 
@@ -221,8 +221,13 @@ def _read_statement(tokens: list[str], when: When, reading: Reading, told: bool 
     _read_clauses(tokens, when, by_clauses)
     told = _told_instead(tokens, by_clauses) if told else None
     if told is not None:
+        told, unread = told
         _fill_meals(told, when.meal)
-        kept = [(name, data) for name, data in by_clauses.entries if name != "log_food"]
+        kept = [
+            (name, data)
+            for name, data in by_clauses.entries
+            if name != "log_food" or any(data is other for other in unread)
+        ]
         water = any(name == "log_water" for name, _ in kept)
         for item in told:
             if water and "water" in item.data["food_name"].split():
@@ -241,34 +246,65 @@ def _read_statement(tokens: list[str], when: When, reading: Reading, told: bool 
     reading.tentative.extend(by_clauses.tentative)
 
 
-def _told_instead(tokens: list[str], by_clauses: Reading) -> list[FoodItem] | None:
-    """The told meal's items when they find more foods than the clauses did and the clauses
-    missed something (a part left out, an error, a food the catalog does not know); else None."""
+def _told_instead(tokens: list[str], by_clauses: Reading) -> tuple[list, list] | None:
+    """(the told meal's items, the clauses' foods it did not read) when the meal reader finds
+    a food in a sentence long enough to be told ("I treated myself to a can of ginger ale for a
+    quick snack"); else None. Where the meal reader read, its catalog foods stand ("one navel
+    orange, nice and sweet" is no sweet chocolate); a food the clauses found elsewhere ("spaghetti"
+    before any amount) is kept."""
     if len(tokens) <= _BARE_FOOD_WORDS:
         return None  # a short log ("chicken breast and a baked potato") is the clauses' to read
     if any(token in NOT_DONE for token in tokens):
         return None  # "2 eggs, not 3", "didn't have the cake": never logged by a hunch
-    foods = [data for name, data in by_clauses.entries if name == "log_food"]
-    found = sum(_clause_found(data) for data in foods)
     if any(not error.startswith(_MEAL_QUESTION) for error in by_clauses.errors):
         return None  # something said was refused ("minus 2 apples"): the refusal stands
-    missed = len(by_clauses.left_out) + len(by_clauses.errors) + len(foods) - found
-    if not missed:
-        return None
+    if by_clauses.notes:
+        return None  # "... and my son had 3 pancakes": what others ate is left out
+    if any(name not in ("log_food", "log_water") for name, _ in by_clauses.entries):
+        return None  # "ran 5 km in 25 minutes": minutes are no food
     told = meal_items(tokens)
-    return told if len(told) > found else None
+    foods = [data for name, data in by_clauses.entries if name == "log_food"]
+    if not told.items:
+        if not any(_describes_only(data["food_name"]) for data in foods):
+            return None
+        # "a sweet and crunchy treat": "sweet" says how it tasted, not what it was
+        return [], [data for data in foods if not _describes_only(data["food_name"])]
+    unread = [
+        data
+        for data in foods
+        if not told.named & {singular(w) for w in data["food_name"].lower().split()}
+        and _a_food(data)
+    ]
+    return told.items, unread
 
 
 def _clause_found(data: dict) -> bool:
-    """Whether the catalog knows a clause's food as named ("a rum and coke" as two); a lone
-    word saying how a food was made ("topped") names none, whatever it resembles."""
+    """Whether the catalog knows a clause's food as named; a lone word saying how a food was
+    made ("topped", "coated") or only describing the food it matched ("savored" of "Spices,
+    savory") names none."""
     name = data["food_name"]
-    if len(split_items(user=PUBLIC, name=name)) > 1:
-        return True
     if " " not in name and prepared(name) and not food_name_word(name):
         return False
     food = food_find_best(user=None, name=name, unit=data.get("unit"))
     return food is not None and not food_named_by_description(name, food)
+
+
+def _describes_only(name: str) -> bool:
+    return all(word in DESCRIBING for word in name.lower().split())
+
+
+def _a_food(data: dict) -> bool:
+    """Whether a clause's food the meal reader did not name is one still: the catalog knows it
+    ("spaghetti"), or it names something without saying who did what
+    ("grandma's famous stew", to offer or ask about); never words of how it was eaten, made or
+    tasted ("savored", "mid-afternoon I peeled", "sweet")."""
+    name = data["food_name"]
+    if _describes_only(name):
+        return False
+    if _clause_found(data):
+        return True
+    words = name.lower().split()
+    return not any(w in _SUBJECTS or w in EATING or prepared(w) for w in words)
 
 
 _MEAL_QUESTION = "What did you have for "
@@ -440,9 +476,12 @@ def _domain(clause: list[str]) -> str | None:
     return None
 
 
+_SUBJECTS = frozenset({"i", "i'm", "im", "we", "it", "he", "she", "they", "you", "my"})
+
+
 def _has_new_subject(clause: list[str]) -> bool:
     """'... and I ran out of milk': a clause with its own subject is not a bare food item."""
-    return token_at(clause, 0) in {"i", "i'm", "im", "we", "it", "he", "she", "they", "you", "my"}
+    return token_at(clause, 0) in _SUBJECTS
 
 
 def _fill_meals(foods: list[FoodItem], time_meal: str | None) -> None:
@@ -472,6 +511,8 @@ def _result(text: str, reading: Reading) -> ParseResult:
         except IntentError as error:
             result.errors.append(str(error))
             continue
+        if name == "log_food" and data.get("food_id"):  # the told meal's catalog food (never
+            intent.data["food_id"] = data["food_id"]  # a model's: validate_intent drops those)
         if any(data is hunch for hunch in reading.tentative):
             intent = dataclasses.replace(intent, tentative=True)
         result.intents.append(intent)

@@ -100,6 +100,7 @@ TRAILING_UNITS = _words(_food, "trailing_units")
 TRAILING_PARTS = _words(_food, "trailing_parts")
 CALORIE_WORDS = food_words.CALORIE_WORDS  # nutrition's spellings of kcal
 NOT_FOOD = _words(_food, "not_food")
+DESCRIBING = _words(_food, "describing")
 MEAL_BEFORE = _words(_food, "meal_before")
 MEAL_AFTER = _words(_food, "meal_after")
 SIZE_UNITS = _words(_food, "size_units")

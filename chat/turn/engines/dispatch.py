@@ -26,7 +26,10 @@ def intent_calls(intent) -> list[tuple[str, dict]]:
     data = intent.data or {}
     if intent.name == "log_food":
         keys = ("food_name", "quantity", "unit", "meal_type", "date")
-        return [("log_food", {k: data.get(k) for k in keys})]
+        call = {k: data.get(k) for k in keys}
+        if data.get("food_id"):  # the told meal's reader chose the catalog food
+            call["food_id"] = data["food_id"]
+        return [("log_food", call)]
     if intent.name == "log_exercise":
         keys = ("exercise_name", "duration_minutes", "distance", "distance_unit", "date")
         return [("log_exercise", {k: data.get(k) for k in keys})]

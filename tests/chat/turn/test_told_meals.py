@@ -79,3 +79,55 @@ def test_a_survey_food_by_the_piece_weighs_what_its_kin_do(alice, catalog):
     [(name, kcal, _)] = logged(alice)
     assert name.lower().startswith("muffin")
     assert 300 <= kcal <= 520  # a medium muffin is about 113 g, not 100 g
+
+
+def test_a_dish_the_catalog_names_whole_is_one_entry(alice, catalog):
+    handle_turn(alice, "Supper was a 300 g plate of chicken or turkey with rice, nothing else.")
+
+    [(name, kcal, meal)] = logged(alice)  # not rice, chicken and turkey apart
+    assert "rice" in name.lower() and "chicken" in name.lower()
+    assert 300 <= kcal <= 700
+    assert meal == "dinner"
+
+
+def test_a_word_describing_a_food_before_its_grams_is_no_food(alice, catalog):
+    handle_turn(alice, "I grabbed a crisp 180g raw apple on my way out the door.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert name.lower().startswith("apple")  # no apple crisp, the dessert
+    assert 70 <= kcal <= 130
+
+
+def test_cola_told_in_a_sentence_is_the_soft_drink(alice, catalog):
+    handle_turn(alice, "Lunch came with a 355 ml can of cola that I drank ice cold.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert "cola" in name.lower()
+    assert "whiskey" not in name.lower() and "vodka" not in name.lower()
+    assert 120 <= kcal <= 180
+
+
+def test_words_that_only_describe_name_no_food(alice, catalog):
+    handle_turn(
+        alice, "We stopped at the bakery and I finished a sweet and crunchy treat on the way home."
+    )
+
+    assert logged(alice) == []  # no sweet potato, no chocolate
+
+
+def test_a_hamburger_with_its_patty_on_a_bun_is_one_burger(alice, catalog):
+    handle_turn(alice, "I ate a hamburger with a small patty on a white bun for lunch today.")
+
+    [(name, kcal, meal)] = logged(alice)
+    assert name.lower().startswith("hamburger")
+    assert 200 <= kcal <= 550  # one burger, not a burger, a patty and a bun
+    assert meal == "lunch"
+
+
+def test_a_dish_is_not_chosen_for_words_it_leaves_out(alice, catalog):
+    handle_turn(alice, "Dinner was a bowl of rice with some grilled chicken on the side.")
+
+    names = [name.lower() for name, _, _ in logged(alice)]
+    assert len(names) == 2  # no "Rice, fried, with chicken": the chicken was grilled
+    assert any(name.startswith("rice") for name in names)
+    assert any("chicken" in name and "grilled" in name for name in names)
