@@ -28,6 +28,7 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
 """
 
 from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, SYNONYMS, TRIVIAL_STEMS
+from nutrition.search.query import spelled_out
 from nutrition.search.ranking import (
     CONFIDENT_SCORE,
     PUBLIC,
@@ -55,4 +56,5 @@ __all__ = [
     "known_words",
     "opening_words",
     "search_foods",
+    "spelled_out",
 ]

@@ -74,11 +74,17 @@ _WORDS = re.compile(r"[a-z]+")
 _WITH = re.compile(r"\bwith\b")
 
 
-def _parse(text: str) -> Query:
-    """The query's stems and, for each, the vocabulary stems that may stand for it."""
+def spelled_out(text: str) -> str:
+    """The words as the catalog writes them ("oj" -> "orange juice", "low-fat" -> "lowfat")."""
     lowered = text.lower()
     for phrase, word in PHRASES.items():
         lowered = re.sub(rf"\b{phrase}\b", word, lowered)
+    return lowered
+
+
+def _parse(text: str) -> Query:
+    """The query's stems and, for each, the vocabulary stems that may stand for it."""
+    lowered = spelled_out(text)
     main, side = _split_with(lowered)
     parts = _stems_and_corrections([main, side] if side else [main])
     options, stems, described = _options(parts.get(1, {}))

@@ -124,6 +124,8 @@ def _names(food, words: list[str], synonyms: bool = False) -> bool:
     """Whether the food's name holds a word said ("finish" is no "Gefilte fish", whatever the
     search's spelling fixes make of it), or with `synonyms` one the search takes for it
     ("oatmeal" for "Cereals, oats")."""
+    if synonyms:  # "oj" is "orange juice"
+        words = [search.spelled_out(" ".join(words))]
     name, *said = cover.word_stems([food.name, *words])
     stems = set().union(*said)
     if synonyms:

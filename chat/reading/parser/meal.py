@@ -274,11 +274,13 @@ def _extras(item: _Item) -> list[_Item]:
 
 @dataclass
 class ToldMeal:
-    """The foods a told message names, and the words of the message their catalog foods cover
-    ("navel orange": what else the item said, "nice and sweet", it judged no food)."""
+    """The foods a told message names, the words of the message their catalog foods cover
+    ("navel orange": what else the item said, "nice and sweet", it judged no food), and where
+    the items it read stand."""
 
     items: list[FoodItem]
     named: set[str]
+    spans: set[int]  # the tokens of every item it read, with a food found or not
 
 
 def meal_items(tokens: list[str]) -> ToldMeal:
@@ -287,7 +289,8 @@ def meal_items(tokens: list[str]) -> ToldMeal:
     if meal is None:
         meal = next((m for t in tokens if (m := meal_for_word(t)) is not None), None)
     found: list[_Item] = []
-    for _, sentence in _sentences(tokens):
+    spans: set[int] = set()
+    for offset, sentence in _sentences(tokens):
         anchors, ends = _anchors(sentence)
         items: list[tuple[_Item, bool]] = []
         for start in anchors:
@@ -301,6 +304,7 @@ def meal_items(tokens: list[str]) -> ToldMeal:
             item = _read(span)
             if item is None or not item.words:
                 continue
+            spans.update(range(offset + start, offset + stop))
             item.ground()
             attached = bool(start) and sentence[start - 1] not in _CUTS - {"with"}
             items.append((item, attached))
@@ -309,7 +313,7 @@ def meal_items(tokens: list[str]) -> ToldMeal:
                 found.append(item)
                 found.extend(_extras(item))
     named = {singular(item.words[i]) for item in found for i in item.cover.covered}
-    return ToldMeal([item.food_item(meal) for item in found], named)
+    return ToldMeal([item.food_item(meal) for item in found], named, spans)
 
 
 def prepared(word: str) -> bool:

@@ -269,12 +269,14 @@ def _told_instead(tokens: list[str], by_clauses: Reading) -> tuple[list, list] |
             return None
         # "a sweet and crunchy treat": "sweet" says how it tasted, not what it was
         return [], [data for data in foods if not _describes_only(data["food_name"])]
-    unread = [
-        data
-        for data in foods
-        if not told.named & {singular(w) for w in data["food_name"].lower().split()}
-        and _a_food(data)
-    ]
+    unread = []
+    for data in foods:
+        words = data["food_name"].lower().split()
+        if told.named & {singular(w) for w in words} or not _a_food(data):
+            continue  # the meal reader's food, or no food at all
+        if _within(words, tokens, told.spans) and _clause_found(data):
+            continue  # "a tasty spread": the meal reader found no food there; never a guess
+        unread.append(data)  # "spaghetti" before any amount; "grandma's stew", to ask about
     return told.items, unread
 
 
@@ -291,6 +293,11 @@ def _clause_found(data: dict) -> bool:
 
 def _describes_only(name: str) -> bool:
     return all(word in DESCRIBING for word in name.lower().split())
+
+
+def _within(words: list[str], tokens: list[str], spans: set[int]) -> bool:
+    """Whether every word stands in an item the meal reader read."""
+    return all(any(tokens[i] == word for i in spans if i < len(tokens)) for word in words)
 
 
 def _a_food(data: dict) -> bool:
