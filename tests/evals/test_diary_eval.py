@@ -37,8 +37,9 @@ from tests.evals.scoring import (
 # 524 older cases 518 of 524): the floor was then set at 0.97 for review. Issue 35 set it back
 # at the score on main (582 of 591, 2026-12-06), to the case: one more failing case fails it.
 # Issue 32 added 18 meals told in sentences (tag "told", 12 of 18 on first measure) with the old
-# 591 unchanged (582): 594 of 609, to the case. It only ever rises.
-FLOOR = 594 / 609
+# 591 unchanged (582): 594 of 609, to the case. The catalog-covering meal reader (issue 32,
+# second session): 597 of 609, the old 591 still 582 (the same 9 fail). It only ever rises.
+FLOOR = 597 / 609
 
 TAGS = {
     "container",

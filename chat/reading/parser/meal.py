@@ -87,12 +87,15 @@ def _of_an_amount(tokens: list[str], i: int) -> bool:
 
 
 def _without_adjectives(tokens: list[str], after: int) -> list[str]:
-    """'a refreshing cup of water' -> 'a cup of water': words between an amount and its unit."""
-    if food_unit(token_at(tokens, after)) is not None:
+    """'a refreshing cup of water' -> 'a cup of water', 'a medium single serving bag of chips'
+    -> 'a medium bag of chips': the words between an amount (and its size) and its unit."""
+    sized = food_unit(token_at(tokens, after)) in SIZES
+    if food_unit(token_at(tokens, after)) is not None and not sized:
         return tokens
-    for k in range(after + 1, min(after + 3, len(tokens) - 1)):
+    start = after + 1 if sized else after
+    for k in range(start + 1, min(start + 4, len(tokens) - 1)):
         if tokens[k + 1] == "of" and (food_unit(tokens[k]) is not None or tokens[k] in CONTAINERS):
-            return [*tokens[:after], *tokens[k:]]
+            return [*tokens[:start], *tokens[k:]]
     return tokens
 
 
@@ -132,7 +135,8 @@ class _Item:
     def _holds_each_part(self, words: list[str]) -> bool:
         covered, known = set(self.cover.covered), set(self.cover.known)
         for start, stop in _pieces(words)[1:]:
-            part = set(range(start, stop))
+            stop = next((k for k in range(start, stop) if words[k] in PHRASE_ENDS), stop)
+            part = set(range(start, stop))  # "jelly sandwich" of "... on wheat bread"
             said = {i for i in part & known if words[i] not in DESCRIBING}
             if part & covered and not said <= covered:
                 return False
@@ -157,8 +161,8 @@ def _head(words: list[str]) -> int | None:
             break
         if prepared(word) and head is not None and token_at(words, i + 1) in _AFTER_MADE:
             break
-        if word not in DESCRIBING:
-            head = i
+        if word not in DESCRIBING and (head is None or food_unit(word) is None):
+            head = i  # "a fruit juice pouch": the juice, in its pouch
     return head
 
 
@@ -187,10 +191,14 @@ def _read(span: list[str]) -> _Item | None:
         return None
     data = dict(item.data)
     words = [*str(data.get("food_name") or "").split(), *span[end:]]
-    for word in words[: _head(words) or 0]:
+    head = _head(words)
+    for word in words[: head or 0]:
         if data.get("unit") is None and food_unit(word) in SIZES:
             data["unit"] = food_unit(word)  # "a buttery large croissant": its unit
             break
+    after = token_at(words, head + 1) if head is not None else ""
+    if data.get("unit") is None and after and food_unit(after) is not None:
+        data["unit"] = after  # "a fruit juice pouch"
     article = span[0] in ("a", "an") and food_unit(item.data.get("unit")) in (None, *SIZES)
     return _Item(data, words, article)
 
