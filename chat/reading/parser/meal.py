@@ -155,8 +155,11 @@ def _head(words: list[str]) -> int | None:
     on a white bun", "chips" of "snack of corn chips", "treat" of "sweet and crunchy treat")."""
     head = None
     for i, word in enumerate(words):
-        if head is None and (word in _CUTS or word == "of" or word in DESCRIBING):
-            continue  # "(a snack) of corn chips", "a sweet and crunchy treat"
+        if head is None and (
+            word in _CUTS or word == "of" or word in DESCRIBING or prepared(word) or _held_in(word)
+        ):
+            continue  # "(a snack) of corn chips", "a sweet and crunchy treat", "(a bottle)
+            # filled with water"
         if word in _CUTS or word in PHRASE_ENDS:
             break
         if prepared(word) and head is not None and token_at(words, i + 1) in _AFTER_MADE:
@@ -164,6 +167,11 @@ def _head(words: list[str]) -> int | None:
         if word not in DESCRIBING and (head is None or food_unit(word) is None):
             head = i  # "a fruit juice pouch": the juice, in its pouch
     return head
+
+
+def _held_in(word: str) -> bool:
+    """A container or measure ("bottle", "cup", "bag"), never the food itself."""
+    return word in CONTAINERS or (food_unit(word) is not None and food_unit(word) not in SIZES)
 
 
 def _pieces(words: list[str]) -> list[tuple[int, int]]:

@@ -297,7 +297,8 @@ def _describes_only(name: str) -> bool:
 
 def _within(words: list[str], tokens: list[str], spans: set[int]) -> bool:
     """Whether every word stands in an item the meal reader read."""
-    return all(any(tokens[i] == word for i in spans if i < len(tokens)) for word in words)
+    said = {singular(tokens[i]) for i in spans if i < len(tokens)}
+    return all(singular(word) in said for word in words)
 
 
 def _a_food(data: dict) -> bool:
