@@ -17,6 +17,7 @@ memory and built again when the catalog changes (about a second for 13,000 foods
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -36,8 +37,9 @@ SURVEY_BONUS = 1.05
 # (this less when the name says first the item's head word: "Burrito, chicken, cheese")...
 MIN_NAME_COVERED = 0.5
 MIN_NAME_COVERED_WITH_HEAD = 0.3
-# The item's head word ("pizza" of "pepperoni pizza with a side of chips") where the name says
-# what the food is, all of it said (its first part: "Pizza with pepperoni, ..."), or elsewhere.
+# The item's head word ("pizza" of "pepperoni pizza with a side of chips") as the name's own head
+# ("Pizza with pepperoni, ...", not "Pepperoni"; "Enchilada, chicken", not "Enchilada sauce"), or
+# in what the name says the food is (its first part).
 HEAD_FIRST_BONUS = 1.5
 HEAD_BONUS = 1.2
 # ...and at least this much weight in all (a word that ten foods share weighs log(1300) ~ 7,
@@ -61,6 +63,7 @@ class _Index:
     signature: tuple
     stems: list[frozenset[str]]
     first: list[frozenset[str]]  # the stems of what the name says the food is
+    heads: list[frozenset[str]]  # the stems of its head word ("sauce" of "Enchilada sauce")
     ids: list
     survey: list[bool]
     weight: dict[str, float]
@@ -88,7 +91,13 @@ def _current() -> _Index:
 def _build(signature: tuple) -> _Index:
     rows = list(_public().values_list("id", "search_key", "source", "name"))
     stems = [frozenset((key or "").split()) for _, key, _, _ in rows]
-    first = word_stems([_first_part(row[3]) for row in rows])
+    # "Chili hot dog, no bun", "Chicken and rice, no sauce": what a food comes without is none
+    # of its words ("a hot dog on a bun" is no bun-less hot dog)
+    without = word_stems([" ".join(_WITHOUT.findall(row[3].lower())) for row in rows])
+    stems = [bag - lacks for bag, lacks in zip(stems, without, strict=True)]
+    parts = [_first_part(row[3]) for row in rows]
+    first = word_stems(parts)
+    heads = word_stems([_head_word(part) for part in parts])
     counts = Counter(stem for bag in stems for stem in bag)
     total = max(len(rows), 1)
     weight = {stem: math.log(total / (1 + n)) for stem, n in counts.items()}
@@ -100,6 +109,7 @@ def _build(signature: tuple) -> _Index:
         signature=signature,
         stems=stems,
         first=first,
+        heads=heads,
         ids=[row[0] for row in rows],
         survey=[row[2] == FNDDS_SOURCE for row in rows],
         weight=dict(weight),
@@ -107,11 +117,22 @@ def _build(signature: tuple) -> _Index:
     )
 
 
+_WITHOUT = re.compile(r"\b(?:no|without|not)\s+([a-z]+(?:\s+[a-z]+)?)")
+
+
 def _first_part(name: str) -> str:
     """What a catalog name says the food is: "Pizza" of "Pizza, cheese", "salmon" of "Fish,
     salmon, raw" (a label first is the catalog's filing, not the food)."""
     parts = [part.strip() for part in name.lower().split(",")]
     return next((part for part in parts if part not in LABELS), parts[0])
+
+
+def _head_word(part: str) -> str:
+    """The last word of a name's first part before "with", "and" or "or": "sauce" of
+    "enchilada sauce", "pizza" of "pizza with pepperoni", "turkey" of "chicken or turkey with
+    rice"."""
+    words = re.split(r"\s+(?:with|and|or|in|on)\s+", part)[0].split()
+    return words[-1] if words else ""
 
 
 def word_stems(words: list[str]) -> list[frozenset[str]]:
@@ -127,12 +148,16 @@ def word_stems(words: list[str]) -> list[frozenset[str]]:
         return [frozenset(row[0].split()) for row in cursor.fetchall()]
 
 
-def covering_foods(words: list[str], head: int | None = None) -> list[Covering]:
+def covering_foods(
+    words: list[str], head: int | None = None, weak: frozenset[int] = frozenset()
+) -> list[Covering]:
     """The public catalog's foods whose names the words cover best, best first, when the cover
     is confident: a food whose name is at least half said (less, when it says first the head word),
     by words that say something. `head` is the index of the item's head word: it must be in the
     name, and a name that says it first wins ("Pizza with pepperoni" over "Pepperoni" for
-    "pepperoni pizza"; "a sweet and crunchy treat" is no sweet potato)."""
+    "pepperoni pizza"; "a sweet and crunchy treat" is no sweet potato). The `weak` words only
+    describe ("crisp", "sweet"): they choose among foods of the item's kind ("Potatoes, sweet",
+    "Cream, sour"), never another kind ("Crisp, apple" for "a crisp raw apple")."""
     per_word = word_stems(words)
     index = _current()
     said = {stem for stems in per_word for stem in stems if stem in index.weight}
@@ -141,12 +166,14 @@ def covering_foods(words: list[str], head: int | None = None) -> list[Covering]:
     heads = per_word[head] & said if head is not None and head < len(per_word) else frozenset()
     if head is not None and per_word[head] and not heads:
         return []  # the word that says what the item is, the catalog does not know
+    strong = {stem for n, stems in enumerate(per_word) if n not in weak for stem in stems}
+    only_weak = frozenset(said - strong)
     said_weight = sum(index.weight[s] for s in said)
     scores: dict[int, float] = {}
     for stem in said:
         for i in index.postings[stem]:
             if i not in scores:
-                scores[i] = _score(index, i, said, said_weight, heads)
+                scores[i] = _score(index, i, said, said_weight, heads, only_weak)
     best = sorted((i for i in scores if scores[i] > 0), key=lambda i: -scores[i])[:CANDIDATES]
     foods = {food.id: food for food in _public().filter(id__in=[index.ids[i] for i in best])}
     known = tuple(n for n, stems in enumerate(per_word) if stems & said)
@@ -162,10 +189,12 @@ def covering_foods(words: list[str], head: int | None = None) -> list[Covering]:
     ]
 
 
-def _score(index: _Index, i: int, said: set[str], said_weight: float, heads) -> float:
+def _score(index: _Index, i: int, said, said_weight: float, heads, weak=frozenset()) -> float:
     name = index.stems[i]
     if heads and not heads <= name:
         return 0.0  # "a sweet and crunchy treat" is no sweet potato: the head word is named
+    if weak and not (heads and heads <= index.heads[i]):
+        said = said - weak  # "crisp" of "a crisp raw apple" is no "Crisp, apple"
     first = index.first[i]
     matched = sum(index.weight[s] for s in name & said)
     whole = sum(index.weight[s] for s in name) or 1.0
@@ -175,8 +204,8 @@ def _score(index: _Index, i: int, said: set[str], said_weight: float, heads) -> 
     if matched < MIN_MATCHED or matched / whole < least:
         return 0.0
     score = matched / (whole**NAME_WEIGHT * said_weight ** (1 - NAME_WEIGHT))
-    if heads and heads <= first and first <= said:  # "Pizza with pepperoni": all said
+    if heads and heads <= index.heads[i]:  # "Pizza with pepperoni" for "pepperoni pizza"
         score *= HEAD_FIRST_BONUS
-    elif heads and heads <= name:
+    elif heads and heads <= first:
         score *= HEAD_BONUS
     return score * (SURVEY_BONUS if index.survey[i] else 1.0)

@@ -78,7 +78,9 @@ def food_entry_create(
     return entry
 
 
-def food_covering(*, words: list[str], quantity=1, unit=None, head: int | None = None):
+def food_covering(
+    *, words: list[str], quantity=1, unit=None, head: int | None = None, weak=frozenset()
+):
     """The public catalog's food that a told item's words ("thin-crust pepperoni pizza from the
     cafeteria") cover best and that the amount can be logged in, with which words it covers; None
     when no cover is confident (nutrition.search.cover).
@@ -87,8 +89,9 @@ def food_covering(*, words: list[str], quantity=1, unit=None, head: int | None =
     choice for that name comes first: it knows the plain, common food a person means by it. When
     no name is covered ("cola" is "Soft drink, cola") or none the amount can be logged in ("a
     bowl of oatmeal"), the search is asked for the words ending at the head, its synonyms too
-    ("oatmeal" is "Cereals, oats, ... cooked")."""
-    coverings = cover.covering_foods(list(words), head=head)
+    ("oatmeal" is "Cereals, oats, ... cooked"). `weak` words only describe (cover.covering_foods).
+    """
+    coverings = cover.covering_foods(list(words), head=head, weak=frozenset(weak))
     if coverings:
         best = coverings[0]
         phrase = [w for w in words[best.covered[0] : best.covered[-1] + 1] if _WORD.fullmatch(w)]
@@ -326,9 +329,12 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     density = densities[len(densities) // 2] if densities else None
     agree = [d for d in densities if density / KIN_SPREAD <= d <= density * KIN_SPREAD]
     if len(densities) < 3 or len(agree) < len(densities) * 3 / 4:
-        if not units.a_drink(food):
+        if units.a_drink(food):
+            density = Decimal(1)  # "16 fl oz of Monster": a survey drink weighs a gram an ml
+        elif units.a_spoonable_dish(food) and units.dish_density() is not None:
+            density = units.dish_density()  # "a cup of chicken enchiladas": as SR28's entrées
+        else:
             raise problem
-        density = Decimal(1)  # "16 fl oz of Monster": a survey drink weighs a gram a millilitre
     amount = units.clean_quantity(quantity) * asked.factor * ml_per
     return (amount * density).quantize(Decimal(1)), "g"
 

@@ -11,7 +11,14 @@ grams; pieces ("piece", "each", "whole") through the typical piece-like serving,
 when the food itself is counted in pieces. Anything else is refused naming the units that work.
 """
 
-from nutrition.units.kin import a_drink, kept_by_weight, kin_grams, survey_grams  # noqa: F401
+from nutrition.units.kin import (  # noqa: F401
+    a_drink,
+    a_spoonable_dish,
+    dish_density,
+    kept_by_weight,
+    kin_grams,
+    survey_grams,
+)
 from nutrition.units.parsing import (  # noqa: F401
     Portion,
     Unit,

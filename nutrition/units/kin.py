@@ -49,6 +49,44 @@ def a_drink(food) -> bool:
     return bool(_DRINK_GROUP.search(food.food_group or ""))
 
 
+# What We Eat in America's spoonable dishes ("Meat mixed dishes", "Soups, broth-based", "Fried rice
+# and lo/chow mein", "Macaroni and cheese"...): served by the cup or the bowl, they weigh what
+# SR28's soups and entrées do by the cup.
+_DISH_GROUP = re.compile(
+    r"mixed dishes|soups|stir-fry|fried rice|mashed potatoes|vegetable dishes|macaroni|"
+    r"^rice$|^pasta|chili|stew",
+    re.IGNORECASE,
+)
+# SR28's food groups whose cups are such dishes (their median: 245 g and 240 g a cup)
+_DISH_KIN_GROUPS = ("Soups, Sauces, and Gravies", "Meals, Entrees, and Side Dishes")
+_DENSITY: dict = {}
+
+
+def a_spoonable_dish(food) -> bool:
+    """Whether What We Eat in America files the survey food among dishes eaten by the cup."""
+    return food.source == FNDDS_SOURCE and bool(_DISH_GROUP.search(food.food_group or ""))
+
+
+def dish_density() -> Decimal | None:
+    """Grams a millilitre of a dish eaten by the cup: the median of SR28's soups and entrées
+    weighed by the cup (about 1.0), read once per process."""
+    if "density" not in _DENSITY:
+        from nutrition.models import FoodVariant
+
+        rows = FoodVariant.objects.filter(
+            food__source="usda_sr28",
+            food__food_group__in=_DISH_KIN_GROUPS,
+            gram_weight__gt=0,
+            serving_size__gt=0,
+            serving_unit__iregex=r"^cups?([ ,(]|$)",
+        ).values_list("gram_weight", "serving_size")
+        densities = [Decimal(g) / (Decimal(n) * VOLUME_ML["cup"]) for g, n in rows]
+        _DENSITY["density"] = (
+            Decimal(statistics.median(densities)).quantize(Decimal("0.01")) if densities else None
+        )
+    return _DENSITY["density"]
+
+
 def survey_grams(food, unit) -> Decimal | None:
     """Grams of one `unit` of a survey food kept only by weight: a drink by its volume ("a can",
     "a cup", "16.9 fl oz") at a gram a millilitre, anything else by a piece or size its kin

@@ -113,6 +113,10 @@ class _Item:
         ("rice with some grilled chicken") must hold what each part says, or the first part is
         the item and the rest may be items of their own ("Rice, fried, with chicken" is not
         rice and grilled chicken)."""
+        said = _head(self.words)
+        if said is not None and meal_for_word(self.words[said]) is not None:
+            self.cover = None  # "the perfect treat", "a light lunch": the meal itself
+            return False
         words = [w if meal_for_word(w) is None else "," for w in self.words]  # "a snack of"
         self.cover = self._cover(words)
         if self.cover is not None and not self._holds_each_part(words):
@@ -125,7 +129,15 @@ class _Item:
         if not words or head is None:
             return None  # "a sweet and crunchy treat": no word says which food
         unit, quantity = self.data.get("unit"), self.data.get("quantity") or 1
-        found = food_covering(words=words, quantity=quantity, unit=unit, head=head)
+        weak = frozenset(i for i, word in enumerate(words) if word in DESCRIBING)
+        found = None
+        if _held_in(token_at(words, head + 1)):  # "an ice cream bar" is a food of its own, "a
+            found = food_covering(  # juice pouch" juice in a pouch
+                words=words, quantity=quantity, unit=unit, head=head + 1, weak=weak
+            )
+        found = found or food_covering(
+            words=words, quantity=quantity, unit=unit, head=head, weak=weak
+        )
         if found is not None and any(
             words[k].endswith("'s") and k not in found.covered for k in range(head)
         ):
