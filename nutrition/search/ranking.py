@@ -165,9 +165,10 @@ def best_food(*, user, name: str, unit=None) -> Food | None:
     volume, or a piece or size its kin weigh (nutrition.units.kin)."""
     # a survey food with no household portion would be logged as a blind 100 g: never chosen
     # without asking (it is still found, and offered), unless the amount is weighed
+    weighed = units.weighable(unit)
 
     def loggable(food) -> bool:
-        return not _bare_survey(food) or units.weighs(food, unit)
+        return not _bare_survey(food) or weighed or units.survey_grams(food, unit) is not None
 
     found = [f for f in search_foods(user=user, query=name, limit=3) if loggable(f)]
     # "caesar salad": the salad, second after its dressing, is the dish the words end with

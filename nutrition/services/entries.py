@@ -142,7 +142,8 @@ def _names(food, words: list[str], synonyms: bool = False) -> bool:
 
 
 def _loggable(food, quantity, unit) -> bool:
-    if units.kept_by_weight(food) and not units.weighs(food, unit):
+    unweighed = not units.weighable(unit) and units.survey_grams(food, unit) is None
+    if units.kept_by_weight(food) and unweighed:
         return False  # a blind 100 g of a survey food: never chosen unweighed
     try:
         _portion(food, quantity, unit, None, False, False)

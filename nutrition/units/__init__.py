@@ -18,7 +18,6 @@ from nutrition.units.kin import (  # noqa: F401
     kept_by_weight,
     kin_grams,
     survey_grams,
-    weighs,
 )
 from nutrition.units.parsing import (  # noqa: F401
     Portion,

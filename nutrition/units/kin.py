@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from nutrition.models import FNDDS_SOURCE, Food
-from nutrition.units.parsing import parse_unit, weighable
+from nutrition.units.parsing import parse_unit
 from nutrition.units.portions import portion
 from nutrition.units.sizes import standard_size
 from nutrition.units.words import CONTAINERS, MASS_G, VOLUME_ML
@@ -85,12 +85,6 @@ def dish_density() -> Decimal | None:
             Decimal(statistics.median(densities)).quantize(Decimal("0.01")) if densities else None
         )
     return _DENSITY["density"]
-
-
-def weighs(food, unit) -> bool:
-    """Whether an amount in `unit` weighs a survey food kept only per 100 g: grams, ounces, a
-    volume, or a piece or size its kin weigh (never a blind 100 g)."""
-    return weighable(unit) or survey_grams(food, unit) is not None
 
 
 def survey_grams(food, unit) -> Decimal | None:

@@ -216,9 +216,9 @@ def _read(span: list[str]) -> _Item | None:
         if data.get("unit") is None and food_unit(word) in SIZES:
             data["unit"] = food_unit(word)  # "a buttery large croissant": its unit
             break
-    held = token_at(words, head + 1) if head is not None else ""
-    if data.get("unit") is None and held and food_unit(held) is not None:
-        data["unit"] = held  # "a fruit juice pouch"
+    after = token_at(words, head + 1) if head is not None else ""
+    if data.get("unit") is None and after and food_unit(after) is not None:
+        data["unit"] = after  # "a fruit juice pouch"
     article = span[0] in ("a", "an") and food_unit(item.data.get("unit")) in (None, *SIZES)
     return _Item(data, words, article)
 
@@ -288,7 +288,7 @@ def _extras(item: _Item) -> list[_Item]:
             and not filling
             and len(piece) <= _LONGEST_EXTRA
             and not covered & set(range(start, start + len(piece)))
-            and any(w not in DESCRIBING for w in piece)
+            and any(word not in DESCRIBING for word in piece)
             and not (len(piece) == 1 and prepared(piece[0]) and not food_name_word(piece[0]))
         ):
             extra = _Item({"food_name": " ".join(piece), "quantity": 1, "unit": None}, piece, False)

@@ -272,14 +272,11 @@ def _told_instead(tokens: list[str], by_clauses: Reading) -> tuple[list, list] |
     unread = []
     for data in foods:
         words = data["food_name"].lower().split()
-        if told.named & {singular(w) for w in words} or _describes_only(data["food_name"]):
-            continue  # the meal reader's food, or how one tasted ("sweet")
-        found = _clause_found(data)
-        if found and _within(words, tokens, told.spans):
+        if told.named & {singular(w) for w in words} or not _a_food(data):
+            continue  # the meal reader's food, or no food at all
+        if _within(words, tokens, told.spans) and _clause_found(data):
             continue  # "a tasty spread": the meal reader found no food there; never a guess
-        if found or not any(w in _SUBJECTS or w in EATING or prepared(w) for w in words):
-            unread.append(data)  # "spaghetti" before any amount; "grandma's stew", to ask
-            # about; never "savored" or "mid-afternoon I peeled"
+        unread.append(data)  # "spaghetti" before any amount; "grandma's stew", to ask about
     return told.items, unread
 
 
@@ -302,6 +299,20 @@ def _within(words: list[str], tokens: list[str], spans: set[int]) -> bool:
     """Whether every word stands in an item the meal reader read."""
     said = {singular(tokens[i]) for i in spans if i < len(tokens)}
     return all(singular(word) in said for word in words)
+
+
+def _a_food(data: dict) -> bool:
+    """Whether a clause's food the meal reader did not name is one still: the catalog knows it
+    ("spaghetti"), or it names something without saying who did what
+    ("grandma's famous stew", to offer or ask about); never words of how it was eaten, made or
+    tasted ("savored", "mid-afternoon I peeled", "sweet")."""
+    name = data["food_name"]
+    if _describes_only(name):
+        return False
+    if _clause_found(data):
+        return True
+    words = name.lower().split()
+    return not any(w in _SUBJECTS or w in EATING or prepared(w) for w in words)
 
 
 _MEAL_QUESTION = "What did you have for "
