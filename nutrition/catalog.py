@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
 
@@ -252,7 +253,26 @@ def sr28_is_loaded() -> bool:
         Food.objects.filter(source=SR28_SOURCE).count() == foods
         and FoodVariant.objects.filter(food__source=SR28_SOURCE).count() >= servings
         and Food.objects.filter(source=survey.FNDDS_SOURCE).exists()
+        and _survey_portions_current()
     )
+
+
+def _survey_portions_current() -> bool:
+    """Whether the survey foods' servings in the database are those of our portion table as it
+    is now (an edited table loads again; half a second to read)."""
+    table = survey.portion_table()
+    wanted = {
+        (food.source_id, n, portion.description, Decimal(str(portion.grams)))
+        for food in survey.read_survey_foods()
+        for n, portion in enumerate(survey.portions_for(food, table), start=1)
+    }
+    held = {
+        (source_id, sequence, unit, Decimal(grams).normalize())
+        for source_id, sequence, unit, grams in FoodVariant.objects.filter(
+            food__source=survey.FNDDS_SOURCE, food__user__isnull=True
+        ).values_list("food__source_id", "sequence", "serving_unit", "gram_weight")
+    }
+    return {(a, b, c, d.normalize()) for a, b, c, d in wanted} <= held
 
 
 def _copy(cursor, table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:

@@ -26,6 +26,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "coke": ("cola",),
     "kiwi": ("kiwifruit",),
     "ketchup": ("catsup",),
+    "frankfurt": ("hot dog",),  # the survey foods' "Hot dog sandwich", SR28's "Frankfurter"
+    "wiener": ("hot dog",),
     "lowfat": ("fat low",),  # SR28 writes both "lowfat" and "low fat"
     "nonfat": ("fat non",),
 }

@@ -79,7 +79,12 @@ def food_entry_create(
 
 
 def food_covering(
-    *, words: list[str], quantity=1, unit=None, head: int | None = None, weak=frozenset()
+    *,
+    words: list[str],
+    quantity=1,
+    unit=None,
+    head: int | None = None,
+    weak=frozenset(),
 ):
     """The public catalog's food that a told item's words ("thin-crust pepperoni pizza from the
     cafeteria") cover best and that the amount can be logged in, with which words it covers; None
@@ -90,7 +95,39 @@ def food_covering(
     no name is covered ("cola" is "Soft drink, cola") or none the amount can be logged in ("a
     bowl of oatmeal"), the search is asked for the words ending at the head, its synonyms too
     ("oatmeal" is "Cereals, oats, ... cooked"). `weak` words only describe (cover.covering_foods).
+    A head word the catalog also calls otherwise is read both ways, and the name that covers
+    more of what was said wins ("a frankfurter on a white bun" is "Hot dog sandwich, on white
+    bun").
     """
+    found = _covering(words, quantity, unit, head, frozenset(weak))
+    for other in _head_synonyms(words, head):
+        said = [*words[:head], *other, *words[head + 1 :]]
+        end = head + len(other) - 1
+        alternative = _covering(said, quantity, unit, end, frozenset(weak))
+        if alternative is None:
+            continue
+
+        def back(indices, end=end):  # the alternative's words as the words said
+            return tuple(sorted({n if n < head else max(head, n - end + head) for n in indices}))
+
+        covered = back(alternative.covered)
+        if found is None or len(covered) > len(found.covered):
+            # "a frankfurter on a white bun": "Hot dog sandwich, on white bun" names it all
+            found = dataclasses.replace(alternative, covered=covered, known=back(alternative.known))
+    return found
+
+
+def _head_synonyms(words: list[str], head: int | None) -> list[list[str]]:
+    """The other names of the head word the catalog uses ("hot dog" for "frankfurter")."""
+    if head is None or head >= len(words) or not _WORD.fullmatch(words[head]):
+        return []
+    [stems] = cover.word_stems([words[head]])
+    return [
+        other.split() for stem in stems for other in search.SYNONYMS.get(stem, ()) if " " in other
+    ]
+
+
+def _covering(words, quantity, unit, head, weak):
     coverings = cover.covering_foods(list(words), head=head, weak=frozenset(weak))
     if coverings:
         best = coverings[0]

