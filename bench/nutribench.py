@@ -81,6 +81,22 @@ def content_words(text: str) -> set[str]:
     return {singular(w) for w in _WORD.findall(text.lower()) if len(w) >= 3}
 
 
+def said_words(text: str) -> set[str]:
+    """The message's content words and the names the catalog gives them ("ketchup" is SR28's
+    "Catsup": nutrition.search.SYNONYMS), so a food named otherwise is not counted invented."""
+    from nutrition.search import SYNONYMS
+
+    words = content_words(text)
+    return words | {
+        other
+        for word in words
+        for stem, names in SYNONYMS.items()
+        if word.startswith(stem)
+        for name in names
+        for other in name.split()
+    }
+
+
 def invented(food_name: str, message_words: set[str]) -> bool:
     """A food sharing no content word (3+ letters, singular, prefix-tolerant) with the message."""
     words = content_words(food_name)
@@ -145,7 +161,7 @@ def judged(meal: dict, result: dict) -> dict:
     entries = result["entries"]
     kcal = sum(e["kcal"] for e in entries)
     carbs = sum(e["carbs"] for e in entries)
-    said = content_words(meal["text"])
+    said = said_words(meal["text"])
     kcal_ok = abs(kcal - meal["kcal"]) <= max(0.2 * meal["kcal"], 10.0)
     return {
         **meal,

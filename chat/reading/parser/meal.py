@@ -174,6 +174,9 @@ def _head(words: list[str]) -> int | None:
             # filled with water"
         if word in _CUTS or word in PHRASE_ENDS:
             break
+        if _held_in(word) and prepared(token_at(words, i + 1)):
+            head = None  # "a school container filled with juice": the food is what it holds
+            continue
         if prepared(word) and head is not None and token_at(words, i + 1) in _AFTER_MADE:
             break
         if word not in DESCRIBING and (head is None or food_unit(word) is None):

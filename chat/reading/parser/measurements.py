@@ -19,6 +19,7 @@ from chat.reading.parser.vocabulary import (
 )
 from measurements.units import length_unit_of, weight_unit_of
 from nutrition.services import water_glasses
+from nutrition.units import unit_word as food_unit
 
 
 def is_water(tokens: list[str]) -> bool:
@@ -136,6 +137,8 @@ def _standard_measurement(tokens: list[str], i: int, kind: str, used: set[int]) 
             value *= 1000
         return [{"type": "steps", "value": value, "unit": "steps"}]
     if kind == "weight":
+        if weight_unit_of(unit_word) is None and food_unit(unit_word) is not None:
+            return []  # "a lollipop weighing half an ounce": what the food weighs
         if unit_word in ("stone", "st"):
             pounds, _ = take_quantity(tokens, end + 1, articles=False)
             return [{"type": "weight", "value": value * 14 + (pounds or 0), "unit": "lb"}]

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from chat.turn.coach import handle_turn
+from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry
 from nutrition.services import entry_nutrients
 from tests.nutrition.test_search_catalog import sr28  # noqa: F401  (the real catalog, once)
@@ -141,3 +142,20 @@ def test_a_frankfurter_on_a_bun_is_one_hot_dog_sandwich(alice, catalog):
     assert any(name.startswith("Hot dog sandwich") for name in names)  # no hamburger for the bun
     [(_, kcal, _)] = [row for row in logged(alice) if row[0].startswith("Hot dog")]
     assert 200 <= kcal <= 330  # a bun and a frankfurter, about 100 g
+
+
+def test_what_a_food_weighs_is_no_body_weight(alice, catalog):
+    response = handle_turn(alice, "During dinner I enjoyed a lollipop, weighing half an ounce.")
+
+    assert not CheckInMeasurement.objects.for_user(alice).exists()
+    assert "plausible" not in response.message  # never "0.5 kg is outside the range"
+
+
+def test_a_burst_of_flavor_is_no_food(alice, catalog):
+    handle_turn(
+        alice, "For a quick snack, I had a cup of juicy raw blueberries for a burst of flavor."
+    )
+
+    [(name, kcal, _)] = logged(alice)
+    assert name.startswith("Blueberries")  # no "Flavored pasta"
+    assert 60 <= kcal <= 110
