@@ -27,7 +27,14 @@ logging a word means the plain, common, ready-to-eat food, so a name scores by:
   top sirloin, "salmon" farmed Atlantic, "cheese" cheddar), a small table (EVERYDAY) names it.
 """
 
-from nutrition.search.knowledge import DISH_WORDS, EVERYDAY, LABELS, SYNONYMS, TRIVIAL_STEMS
+from nutrition.search.knowledge import (
+    DISH_WORDS,
+    EVERYDAY,
+    LABELS,
+    SYNONYMS,
+    TRIVIAL_STEMS,
+    says_how_made,
+)
 from nutrition.search.query import spelled_out
 from nutrition.search.ranking import (
     CONFIDENT_SCORE,
@@ -50,6 +57,7 @@ __all__ = [
     "SYNONYMS",
     "TRIVIAL_STEMS",
     "best_food",
+    "says_how_made",
     "describes_only",
     "dish_of",
     "dish_options",

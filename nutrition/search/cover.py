@@ -26,7 +26,7 @@ from django.db import connection
 from django.db.models import Count, Max
 
 from nutrition.models import FNDDS_SOURCE, Food
-from nutrition.search.knowledge import LABELS
+from nutrition.search.knowledge import DISH_WORDS, LABELS, says_how_made
 from nutrition.search.ranking import PUBLIC
 
 # How the score weighs a name's unsaid words against the item's unmatched ones: 0.5 both alike.
@@ -46,6 +46,7 @@ HEAD_BONUS = 1.2
 # "rice" 4, "cooked" 1.5).
 MIN_MATCHED = 2.0
 CANDIDATES = 8  # foods read from the database for the best scores
+TIED = 0.95  # scores this close are alike
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,11 @@ def _head_word(part: str) -> str:
     """The last word of a name's first part before "with", "and" or "or": "sauce" of
     "enchilada sauce", "pizza" of "pizza with pepperoni", "turkey" of "chicken or turkey with
     rice"."""
-    words = re.split(r"\s+(?:with|and|or|in|on)\s+", part)[0].split()
+    first = re.split(r"\s+(?:with|or|in|on)\s+", part)[0]
+    before, _, after = first.partition(" and ")
+    if not after.split() or after.split()[-1].lower() not in DISH_WORDS:
+        first = before  # "Whiskey and cola": whiskey; "Ham and cheese sandwich": the sandwich
+    words = first.split()
     return words[-1] if words else ""
 
 
@@ -177,7 +182,7 @@ def covering_foods(
     best = sorted((i for i in scores if scores[i] > 0), key=lambda i: -scores[i])[:CANDIDATES]
     foods = {food.id: food for food in _public().filter(id__in=[index.ids[i] for i in best])}
     known = tuple(n for n, stems in enumerate(per_word) if stems & said)
-    return [
+    found = [
         Covering(
             food=foods[index.ids[i]],
             covered=tuple(n for n, stems in enumerate(per_word) if stems & index.stems[i]),
@@ -187,6 +192,12 @@ def covering_foods(
         for i in best
         if index.ids[i] in foods
     ]
+    # Foods scored alike: the one naming more of what was said first ("Ham sandwich on white,
+    # with cheese" before "Cheese sandwich" for "a sandwich loaded with ham and cheese").
+    tied = [c for c in found if c.score >= found[0].score * TIED] if found else []
+    naming = {n for n, word in enumerate(words) if n not in weak and not says_how_made(word)}
+    tied.sort(key=lambda c: (-len(naming.intersection(c.covered)), -c.score))
+    return tied + found[len(tied) :]
 
 
 def _score(index: _Index, i: int, said, said_weight: float, heads, weak=frozenset()) -> float:

@@ -398,3 +398,9 @@ SOLD_PHRASES = re.compile(r"\b(ready[- ]to[- ](drink|eat|serve)|shelf[- ]stable)
 NEUTRAL_WORDS = frozenset(
     {"raw", "fresh", "whole", "plain", "regular", "cooked", "prepared", "uncooked", "fortified"}
 )
+
+
+def says_how_made(word: str) -> bool:
+    """A word saying how a food was made ("made", "fried", "topped", "loaded", "served"), which
+    names no food of its own."""
+    return word == "made" or (len(word) > 4 and word.endswith("ed"))

@@ -28,6 +28,7 @@ from nutrition.services.foods import (
     food_options,
     food_search,
     food_update_custom,
+    food_word_says_how_made,
     food_words_known,
 )
 from nutrition.services.goals import (
@@ -101,6 +102,7 @@ __all__ = [
     "food_delete_custom",
     "food_covering",
     "food_dish_word",
+    "food_word_says_how_made",
     "food_name_word",
     "food_named_by_description",
     "food_entry_create",

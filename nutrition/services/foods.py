@@ -78,6 +78,11 @@ def food_named_by_description(name: str, food: Food) -> bool:
     return search.describes_only(name, food)
 
 
+def food_word_says_how_made(word: str) -> bool:
+    """Whether a word says how a food was made ("fried", "topped", "made"), naming none."""
+    return search.says_how_made(str(word or "").lower())
+
+
 def food_dish_word(word: str) -> bool:
     """Whether a word names a dish the words before it fill ("sandwich", "soup", "wrap")."""
     return str(word or "").lower() in search.DISH_WORDS

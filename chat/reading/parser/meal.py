@@ -30,7 +30,13 @@ from dataclasses import dataclass
 from chat.reading.parser.food import FoodItem, food_item, take_meal
 from chat.reading.parser.tokens import take_quantity, token_at
 from chat.reading.parser.vocabulary import CONTAINERS, DESCRIBING, PHRASE_ENDS
-from nutrition.services import food_covering, food_dish_word, food_name_word, meal_for_word
+from nutrition.services import (
+    food_covering,
+    food_dish_word,
+    food_name_word,
+    meal_for_word,
+)
+from nutrition.services import food_word_says_how_made as prepared
 from nutrition.units import SIZES
 from nutrition.units import unit_word as food_unit
 from sparky.words import singular
@@ -114,10 +120,17 @@ class _Item:
         the item and the rest may be items of their own ("Rice, fried, with chicken" is not
         rice and grilled chicken)."""
         said = _head(self.words)
-        if said is not None and meal_for_word(self.words[said]) is not None:
+        if (
+            said is not None
+            and meal_for_word(self.words[said]) is not None
+            and not _names_a_food(self.words, said)
+        ):
             self.cover = None  # "the perfect treat", "a light lunch": the meal itself
             return False
-        words = [w if meal_for_word(w) is None else "," for w in self.words]  # "a snack of"
+        words = [  # "a snack of chips": the meal; "a breakfast burrito", "a snack cake": the food
+            "," if meal_for_word(w) is not None and not _names_a_food(self.words, i) else w
+            for i, w in enumerate(self.words)
+        ]
         self.cover = self._cover(words)
         if self.cover is not None and not self._holds_each_part(words):
             first = _pieces(words)[0]
@@ -139,14 +152,19 @@ class _Item:
             words=words, quantity=quantity, unit=unit, head=head, weak=weak
         )
         if found is not None and any(
-            words[k].endswith("'s") and k not in found.covered for k in range(head)
+            words[k].endswith("'s") and k not in found.covered and k not in found.known
+            for k in range(head)
         ):
             return None  # "grandma's famous stew": her recipe, not the catalog's stew
         return found
 
     def _holds_each_part(self, words: list[str]) -> bool:
+        """Whether the food covers what each part after the first says; what a dish is filled
+        or topped with ("a sub filled with bacon, lettuce and cheese") need not all be named."""
         covered, known = set(self.cover.covered), set(self.cover.known)
         for start, stop in _pieces(words)[1:]:
+            if token_at(words, start - 1) == "with" and prepared(token_at(words, start - 2)):
+                break  # the filling: "Submarine sandwich, bacon, lettuce, and tomato" holds it
             stop = next((k for k in range(start, stop) if words[k] in PHRASE_ENDS), stop)
             part = set(range(start, stop))  # "jelly sandwich" of "... on wheat bread"
             said = {i for i in part & known if words[i] not in DESCRIBING}
@@ -172,6 +190,8 @@ def _head(words: list[str]) -> int | None:
         ):
             continue  # "(a snack) of corn chips", "a sweet and crunchy treat", "(a bottle)
             # filled with water"
+        if word in ("and", "&") and head is not None and _dish_ahead(words, i + 1):
+            continue  # "a steak and cheese sub": the sub
         if word in _CUTS or word in PHRASE_ENDS:
             break
         if _held_in(word) and prepared(token_at(words, i + 1)):
@@ -182,6 +202,30 @@ def _head(words: list[str]) -> int | None:
         if word not in DESCRIBING and (head is None or food_unit(word) is None):
             head = i  # "a fruit juice pouch": the juice, in its pouch
     return head
+
+
+def _dish_ahead(words: list[str], i: int) -> bool:
+    """Whether a dish word ("sandwich", "burrito") closes the phrase starting at i."""
+    for word in words[i : i + 3]:
+        if word in _CUTS or word in PHRASE_ENDS:
+            return False
+        if food_dish_word(word):
+            return True
+    return False
+
+
+def _names_a_food(words: list[str], i: int) -> bool:
+    """Whether the meal word at i is part of a food's name ("breakfast burrito", "snack cake"):
+    a word naming a food follows it."""
+    after = token_at(words, i + 1)
+    return (
+        after.isalpha()
+        and after not in _CUTS
+        and after not in PHRASE_ENDS
+        and after != "of"
+        and meal_for_word(after) is None
+        and (food_name_word(after) or _held_in(after))  # "a breakfast bar"
+    )
 
 
 def _held_in(word: str) -> bool:
@@ -327,7 +371,14 @@ def meal_items(tokens: list[str]) -> ToldMeal:
         for start in anchors:
             stop = next((end for end in ends if end > start), len(sentence))
             span = sentence[start:stop]
-            meal_at = next((k for k, w in enumerate(span[:3]) if meal_for_word(w)), None)
+            meal_at = next(
+                (
+                    k
+                    for k, w in enumerate(span[:3])
+                    if meal_for_word(w) and not _names_a_food(span, k)
+                ),
+                None,
+            )
             if meal_at is not None and token_at(span, meal_at + 1) != "of":
                 continue  # "for a quick snack": the meal, not a food ("a snack of chips" is)
             if start and sentence[start - 1] == "from":
@@ -345,8 +396,3 @@ def meal_items(tokens: list[str]) -> ToldMeal:
                 found.extend(_extras(item))
     named = {singular(item.words[i]) for item in found for i in item.cover.covered}
     return ToldMeal([item.food_item(meal) for item in found], named, spans)
-
-
-def prepared(word: str) -> bool:
-    """A word saying how a food was made ("made", "topped", "loaded", "served")."""
-    return word == "made" or (len(word) > 4 and word.endswith("ed"))

@@ -159,3 +159,20 @@ def test_a_burst_of_flavor_is_no_food(alice, catalog):
     [(name, kcal, _)] = logged(alice)
     assert name.startswith("Blueberries")  # no "Flavored pasta"
     assert 60 <= kcal <= 110
+
+
+def test_what_a_sandwich_is_filled_with_chooses_the_sandwich(alice, catalog):
+    handle_turn(alice, "For lunch I had a sandwich loaded with ham, cheese, and fresh lettuce.")
+
+    [(name, _, meal)] = logged(alice)
+    assert name.startswith("Ham sandwich") and "cheese" in name  # not a plain cheese sandwich
+    assert meal == "lunch"
+
+
+def test_a_meal_word_that_names_the_food_is_part_of_it(alice, catalog):
+    handle_turn(alice, "I grabbed a chocolate snack cake and a breakfast bar on my way to class.")
+
+    names = [name for name, _, _ in logged(alice)]
+    assert len(names) == 2
+    assert any(name.startswith("Snack cake") or "snack cake" in name.lower() for name in names)
+    assert any(name.startswith("Breakfast bar") for name in names)
