@@ -26,7 +26,7 @@ from django.db import connection
 from django.db.models import Count, Max
 
 from nutrition.models import FNDDS_SOURCE, Food
-from nutrition.search.knowledge import DISH_WORDS, LABELS, says_how_made
+from nutrition.search.knowledge import DISH_WORDS, LABELS, PHRASES, says_how_made
 from nutrition.search.ranking import PUBLIC
 
 # How the score weighs a name's unsaid words against the item's unmatched ones: 0.5 both alike.
@@ -141,16 +141,32 @@ def _head_word(part: str) -> str:
 
 
 def word_stems(words: list[str]) -> list[frozenset[str]]:
-    """Each word's catalog stems ("thin-crust" -> {"thin", "crust"}; "the" -> none)."""
+    """Each word's catalog stems ("thin-crust" -> {"thin", "crust"}; "the" -> none). Two words
+    the catalog writes as one ("baby food" is "Babyfood", "soy milk" "Soymilk") each have the
+    stems of the one word."""
     if not words:
         return []
+    joined = {
+        i + 1: one
+        for i in range(len(words) - 1)
+        for phrase, one in _ONE_WORD.items()
+        if re.fullmatch(phrase, f"{words[i]} {words[i + 1]}".lower())
+    }
+    asked = [*words, *(joined[i] for i in sorted(joined))]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT coalesce(food_search_key(w), '') FROM unnest(%s::text[]) WITH ORDINALITY"
             " AS t(w, n) ORDER BY n",
-            [list(words)],
+            [asked],
         )
-        return [frozenset(row[0].split()) for row in cursor.fetchall()]
+        stems = [frozenset(row[0].split()) for row in cursor.fetchall()]
+    for k, i in enumerate(sorted(joined)):
+        stems[i - 1] = stems[i] = stems[len(words) + k]
+    return stems[: len(words)]
+
+
+# The search's phrases that the catalog writes as one word ("soymilk", "babyfood", "lowfat").
+_ONE_WORD = {phrase: one for phrase, one in PHRASES.items() if " " not in one}
 
 
 def covering_foods(

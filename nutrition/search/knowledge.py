@@ -36,6 +36,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # Two words the catalog writes as one.
 PHRASES = {
     r"soy milk": "soymilk",
+    r"baby ?foods?": "babyfood",
     r"low[- ]fat": "lowfat",
     r"non[- ]fat": "nonfat",
     r"(zero|no)[- ]sugar": "sugar free",  # "zero sugar red bull" is the sugar-free can

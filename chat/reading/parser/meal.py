@@ -311,6 +311,15 @@ def _joined(items: list[tuple[_Item, bool]]) -> list[_Item]:
     return joined
 
 
+def _a_dish(items: list[tuple[_Item, bool]]) -> bool:
+    """Whether the item before is a dish grounded in the catalog ("Hot dog sandwich", "Cheese
+    steak sandwich or sub"): what it is served on is its own bread, not another food."""
+    if not items or items[-1][0].cover is None:
+        return False
+    name = items[-1][0].cover.food.name.lower().replace(",", " ").split()
+    return any(food_dish_word(word) for word in name[:4])
+
+
 def _extras(item: _Item) -> list[_Item]:
     """Foods an item names beside the one chosen ("a bagel with cream cheese"): each piece after
     a cut that the chosen food covers none of, when the catalog knows it whole. What a dish holds
@@ -389,6 +398,8 @@ def meal_items(tokens: list[str]) -> ToldMeal:
             spans.update(range(offset + start, offset + stop))
             item.ground()
             attached = bool(start) and sentence[start - 1] not in _CUTS - {"with"}
+            if attached and sentence[start - 1] == "on" and _a_dish(items):
+                continue  # "a steak sub served on a delicious roll": the sub's own bread
             items.append((item, attached))
         for item in _joined(items):
             if item.cover is not None:

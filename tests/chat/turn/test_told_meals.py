@@ -176,3 +176,22 @@ def test_a_meal_word_that_names_the_food_is_part_of_it(alice, catalog):
     assert len(names) == 2
     assert any(name.startswith("Snack cake") or "snack cake" in name.lower() for name in names)
     assert any(name.startswith("Breakfast bar") for name in names)
+
+
+def test_two_words_the_catalog_writes_as_one_name_its_food(alice, catalog):
+    handle_turn(alice, "With breakfast I drank a tall glass of soy milk and ate a banana.")
+
+    names = [name for name, _, _ in logged(alice)]
+    assert len(names) == 2
+    assert any(name.startswith("Soymilk") for name in names)  # not cow's milk
+
+
+def test_the_roll_a_sub_is_served_on_is_the_subs_own(alice, catalog):
+    handle_turn(
+        alice,
+        "For lunch I enjoyed a steak and cheese submarine sandwich with fried onions, served "
+        "on a soft roll.",
+    )
+
+    [(name, _, _)] = logged(alice)
+    assert "submarine sandwich, steak and cheese" in name  # and no dinner roll beside it
