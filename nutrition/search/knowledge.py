@@ -259,7 +259,7 @@ LABELS = frozenset(
         *("fish", "nuts", "seeds", "spices", "beverages", "alcoholic beverage", "candies"),
         *("alcoholic beverages", "fast foods", "fast food", "snacks", "crustaceans", "mollusks"),
         *("babyfood", "cereals", "cereals ready to eat", "school lunch", "restaurant"),
-        "salad dressing",
+        *("salad dressing", "soft drink", "carbonated"),
     }
 )
 

@@ -194,7 +194,7 @@ def _head(words: list[str]) -> int | None:
             continue  # "a steak and cheese sub": the sub
         if word in _CUTS or word in PHRASE_ENDS:
             break
-        if _held_in(word) and prepared(token_at(words, i + 1)):
+        if _held_in(word) and token_at(words, i + 1) in ("filled", "full"):
             head = None  # "a school container filled with juice": the food is what it holds
             continue
         if prepared(word) and head is not None and token_at(words, i + 1) in _AFTER_MADE:

@@ -195,3 +195,11 @@ def test_the_roll_a_sub_is_served_on_is_the_subs_own(alice, catalog):
 
     [(name, _, _)] = logged(alice)
     assert "submarine sandwich, steak and cheese" in name  # and no dinner roll beside it
+
+
+def test_a_root_beer_is_no_beer(alice, catalog):
+    handle_turn(alice, "With my burger I drank a refreshing root beer in a can, nice and cold.")
+
+    names = [name for name, _, _ in logged(alice)]
+    assert any("root beer" in name.lower() for name in names)
+    assert not any("alcoholic" in name.lower() for name in names)
