@@ -477,8 +477,8 @@ def _container(base: _Base, amount: Decimal, word: str, said: str | None = None)
         if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
             if base.variant_multiplier(v) is None:
                 continue
-            if size is not None and base.kcal_of(v) > WHOLE_KCAL:
-                continue  # an 8 oz family bag of chips is not "a bag of chips"
+            if size is not None and base.kcal_of(v) > HELPING_KCAL * 2:
+                continue  # a 7 oz family bag of chips is not "a bag of chips"
             return _via_variant(base, v, amount, label=word)
     if size is None:
         return None

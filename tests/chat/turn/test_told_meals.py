@@ -203,3 +203,11 @@ def test_a_root_beer_is_no_beer(alice, catalog):
     names = [name for name, _, _ in logged(alice)]
     assert any("root beer" in name.lower() for name in names)
     assert not any("alcoholic" in name.lower() for name in names)
+
+
+def test_a_bag_of_chips_with_a_meal_is_a_single_serve_bag(alice, catalog):
+    handle_turn(alice, "For my snack I munched through a medium bag of barbecue potato chips.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert "potato chips" in name.lower()
+    assert 150 <= kcal <= 300  # 1.5 oz, never SR28's 7 oz family bag (970 kcal)
