@@ -44,6 +44,7 @@ from sparky.words import singular
 _SENTENCE_ENDS = frozenset({".", "!", "?", ";", ":"})
 _CUTS = frozenset({",", "and", "with", "&", "+", "plus", "along", "alongside", "together", "then"})
 _AFTER_MADE = PHRASE_ENDS | {"with", "by", "up", "over", "onto", "inside"}  # "served on"
+_CLOCK = frozenset({"am", "pm", "a.m.", "p.m.", "o'clock"})
 _LONGEST_EXTRA = 3  # words of an item without an amount ("cream cheese", "fruit snacks candy")
 
 
@@ -73,8 +74,8 @@ def _anchors(tokens: list[str]) -> tuple[list[int], list[int]]:
             and token_at(tokens, take_quantity(tokens, k, articles=False)[1]) != "%"
             for k in range(after, after + 3 if tokens[i] in ("a", "an") else after + 1)
         )  # "a 16 fl oz bottle", "a delightful 248g glass": the number is the amount
-        if inner:
-            ends.append(i)
+        if inner or token_at(tokens, after) in _CLOCK:
+            ends.append(i)  # "before my 6am spin class": a time, not an amount
         elif token_at(tokens, after) != "%" and not _of_an_amount(tokens, i):
             anchors.append(i)  # "2%" is no amount, nor the "a" of "200 g of a raw apple"
             ends.append(i)

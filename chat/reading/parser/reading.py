@@ -477,13 +477,26 @@ def _domain(clause: list[str]) -> str | None:
         return "water"
     if measurement_items(clause, When()):
         return "measurement"
-    if exercise_item(clause) is not None:
+    if exercise_item(clause) is not None and not _when_eaten(clause):
         return "exercise"
     if has_food_cue(clause):
         return "food"
     return None
 
 
+def _when_eaten(clause: list[str]) -> bool:
+    """ "a glass of chocolate milk after soccer practice", "a Clif Bar before my climbing
+    session": the activity says when the food was eaten; with no time or distance of its own
+    it is no workout to log."""
+    return (
+        has_food_cue(clause)
+        and any(word in _WHEN_WORDS for word in clause)
+        and duration_minutes(clause) is None
+        and distance_of(clause)[0] is None
+    )
+
+
+_WHEN_WORDS = frozenset({"after", "before", "during", "way"})  # "on the way to the gym"
 _SUBJECTS = frozenset({"i", "i'm", "im", "we", "it", "he", "she", "they", "you", "my"})
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from chat.turn.coach import handle_turn
+from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
 from nutrition.models import FoodEntry
 from nutrition.services import entry_nutrients
@@ -211,3 +212,19 @@ def test_a_bag_of_chips_with_a_meal_is_a_single_serve_bag(alice, catalog):
     [(name, kcal, _)] = logged(alice)
     assert "potato chips" in name.lower()
     assert 150 <= kcal <= 300  # 1.5 oz, never SR28's 7 oz family bag (970 kcal)
+
+
+def test_an_activity_that_says_when_a_food_was_eaten_is_no_workout(alice, catalog):
+    handle_turn(alice, "I drank a tall glass of chocolate milk after soccer practice.")
+
+    [(name, _, _)] = logged(alice)
+    assert "chocolate" in name.lower()
+    assert not ExerciseEntry.objects.for_user(alice).exists()  # no "soccer, 30 minutes"
+
+
+def test_a_time_of_day_is_no_amount(alice, catalog):
+    handle_turn(alice, "I ate a banana and a tablespoon of peanut butter before my 6am spin class.")
+
+    names = sorted(name for name, _, _ in logged(alice))
+    assert len(names) == 2  # no six of anything for "6am"
+    assert names[0].startswith("Bananas") and names[1].startswith("Peanut butter")
