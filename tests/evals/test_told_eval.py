@@ -10,8 +10,9 @@ import pytest
 from tests.evals.scoring import SETS, evaluate, load_cases, machinery_replies, report, score
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
-# 52 of 110 (47.3%) on first measure (issue 32, 2026-12-06), to the case. It only ever rises.
-FLOOR = 52 / 110
+# 52 of 110 (47.3%) on first measure (issue 32, 2026-12-06); 61 of 110 after the third session,
+# which read its failures (so it no longer measures unseen wording: told2 does). It only rises.
+FLOOR = 61 / 110
 
 
 def test_the_set_holds_meals_and_messages_that_report_none():

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from chat.reading.parser.food import FoodItem, food_item, take_meal
 from chat.reading.parser.tokens import take_quantity, token_at
-from chat.reading.parser.vocabulary import CONTAINERS, DESCRIBING, PHRASE_ENDS
+from chat.reading.parser.vocabulary import CONTAINERS, DESCRIBING, EATING, PHRASE_ENDS
 from nutrition.services import (
     food_covering,
     food_dish_word,
@@ -195,6 +195,8 @@ def _head(words: list[str]) -> int | None:
             continue  # "a steak and cheese sub": the sub
         if word in _CUTS or word in PHRASE_ENDS:
             break
+        if head is not None and word in EATING and not food_name_word(word):
+            break  # "a medium orange eaten in the car"
         if _held_in(word) and token_at(words, i + 1) in ("filled", "full"):
             head = None  # "a school container filled with juice": the food is what it holds
             continue

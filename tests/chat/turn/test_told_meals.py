@@ -228,3 +228,11 @@ def test_a_time_of_day_is_no_amount(alice, catalog):
     names = sorted(name for name, _, _ in logged(alice))
     assert len(names) == 2  # no six of anything for "6am"
     assert names[0].startswith("Bananas") and names[1].startswith("Peanut butter")
+
+
+def test_a_food_eaten_somewhere_is_the_food_not_the_place(alice, catalog):
+    handle_turn(alice, "My breakfast was a hard boiled egg and a medium orange eaten in the car.")
+
+    names = sorted(name for name, _, _ in logged(alice))
+    assert len(names) == 2
+    assert names[0].startswith("Egg") and names[1].startswith("Orange")
