@@ -236,3 +236,11 @@ def test_a_food_eaten_somewhere_is_the_food_not_the_place(alice, catalog):
     names = sorted(name for name, _, _ in logged(alice))
     assert len(names) == 2
     assert names[0].startswith("Egg") and names[1].startswith("Orange")
+
+
+def test_what_a_food_comes_without_is_never_the_food(alice, catalog):
+    handle_turn(alice, "For dinner I had 120g of baked chicken breast without the skin.")
+
+    [(name, kcal, _)] = logged(alice)
+    assert name.lower().startswith("chicken") and name != "Chicken skin"
+    assert 150 <= kcal <= 260  # 120 g of breast meat, not 540 kcal of skin
