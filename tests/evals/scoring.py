@@ -87,6 +87,8 @@ SETS = {
     "unseen": HERE / "unseen_question_cases.jsonl",
     # Meals told in sentences, written apart from the reader (its file says how): floored.
     "told": HERE / "told_meal_cases.jsonl",
+    # A second batch of told meals, written apart from the reader and measured once: no floor yet.
+    "told2": HERE / "told_meal_cases_2.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
