@@ -103,7 +103,8 @@ def food_covering(
     for other in _head_synonyms(words, head):
         said = [*words[:head], *other, *words[head + 1 :]]
         end = head + len(other) - 1
-        alternative = _covering(said, quantity, unit, end, frozenset(weak))
+        shifted = frozenset(n if n < head else n + end - head for n in weak)
+        alternative = _covering(said, quantity, unit, end, shifted)
         if alternative is None:
             continue
 
