@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -143,7 +144,7 @@ def search_foods(ctx, args) -> ToolResult:
     example={"food_name": "egg", "quantity": 2, "meal_type": "breakfast"},
 )
 def log_food(ctx, args) -> ToolResult:
-    if not args.get("food_id"):
+    if not _an_id(args.get("food_id")):
         items = compound.split_items(user=ctx.user, name=args["food_name"].strip())
         if len(items) > 1:
             return _log_items(ctx, args, items)
@@ -199,8 +200,9 @@ def _log_items(ctx, args, items) -> ToolResult:
 def _log_one(ctx, args) -> ToolResult:
     name = args["food_name"].strip()
     food = None
-    if args.get("food_id"):
+    if _an_id(args.get("food_id")):
         # An id names one food: an invented or foreign one is refused, never read as the name.
+        # Words where an id belongs ("2 eggs", as a small model writes) are no id at all.
         food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
     unit = args.get("unit")
     if food is None:
@@ -240,6 +242,14 @@ def _log_one(ctx, args) -> ToolResult:
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
     )
+
+
+def _an_id(value) -> bool:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 def _food_and_amount_words(ctx, name: str, unit):

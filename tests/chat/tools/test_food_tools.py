@@ -279,3 +279,12 @@ def test_deleting_by_id_removes_that_entry_only(alice, bob, catalog):
     assert result.ok, result.message
     assert result.written[0].kind == "food_entry_deleted"
     assert set(FoodEntry.objects.values_list("id", flat=True)) == {kept.id, theirs.id}
+
+
+def test_words_where_an_id_belongs_are_no_id_and_the_food_is_logged(alice, catalog):
+    # the 1.5B wrote its item's words in food_id: "2 eggs" names no food by id
+    result = call(alice, "log_food", {"food_name": "egg", "quantity": 2, "food_id": "2 eggs"})
+
+    assert result.ok
+    [entry] = FoodEntry.objects.for_user(alice)
+    assert "Egg" in entry.food.name and entry.quantity == 2
