@@ -144,7 +144,7 @@ def search_foods(ctx, args) -> ToolResult:
     example={"food_name": "egg", "quantity": 2, "meal_type": "breakfast"},
 )
 def log_food(ctx, args) -> ToolResult:
-    if not _an_id(args.get("food_id")):
+    if not _given_id(ctx, args):
         items = compound.split_items(user=ctx.user, name=args["food_name"].strip())
         if len(items) > 1:
             return _log_items(ctx, args, items)
@@ -200,9 +200,8 @@ def _log_items(ctx, args, items) -> ToolResult:
 def _log_one(ctx, args) -> ToolResult:
     name = args["food_name"].strip()
     food = None
-    if _an_id(args.get("food_id")):
+    if _given_id(ctx, args):
         # An id names one food: an invented or foreign one is refused, never read as the name.
-        # Words where an id belongs ("2 eggs", as a small model writes) are no id at all.
         food = food_services.food_get(user=ctx.user, food_id=args["food_id"])
     unit = args.get("unit")
     if food is None:
@@ -244,12 +243,17 @@ def _log_one(ctx, args) -> ToolResult:
     )
 
 
-def _an_id(value) -> bool:
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        return False
-    return True
+def _given_id(ctx, args) -> str | None:
+    """The food_id a call gives. Words a chat model wrote where an id belongs ("2 eggs", as the
+    1.5B does) are no id: its food is found by name. Any other caller's id (MCP, the API) is
+    refused as it is when it names no food of the user's or the catalog's."""
+    value = args.get("food_id")
+    if value and ctx.said is not None:
+        try:
+            uuid.UUID(str(value))
+        except ValueError:
+            return None
+    return value
 
 
 def _food_and_amount_words(ctx, name: str, unit):

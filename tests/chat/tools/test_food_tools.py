@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from chat.tools import ToolContext, run_tool
+from chat.tools.grounding import Said
 from nutrition.models import Food, FoodEntry
 from nutrition.services import entry_nutrients
 from sparky.dates import today_for
@@ -281,9 +282,13 @@ def test_deleting_by_id_removes_that_entry_only(alice, bob, catalog):
     assert set(FoodEntry.objects.values_list("id", flat=True)) == {kept.id, theirs.id}
 
 
-def test_words_where_an_id_belongs_are_no_id_and_the_food_is_logged(alice, catalog):
-    # the 1.5B wrote its item's words in food_id: "2 eggs" names no food by id
-    result = call(alice, "log_food", {"food_name": "egg", "quantity": 2, "food_id": "2 eggs"})
+def test_words_a_chat_model_writes_where_an_id_belongs_are_no_id(alice, catalog):
+    # the 1.5B wrote its item's words in food_id: "2 eggs" names no food by id (an MCP client's
+    # malformed id is refused: tests/mcp/test_server.py)
+    said = Said.of("2 eggs for breakfast")
+    args = {"food_name": "egg", "quantity": 2, "food_id": "2 eggs"}
+
+    result = call(alice, "log_food", args, said=said)
 
     assert result.ok
     [entry] = FoodEntry.objects.for_user(alice)
