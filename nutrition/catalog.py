@@ -262,7 +262,7 @@ def _survey_portions_current() -> bool:
     is now (an edited table loads again; half a second to read)."""
     table = survey.portion_table()
     wanted = {
-        (food.source_id, n, portion.description, Decimal(str(portion.grams)))
+        (food.source_id, n, portion.description, Decimal(str(portion.grams)).normalize())
         for food in survey.read_survey_foods()
         for n, portion in enumerate(survey.portions_for(food, table), start=1)
     }
@@ -272,7 +272,7 @@ def _survey_portions_current() -> bool:
             food__source=survey.FNDDS_SOURCE, food__user__isnull=True
         ).values_list("food__source_id", "sequence", "serving_unit", "gram_weight")
     }
-    return {(a, b, c, d.normalize()) for a, b, c, d in wanted} <= held
+    return wanted <= held
 
 
 def _copy(cursor, table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:

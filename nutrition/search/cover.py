@@ -129,9 +129,9 @@ def _first_part(name: str) -> str:
 
 
 def _head_word(part: str) -> str:
-    """The last word of a name's first part before "with", "and" or "or": "sauce" of
-    "enchilada sauce", "pizza" of "pizza with pepperoni", "turkey" of "chicken or turkey with
-    rice"."""
+    """The last word of a name's first part before "with", "or", "in", "on", or "and" unless
+    a dish word closes it: "sauce" of "enchilada sauce", "pizza" of "pizza with pepperoni",
+    "whiskey" of "whiskey and cola", "sandwich" of "ham and cheese sandwich"."""
     first = re.split(r"\s+(?:with|or|in|on)\s+", part)[0]
     before, _, after = first.partition(" and ")
     if not after.split() or after.split()[-1].lower() not in DISH_WORDS:
