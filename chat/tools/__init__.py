@@ -19,6 +19,7 @@ import importlib
 import json
 import logging
 import re
+from typing import Any
 
 import json_repair
 import jsonschema
@@ -41,7 +42,9 @@ __all__ = [
     "ToolResult",
     "ToolSet",
     "build_chat_tool_surface",
+    "Checked",
     "build_chatbot_tools",
+    "check_tool",
     "enable_tool",
     "run_tool",
     "tools_for",
@@ -284,6 +287,168 @@ def _validation_text(error: ValidationError) -> str:
     return " ".join(error.messages)
 
 
+@dataclasses.dataclass
+class Checked:
+    """One call, checked and not done: `result` is what it would do — a refusal, options to
+    choose from, a question to confirm, or (ok) the rows it would write — and `commit()` does
+    it. A read is done when checked (nothing to keep or drop); a writing tool that cannot plan
+    (`Tool.plans` False) is checked by its arguments and grounding only, and done at commit."""
+
+    name: str
+    result: ToolResult
+    tool: Tool | None = None
+    arguments: dict | None = None
+    ctx: ToolContext | None = dataclasses.field(default=None, repr=False)
+    # The arguments as the caller wrote them: what a held call is replayed with.
+    raw: Any = None
+    done: ToolResult | None = None
+
+    @property
+    def writes(self) -> bool:
+        return self.tool is not None and self.tool.writes
+
+    @property
+    def deferred(self) -> bool:
+        """A write whose rows are known only once it is done."""
+        return self.writes and not self.tool.plans and self.result.ok
+
+    @property
+    def keeps(self) -> bool:
+        """Whether committing it would write something."""
+        return self.result.ok and (self.result.plan is not None or self.deferred)
+
+    def commit(self) -> ToolResult:
+        """Do the call (once): its plan, or a deferred tool's handler, in a transaction of its
+        own; a refusal or a read as checked."""
+        if self.done is None:
+            if not self.keeps:
+                self.done = self.result
+            elif self.result.plan is not None:
+                self.done = _guarded(self.name, self.result.plan)
+            else:
+                self.done = _guarded(self.name, lambda: self.tool.handler(self.ctx, self.arguments))
+        return self.done
+
+
+def _guarded(name: str, act) -> ToolResult:
+    """A call's work in its own transaction, every failure turned into a result the model can
+    read; a refusal keeps nothing."""
+    try:
+        with transaction.atomic():
+            result = act()
+            if not result.ok:
+                # A refusal writes nothing, even if the handler had started.
+                transaction.set_rollback(True)
+                result.written = []
+    except ValidationError as exc:
+        return _refused(exc)
+    except ObjectDoesNotExist as exc:
+        return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")
+    except Exception:
+        logger.exception("tool %s failed", name)
+        return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
+    return result
+
+
+def _refused(exc: ValidationError) -> ToolResult:
+    if getattr(exc, "code", None) == "implausible":
+        # Out of the range the food's portions make plausible: the user is asked first.
+        question = _validation_text(exc)
+        return ToolResult(
+            ok=False,
+            message=f"{question} Nothing was saved: ask the user to confirm or correct it.",
+            confirm=question,
+        )
+    return ToolResult(ok=False, message=_validation_text(exc) + " Nothing was saved.")
+
+
+def check_tool(
+    ctx: ToolContext,
+    name: str,
+    raw_arguments,
+    *,
+    allowed: ToolSet | None = None,
+    dormant_hint: str | None = None,
+) -> Checked:
+    """Check one tool call, whoever made it, without writing: the tool offered, the arguments
+    repaired and validated, a model's writes grounded in what the user said, and a planning
+    tool's handler asked what it would do. Never raises for the model's mistakes or the user's
+    bad input."""
+    checked = _check(ctx, name, raw_arguments, allowed=allowed, dormant_hint=dormant_hint)
+    checked.raw = raw_arguments
+    return checked
+
+
+def _check(
+    ctx: ToolContext,
+    name: str,
+    raw_arguments,
+    *,
+    allowed: ToolSet | None = None,
+    dormant_hint: str | None = None,
+) -> Checked:
+    if allowed is not None:
+        t = allowed.get(name)
+    else:
+        t = enable_tool() if name == ENABLE_TOOL_NAME else registry().get(name)
+    if t is None:
+        if name in registry() or name == ENABLE_TOOL_NAME:
+            hint = dormant_hint or "It is not available right now."
+            return Checked(
+                name,
+                ToolResult(
+                    ok=False,
+                    message=f"The tool {name} was not offered on this step. {hint}",
+                    data={"refused": "not_offered"},
+                ),
+            )
+        choices = ", ".join(allowed.names if allowed is not None else registry())
+        return Checked(
+            name,
+            ToolResult(
+                ok=False,
+                message=f"There is no tool named {name!r}. Tools: {choices}.",
+                data={"refused": "unknown_tool"},
+            ),
+        )
+    try:
+        args = prepare_arguments(t, raw_arguments)
+    except ValueError as exc:
+        return Checked(name, _corrective(t, str(exc)), t)
+    if t.writes and ctx.said is not None:
+        strict = ctx.profile == "core"  # a small model's made-up details; a capable one's stay
+        args = grounding.grounded_arguments(t.name, args, ctx.said, strict=strict)
+        reason = grounding.ungrounded(t.name, args, ctx.said)
+        if reason:
+            refusal = ToolResult(
+                ok=False, message=f"Not done: {reason}", data={"refused": "ungrounded"}
+            )
+            return Checked(name, refusal, t, args, ctx)
+    if t.writes and not t.plans:  # done at commit, checked by its arguments alone
+        return Checked(name, ToolResult(ok=True, message=""), t, args, ctx)
+    if t.writes:
+        result = _checked_plan(name, lambda: t.handler(ctx, args))
+    else:
+        result = _guarded(name, lambda: t.handler(ctx, args))
+    return Checked(name, result, t, args, ctx)
+
+
+def _checked_plan(name: str, check) -> ToolResult:
+    """A planning handler's answer, its refusals read as a doing handler's are."""
+    try:
+        result = check()
+    except ValidationError as exc:
+        return _refused(exc)
+    except ObjectDoesNotExist as exc:
+        return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")
+    except Exception:
+        logger.exception("tool %s failed", name)
+        return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
+    if not result.ok:
+        result.plan = None
+    return result
+
+
 def run_tool(
     ctx: ToolContext,
     name: str,
@@ -292,59 +457,6 @@ def run_tool(
     allowed: ToolSet | None = None,
     dormant_hint: str | None = None,
 ) -> ToolResult:
-    """Execute one tool call. Never raises for the model's mistakes or the user's bad input."""
-    if allowed is not None:
-        t = allowed.get(name)
-    else:
-        t = enable_tool() if name == ENABLE_TOOL_NAME else registry().get(name)
-    if t is None:
-        if name in registry() or name == ENABLE_TOOL_NAME:
-            hint = dormant_hint or "It is not available right now."
-            return ToolResult(
-                ok=False,
-                message=f"The tool {name} was not offered on this step. {hint}",
-                data={"refused": "not_offered"},
-            )
-        choices = ", ".join(allowed.names if allowed is not None else registry())
-        return ToolResult(
-            ok=False,
-            message=f"There is no tool named {name!r}. Tools: {choices}.",
-            data={"refused": "unknown_tool"},
-        )
-    try:
-        args = prepare_arguments(t, raw_arguments)
-    except ValueError as exc:
-        return _corrective(t, str(exc))
-    if t.writes and ctx.said is not None:
-        strict = ctx.profile == "core"  # a small model's made-up details; a capable one's stay
-        args = grounding.grounded_arguments(t.name, args, ctx.said, strict=strict)
-        reason = grounding.ungrounded(t.name, args, ctx.said)
-        if reason:
-            return ToolResult(
-                ok=False,
-                message=f"Not done: {reason}",
-                data={"refused": "ungrounded"},
-            )
-    try:
-        with transaction.atomic():
-            result = t.handler(ctx, args)
-            if not result.ok:
-                # A refusal writes nothing, even if the handler had started.
-                transaction.set_rollback(True)
-                result.written = []
-    except ValidationError as exc:
-        if getattr(exc, "code", None) == "implausible":
-            # Out of the range the food's portions make plausible: the user is asked first.
-            question = _validation_text(exc)
-            return ToolResult(
-                ok=False,
-                message=f"{question} Nothing was saved: ask the user to confirm or correct it.",
-                confirm=question,
-            )
-        return ToolResult(ok=False, message=_validation_text(exc) + " Nothing was saved.")
-    except ObjectDoesNotExist as exc:
-        return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")
-    except Exception:
-        logger.exception("tool %s failed", name)
-        return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
-    return result
+    """Execute one tool call at once: checked, then done. Never raises for the model's mistakes
+    or the user's bad input."""
+    return check_tool(ctx, name, raw_arguments, allowed=allowed, dormant_hint=dormant_hint).commit()

@@ -133,6 +133,17 @@ class ToolResult:
     options: dict | None = None
     # Set when the call needs the user's confirmation first (an implausible amount): the question.
     confirm: str | None = None
+    # A checked call's writes, not done yet (a tool registered with `plans=True`): called once the
+    # turn decides to keep them, it writes and returns the result as done. `written` meanwhile
+    # lists the rows it would write, with their ids.
+    plan: Callable[[], ToolResult] | None = dataclasses.field(default=None, repr=False)
+    # The unsaved rows a plan would write (a FoodEntry, an ExerciseEntry), for checks that need
+    # their numbers (what a turn would add up to).
+    rows: list = dataclasses.field(default_factory=list, repr=False)
+
+    def held(self) -> ToolResult:
+        """This result as a call's that waits for the user: nothing written, nothing offered."""
+        return dataclasses.replace(self, written=[], options=None, plan=None, rows=[])
 
     def for_model(self) -> dict:
         out = {"ok": self.ok, "message": self.message}
@@ -151,6 +162,9 @@ class Tool:
     profiles: frozenset[str] = FULL
     example: dict | None = None
     writes: bool = False
+    # Its handler writes nothing: it checks the call and returns the writes as a plan
+    # (ToolResult.plan), so a turn sees what every call would do before anything is saved.
+    plans: bool = False
 
     def spec(self) -> dict:
         """The OpenAI function-tool format; litellm translates it for every other provider."""
@@ -197,8 +211,10 @@ def tool(
     profiles: frozenset[str] = FULL,
     example: dict | None = None,
     writes: bool = False,
+    plans: bool = False,
 ):
-    """Register a handler as a tool."""
+    """Register a handler as a tool (`plans`: a writing handler that returns its writes as a
+    plan instead of doing them)."""
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}")
 
@@ -214,6 +230,7 @@ def tool(
             profiles=profiles,
             example=example,
             writes=writes,
+            plans=plans,
         )
         return handler
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.core.exceptions import ValidationError
 
 from exercise import selectors as exercise_selectors
@@ -102,6 +104,7 @@ def search_exercises(ctx, args) -> ToolResult:
     category="exercise",
     profiles=CORE,
     writes=True,
+    plans=True,
     description=(
         "Log a workout or activity. Give exercise_name (e.g. 'running') and the duration in "
         "minutes when known; calories are worked out from the user's weight."
@@ -148,7 +151,7 @@ def log_exercise(ctx, args) -> ToolResult:
                     },
                 },
             )
-    entry = exercise_services.exercise_entry_create(
+    entry = exercise_services.exercise_entry_prepare(
         user=ctx.user,
         exercise=exercise,
         exercise_name=None if exercise else (name or None),
@@ -160,12 +163,20 @@ def log_exercise(ctx, args) -> ToolResult:
         notes=args.get("notes"),
     )
     written = written_exercise(entry)
-    return ToolResult(
+    result = ToolResult(
         ok=True,
         message=logged_sentence([written], today_for(ctx.user)),
         data={"entry_id": str(entry.id), "exercise": exercise_card(entry.exercise)},
         written=[written],
+        rows=[entry],
     )
+
+    def save() -> ToolResult:
+        exercise_services.exercise_entry_save(entry)
+        return dataclasses.replace(result, plan=None, rows=[])
+
+    result.plan = save
+    return result
 
 
 @day_tool(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
 from nutrition import compound, units
 from nutrition import selectors as food_selectors
@@ -129,6 +129,7 @@ def search_foods(ctx, args) -> ToolResult:
     category="food",
     profiles=CORE,
     writes=True,
+    plans=True,
     description=(
         "Log a food the user ate. food_name is REQUIRED, even with a food_id. One call per item."
     ),
@@ -154,6 +155,7 @@ def log_food(ctx, args) -> ToolResult:
 def _log_items(ctx, args, items) -> ToolResult:
     """Each item of "coffee with milk" logged on its own; one that fails is named, not lost."""
     lines, written, options, data = [], [], None, {"entries": []}
+    plans, rows = [], []
     size = units.parse_unit(args.get("unit")).canonical if args.get("unit") else None
     scale = compound.DRINK_SIZES.get(size, 1.0) if size else 1.0  # "a large latte"
     count = (
@@ -167,16 +169,15 @@ def _log_items(ctx, args, items) -> ToolResult:
             sub.pop("quantity", None)  # accompaniment has its own
             sub.pop("unit", None)
         try:
-            with transaction.atomic():
-                result = _log_one(ctx, sub)
-                if not result.ok:
-                    transaction.set_rollback(True)
+            result = _log_one(ctx, sub)
         except ValidationError as exc:
             if getattr(exc, "code", None) == "implausible":
                 raise  # the whole call waits for the user's confirmation
             result = ToolResult(ok=False, message=f"{item.name}: {' '.join(exc.messages)}")
         if result.ok:
             written += result.written
+            plans.append(result.plan)
+            rows += result.rows
             data["entries"].append(result.data)
             lines.append(result.message)
         else:
@@ -188,13 +189,22 @@ def _log_items(ctx, args, items) -> ToolResult:
         lines = [logged_sentence(written, today_for(ctx.user))] + [
             line for line in lines if line.startswith("Not saved")
         ]
-    return ToolResult(
+    result = ToolResult(
         ok=bool(written),
         message=" ".join(lines),
         data=data,
         written=written,
         options=options,
+        rows=rows,
     )
+
+    def save() -> ToolResult:
+        for plan in plans:
+            plan()
+        return dataclasses.replace(result, plan=None, rows=[])
+
+    result.plan = save
+    return result
 
 
 def _log_one(ctx, args) -> ToolResult:
@@ -223,7 +233,7 @@ def _log_one(ctx, args) -> ToolResult:
             ),
             options={"kind": "food", "query": name, "request": request},
         )
-    entry = food_services.food_entry_create(
+    entry = food_services.food_entry_prepare(
         user=ctx.user,
         food=food,
         quantity=args.get("quantity", 1),
@@ -235,12 +245,20 @@ def _log_one(ctx, args) -> ToolResult:
         confirmed=ctx.confirmed,
     )
     written = written_food(entry)
-    return ToolResult(
+    result = ToolResult(
         ok=True,
         message=logged_sentence([written], today_for(ctx.user)),
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
+        rows=[entry],
     )
+
+    def save() -> ToolResult:
+        food_services.food_entry_save(entry)
+        return dataclasses.replace(result, plan=None, rows=[])
+
+    result.plan = save
+    return result
 
 
 def _given_id(ctx, args) -> str | None:

@@ -8,92 +8,20 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
 from chat.turn import offers
 from chat.turn.types import CoachResponse, Turn, said_logged, too_old
-from nutrition.models import FoodEntry
-from nutrition.services import bulk_problem, entry_nutrients
-from sparky.services import preferences_for
 
 # --- confirmations ----------------------------------------------------------------------------
 
-REVIEWED_KINDS = ("food_entry", "exercise_entry")
 _YES = re.compile(
     r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
     r"\s*[.!]*\s*$",
     re.I,
 )
 _NO = re.compile(r"^\s*(n|no|nope|nah|cancel|don'?t|stop|no,? (don'?t|cancel).*)\s*[.!]*\s*$", re.I)
-
-
-class _Held(Exception):
-    """Raised to roll back a turn's writes that wait for the user's confirmation."""
-
-
-def held_for_confirmation(turn: Turn, run_calls) -> str | None:
-    """Run a batch of tool calls (an offline turn's, a model's step); when one needs the user's
-    confirmation (an implausible amount) or the turn would write too much at once
-    (nutrition.services.bulk_problem), nothing of the batch stays: its calls wait in
-    `turn.pending_confirmation` (stored in the reply's metadata, like options) for a yes, and
-    the question, with the numbers, is returned. None when the batch was written."""
-    written, calls, offered = len(turn.written), len(turn.calls), len(turn.option_requests)
-    asked = len(turn.confirm_requests)
-    try:
-        with transaction.atomic():
-            run_calls()
-            question = _confirmation_question(turn, asked) or _review_asked(turn, written)
-            if question:
-                raise _Held
-    except _Held:
-        held = (turn.pending_confirmation or {}).get("calls", []) + turn.calls[calls:]
-        turn.pending_confirmation = {
-            "calls": held,
-            "question": question,
-            "created_at": timezone.now().isoformat(),
-        }
-        del turn.written[written:]
-        del turn.option_requests[offered:]
-        return question
-    turn.announce_saved()  # the batch is saved for good: its chips may be shown now
-    return None
-
-
-def _review_asked(turn: Turn, written: int) -> str | None:
-    """The user's preference to check what a turn logs (every turn, or a photo's) before it is
-    saved: the batch's new diary rows wait for review."""
-    if not any(w.kind in REVIEWED_KINDS for w in turn.written[written:]):
-        return None
-    prefs = preferences_for(turn.user)
-    if prefs.review_before_logging or (turn.image is not None and prefs.review_photos):
-        return "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
-    return None
-
-
-def _confirmation_question(turn: Turn, asked: int = 0) -> str | None:
-    if turn.confirm_requests[asked:]:
-        asks = " ".join(turn.confirm_requests[asked:])
-        return (
-            f"{asks}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount again."
-        )
-    food_ids = [w.id for w in turn.written if w.kind == "food_entry"]
-    kcal = sum(
-        (entry_nutrients(e).get("calories") or 0)
-        for e in FoodEntry.objects.for_user(turn.user)
-        .filter(pk__in=food_ids)
-        .select_related("food", "variant")
-    )
-    entries = [w for w in turn.written if w.kind.endswith("entry") or w.kind == "checkin"]
-    problem = bulk_problem(entries=len(entries), kcal=kcal)
-    if problem is None:
-        return None
-    shown = "; ".join(w.summary for w in entries[:12]) + ("; ..." if len(entries) > 12 else "")
-    return (
-        f"{problem} Nothing was saved yet. It would log: {shown}.\n"
-        "Log all of it? Reply yes, or no to cancel."
-    )
 
 
 def resolve_confirmation(turn: Turn) -> CoachResponse | None:

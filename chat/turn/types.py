@@ -138,41 +138,6 @@ class Turn:
         if self.reading is None:
             self.reading = read(self.text or "")
 
-    def trial(self) -> Turn:
-        """The same request with nothing done yet, to try an engine on and keep or discard."""
-        return dataclasses.replace(
-            self,
-            written=[],
-            tools_called=[],
-            option_requests=[],
-            escalations=[],
-            usage={},
-            notes=[],
-            calls=[],
-            confirm_requests=[],
-            pending_confirmation=None,
-            refusals=[],
-            saved_calls=[],
-            # a trial may be undone: only what the turn keeps is announced, by the turn
-            events=None,
-            announced=set(),
-        )
-
-    def adopt(self, trial: Turn) -> None:
-        """Keep what a trial did as this turn's own."""
-        for field in dataclasses.fields(self):
-            if field.name not in ("events", "announced", "last_step", "drafted"):
-                setattr(self, field.name, getattr(trial, field.name))
-        self.announce_saved()
-
-    def absorb(self, trial: Turn) -> None:
-        """Add the saves of a trial run after this turn's own."""
-        self.written += trial.written
-        self.tools_called += trial.tools_called
-        self.calls += trial.calls
-        self.saved_calls += trial.saved_calls
-        self.announce_saved()
-
     def tell(self, event: str, **data) -> None:
         """Pass an event to whoever listens to the turn (nobody, most of the time)."""
         if self.events is not None:

@@ -54,8 +54,7 @@ def _resolve(user, exercise, exercise_name) -> Exercise:
 # --- writes ----------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def exercise_entry_create(
+def exercise_entry_prepare(
     *,
     user,
     exercise=None,
@@ -73,6 +72,9 @@ def exercise_entry_create(
     against the catalog (no confident match: ValidationError code 'exercise_not_found'); with
     neither, General Exercise is logged. Duration defaults to the exercise's default; calories
     are estimated (exercise_calories) unless the caller gives them.
+
+    The entry comes back checked and not saved (`exercise_entry_save` saves it): what
+    `exercise_entry_create` would write.
     """
     day = parse_day(user, entry_date)
     chosen = _resolve(user, exercise, exercise_name)
@@ -104,8 +106,18 @@ def exercise_entry_create(
         distance_unit=dist_unit,
     )
     entry.full_clean()
-    entry.save()
     return entry
+
+
+def exercise_entry_save(entry: ExerciseEntry) -> ExerciseEntry:
+    """Save an entry `exercise_entry_prepare` checked."""
+    entry.save(force_insert=True)
+    return entry
+
+
+def exercise_entry_create(**kwargs) -> ExerciseEntry:
+    """Log an exercise for the user at once (exercise_entry_prepare says how)."""
+    return exercise_entry_save(exercise_entry_prepare(**kwargs))
 
 
 @transaction.atomic

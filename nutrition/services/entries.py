@@ -35,7 +35,7 @@ from sparky.services import storable_text, uuid_pk, visible_row
 
 
 @transaction.atomic
-def food_entry_create(
+def food_entry_prepare(
     *,
     user,
     food,
@@ -56,6 +56,10 @@ def food_entry_create(
     couple of pieces. Refuses future days, unknown units, absurd amounts, and (code
     'implausible', with the numbers, unless `confirmed` by the user) entries over 5,000 kcal or
     a crumb of a food eaten by the piece ("0.01 eggs").
+
+    The entry comes back checked and not saved: what `food_entry_create` would write, for a
+    caller that decides after seeing it (the chat's executor) and saves it with
+    `food_entry_save`.
     """
     food = _visible_food(user, food)
     day = parse_day(user, entry_date)
@@ -74,8 +78,18 @@ def food_entry_create(
         variant=portion.variant,
     )
     entry.full_clean()
-    entry.save()
     return entry
+
+
+def food_entry_save(entry: FoodEntry) -> FoodEntry:
+    """Save an entry `food_entry_prepare` checked."""
+    entry.save(force_insert=True)
+    return entry
+
+
+def food_entry_create(**kwargs) -> FoodEntry:
+    """Log a food into the user's diary at once (food_entry_prepare says what is refused)."""
+    return food_entry_save(food_entry_prepare(**kwargs))
 
 
 def food_covering(

@@ -18,14 +18,12 @@ The loop holds against what small local models do (LOCAL-MODEL.md):
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import time
 import uuid
 
 from django.conf import settings
-from django.db import transaction
 
 from aiservices import llm
 from chat.reading.classify import Classification
@@ -36,17 +34,17 @@ from chat.tools import (
     active_tool_names,
     build_chat_tool_surface,
     build_chatbot_tools,
+    check_tool,
     prepare_arguments,
-    run_tool,
 )
 from chat.tools.grounding import Said, unneeded_tools
 from chat.turn import steps
 from chat.turn.answers import answer_for, answer_question
-from chat.turn.engines.dispatch import dispatch_intents
+from chat.turn.engines.dispatch import check_intents, gate
 from chat.turn.engines.items import NamedItems
 from chat.turn.engines.machinery import is_json, names_a_tool, only_machinery
 from chat.turn.engines.messages import current_message, custom_prompts, history_messages
-from chat.turn.picks import held_for_confirmation
+from chat.turn.execute import commit, question_for, settle
 from chat.turn.prompts import compose_system_prompt
 from chat.turn.types import CoachResponse, Turn, said_logged
 
@@ -155,15 +153,8 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
             final_text = text
             break
         messages.append(_assistant_message(text, calls))
-        before = dict(done)
         step = _Step(turn, ctx, active, hint, categories, done, covered)
-        question = held_for_confirmation(turn, functools.partial(step.run, calls))
-        if question:  # nothing of this step was written: the model tells the user to confirm
-            done.clear()
-            done.update(before)
-            held = {"ok": False, "message": f"Not saved yet. {question} Ask the user."}
-            for reply in step.replies:
-                reply["content"] = json.dumps(held)
+        question = step.run(calls)
         messages += step.replies
         enabled = step.enabled
         repeat_steps = repeat_steps + 1 if step.repeats == len(calls) else 0
@@ -222,28 +213,20 @@ def turn_time_limit(config) -> float:
     return settings.SPARKY_TURN_TIME_LIMIT
 
 
-class _Discard(Exception):
-    """Raised to undo a completion that could not simply be saved."""
-
-
 def _complete(turn: Turn, intents) -> bool:
     """Log each intent the way the offline parser would, keeping only plain saves: an item the
     catalog does not know, or one to confirm, is left out rather than asked about, since the
     model had its turn at it. Whether anything was saved."""
     saved = False
+    ctx = gate(turn, origin="parser")
     for intent in intents:
-        trial = turn.trial()
-        try:
-            with transaction.atomic():
-                dispatch_intents(trial, [intent], engine="tools")
-                if not trial.written or trial.option_requests or trial.confirm_requests:
-                    raise _Discard
-                if trial.pending_confirmation is not None:
-                    raise _Discard
-        except _Discard:
+        batch, hunches, _ = check_intents(turn, ctx, [intent], [])
+        plain = not hunches and any(c.keeps for c in batch)
+        plain = plain and not any(c.result.options or c.result.confirm for c in batch)
+        if not plain or question_for(turn, batch):
             continue
-        turn.absorb(trial)
-        saved = True
+        commit(turn, batch)
+        saved = saved or any(c.done.ok for c in batch)
     return saved
 
 
@@ -348,40 +331,71 @@ class _Step:
         # Calls repeated from an earlier step are the small-model loop. The same call twice in
         # one reply is a capable model's way of saying two of them, and a small model's
         # stutter ("some broccoli" logged twice): with the core profile it runs once.
-        self.earlier = done if ctx.profile == "core" else dict(done)
+        self.earlier = dict(done)
         self.replies: list[dict] = []
         self.enabled: list[str] = []
         self.repeats = 0
 
-    def run(self, calls) -> None:
+    def run(self, calls) -> str | None:
+        """Check the step's calls in order (a read is done as it is checked), then settle its
+        writes at once (chat.turn.execute); the replies to the model follow, in the calls'
+        order. The question the writes wait on, if they wait: then nothing of them is saved and
+        the model is told to ask the user."""
+        core = self.ctx.profile == "core"
+        steps_of: list[tuple] = []  # (call, key, checked or None, the earlier outcome or index)
+        batch = []
+        seen: dict[str, int] = {}
         for call in calls:
             if self.named is not None:
                 self.named.mark(call.name, call.arguments)
             key = _write_key(self.active, call)
             if key is not None and key in self.earlier:
                 self.repeats += 1
-                outcome = _repeated(self.earlier[key])
+                steps_of.append((call, key, None, self.earlier[key]))
+                continue
+            if key is not None and core and key in seen:  # a small model's stutter: once
+                self.repeats += 1
+                steps_of.append((call, key, None, seen[key]))
+                continue
+            if self.turn.events is not None:
+                self.turn.step(steps.doing(call.name, call.arguments))
+            checked = check_tool(
+                self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
+            )
+            if checked.writes:
+                batch.append(checked)
             else:
-                if self.turn.events is not None:
-                    self.turn.step(steps.doing(call.name, call.arguments))
-                outcome = run_tool(
-                    self.ctx, call.name, call.arguments, allowed=self.active, dormant_hint=self.hint
-                )
-                self.turn.record(call.name, outcome, call.arguments)
-                if key is not None and (outcome.ok or outcome.data.get("refused")):
+                self.turn.record(call.name, checked.result, call.arguments)
+            if key is not None:
+                seen[key] = len(steps_of)
+            steps_of.append((call, key, checked, None))
+        question = settle(self.turn, batch)
+        held = {"ok": False, "message": f"Not saved yet. {question} Ask the user."}
+        outcomes: list[ToolResult] = []
+        for call, key, checked, first in steps_of:
+            if checked is None:
+                earlier = outcomes[first] if isinstance(first, int) else first
+                outcome = _repeated(earlier)
+            else:
+                outcome = checked.done or checked.result
+                if key is not None and not question and (outcome.ok or outcome.data.get("refused")):
                     self.done[key] = outcome
+            outcomes.append(outcome)
             if call.name == ENABLE_TOOL_NAME and outcome.ok:
                 self.enabled += [
                     c for c in outcome.data.get("enabled", []) if c not in self.categories
                 ]
             reply = outcome.for_model()
-            if outcome.written and self.ctx.profile == "core":
+            if question and checked is not None and checked.writes:
+                reply = held
+            elif outcome.written and core:
                 # A small model reads a short result best, and repeats the call unless told
                 # what comes next.
                 hint = self.named.hint() if self.named is not None else None
                 reply = {"ok": True, "message": outcome.message, "next": hint or _NEXT}
             content = json.dumps(reply)
             self.replies.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        return question
 
 
 class _Draft:

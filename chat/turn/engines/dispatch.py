@@ -9,11 +9,12 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from chat.categories import LABELS
-from chat.tools import ToolContext, ToolSet, build_chatbot_tools, run_tool
+from chat.reading.parser.changes import read_repeat, read_usual
+from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool, run_tool
 from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
 from chat.turn.answers import answer_question
-from chat.turn.picks import held_for_confirmation
+from chat.turn.execute import question_for, settle
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
 from measurements.services import STANDARD_TYPES
 from measurements.units import parse_length_unit, parse_weight_unit
@@ -123,6 +124,12 @@ def _usual_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, di
     ]
 
 
+def is_diary_command(text: str) -> bool:
+    """'my usual breakfast', 'save this as my usual lunch', 'same dinner as yesterday': what
+    these log is the diary's own record, so Sparky runs them for every model."""
+    return bool(text) and (read_usual(text) is not None or read_repeat(text) is not None)
+
+
 def _names_food(args: dict) -> bool:
     """Whether every word of a bare name is in some food's name ("fruit", "nuts"), so options
     make sense; "watched football" or "lol" were not food."""
@@ -164,8 +171,7 @@ def _switched_off(name: str) -> str:
     )
 
 
-def _note(turn: Turn, lines: list[str], name: str, result, args=None) -> None:
-    turn.record(name, result, args)
+def _line(turn: Turn, lines: list[str], name: str, result) -> None:
     refused = result.data.get("refused") if not result.ok else None
     if refused == "not_offered":
         if (line := _switched_off(name)) not in lines:
@@ -210,19 +216,22 @@ def said_lines(turn: Turn, lines: list[str]) -> str:
     return "\n".join(sentence if line == LOGGED else line for line in lines if line)
 
 
-def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> CoachResponse:
+def dispatch_intents(
+    turn: Turn, intents, *, engine: str, bare_food=False, only_if_sure=False
+) -> CoachResponse | None:
+    """Run what the intents propose through the executor (chat.turn.execute): every call
+    checked, then held for the user or written at once. `only_if_sure` (Sparky reading first in
+    front of a model): None, with nothing written, unless every call is a plain save or the
+    diary's own refusal, with nothing to choose from or to confirm."""
     ctx = gate(turn, origin="intent-json" if engine == "intent-json" else "parser")
-    lines: list[str] = []
-    held: list = []
-    answered: list[bool] = []
-
-    def run_calls():
-        answered.append(_run_intents(turn, ctx, intents, lines, held, bare_food))
-
-    question = held_for_confirmation(turn, run_calls)
+    lines: list = []
+    batch, hunches, answered = check_intents(turn, ctx, intents, lines, bare_food)
+    if only_if_sure and not _sure(turn, batch, hunches):
+        return None
+    question = settle(turn, batch)
     if question:  # out of range or too much at once: nothing written, the user is asked
         return CoachResponse(action="confirm", message=question, engine=engine)
-    if held and not turn.written:
+    if hunches and not turn.written:
         # Bare words the catalog does not know were probably not food at all.
         shown = " ".join(turn.text.split())[:80]
         return CoachResponse(
@@ -230,18 +239,43 @@ def dispatch_intents(turn: Turn, intents, *, engine: str, bare_food=False) -> Co
             engine=engine,
             message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
         )
-    for name, result, args in held:
-        _note(turn, lines, name, result, args)
-    if not lines and not turn.option_requests:
-        lines.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
-    action = "logged" if turn.written else ("answered" if any(answered) else "none")
-    return CoachResponse(action=action, message=said_lines(turn, lines), engine=engine)
+    for checked in hunches:
+        turn.record(checked.name, checked.result, checked.raw)
+        lines.append(checked)
+    said: list[str] = []
+    for line in lines:
+        if isinstance(line, Checked):
+            _note(turn, ctx, said, line)
+        else:
+            said.append(line)
+    if not said and not turn.option_requests:
+        said.append(f"Sorry, I didn't understand that. {OFFLINE_HELP}")
+    action = "logged" if turn.written else ("answered" if answered else "none")
+    return CoachResponse(action=action, message=said_lines(turn, said), engine=engine)
 
 
-def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: bool) -> bool:
-    """Run every intent's calls; whether a question was answered."""
+def _sure(turn: Turn, batch: list[Checked], hunches: list[Checked]) -> bool:
+    """Whether a batch saves (or is refused by the diary's rules: "-3 is not an amount", as sure
+    an answer as a save) with nothing for the user to choose or confirm: a food to choose or an
+    amount to confirm is a question a model may read better."""
+    results = [c.result for c in [*batch, *hunches]]
+    if any(r.options or r.confirm for r in results):
+        return False
+    refused = any(not r.ok and not r.data.get("refused") for r in results)
+    saves = any(c.keeps for c in batch)
+    if not (saves or refused or is_diary_command(turn.text)):
+        return False
+    return question_for(turn, batch) is None
+
+
+def check_intents(turn: Turn, ctx, intents, lines: list, bare_food: bool = False):
+    """Each intent's calls, checked and nothing written: (the batch to settle, the calls held
+    back as hunches — bare words that may not be food —, whether a question was answered).
+    `lines` gets the reply's lines in order, a checked call standing for its own line."""
     answered = False
     allowed = allowed_tools(turn)
+    batch: list[Checked] = []
+    hunches: list[Checked] = []
     for intent in intents:
         if intent.name in ("ask_question", "chat"):
             answered = True
@@ -259,14 +293,8 @@ def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: b
         else:
             calls = intent_calls(intent)
         for name, args in calls:
-            result = run_tool(ctx, name, args, allowed=allowed)
-            several = len(_CHECKIN_FIELDS & set(args)) > 1
-            if name == "log_checkin" and not result.ok and several and not result.data:
-                # One refused value must not cost the others: each is tried on its own.
-                for field in _CHECKIN_FIELDS & set(args):
-                    alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
-                    _note(turn, lines, name, run_tool(ctx, name, alone, allowed=allowed))
-                continue
+            checked = check_tool(ctx, name, args, allowed=allowed)
+            result = checked.result
             hunch = bare_food or intent.tentative
             if hunch and not result.ok and not result.confirm and not _names_food(args):
                 if intent.tentative and not bare_food:  # a part of the message, not all of it
@@ -274,7 +302,26 @@ def _run_intents(turn: Turn, ctx, intents, lines: list, held: list, bare_food: b
                         f"I couldn't tell what {args.get('food_name')!r} was, so I left it out."
                     )
                     continue
-                held.append((name, result, args))  # food only if another name of it was
+                hunches.append(checked)  # food only if another name of it was
                 continue
-            _note(turn, lines, name, result, args)
-    return answered
+            batch.append(checked)
+            lines.append(checked)
+    return batch, hunches, answered
+
+
+def _note(turn: Turn, ctx, lines: list[str], checked: Checked) -> None:
+    """The line a call's result gives the reply. A check-in refused whole is tried field by
+    field: one refused value must not cost the others."""
+    result = checked.done or checked.result
+    args = checked.arguments or {}
+    several = len(_CHECKIN_FIELDS & set(args)) > 1
+    if checked.name == "log_checkin" and not result.ok and several and not result.data:
+        turn.refusals.remove(result.message)  # not news: each value is said on its own
+        for field in _CHECKIN_FIELDS & set(args):
+            alone = {k: v for k, v in args.items() if k not in _CHECKIN_FIELDS - {field}}
+            one = run_tool(ctx, checked.name, alone)
+            turn.record(checked.name, one)
+            _line(turn, lines, checked.name, one)
+        turn.announce_saved()
+        return
+    _line(turn, lines, checked.name, result)

@@ -11,10 +11,7 @@ model never sees half a message.
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from chat.reading.classify import Classification
-from chat.reading.parser.changes import read_repeat, read_usual
 from chat.turn.answers import answer_for, answer_question
 from chat.turn.engines.dispatch import NOTHING_LOGGED, dispatch_intents
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
@@ -88,16 +85,6 @@ _LOGGING = {
 }
 
 
-class _NotSure(Exception):
-    """Raised to undo a trial the model should answer instead."""
-
-
-def is_diary_command(text: str) -> bool:
-    """'my usual breakfast', 'save this as my usual lunch', 'same dinner as yesterday': what
-    these log is the diary's own record, so Sparky runs them for every model."""
-    return bool(text) and (read_usual(text) is not None or read_repeat(text) is not None)
-
-
 def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | None:
     """The parser's answer when it read the whole message with certainty, else None (and
     nothing written)."""
@@ -111,45 +98,31 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
         if answer is None:
             return None
         response = CoachResponse(action="answered", engine="sparky", message=answer)
-        response.categories, response.mode = classification.categories, classification.mode
-        response.phase = classification.phase
-        return response
-    parsed = reading.parse
-    if parsed.errors or not parsed.intents:
-        return None
-    if [i.name for i in parsed.intents] == ["chat"] and parsed.intents[0].response:
-        # "thanks!", "hi sparky", "my wife had a salad": nothing to log, and Sparky says so
-        response = CoachResponse(
-            action="answered", engine="sparky", message=parsed.intents[0].response.strip()
-        )
-        response.categories, response.mode = classification.categories, classification.mode
-        response.phase = classification.phase
-        return response
-    if any(intent.name not in _LOGGING for intent in parsed.intents):
-        return None
-    if turn.manual is not None and any(
-        _LOGGING[intent.name] not in turn.manual for intent in parsed.intents
-    ):
-        return None  # the user switched that category off: the model says so
-    trial = turn.trial()
-    try:
-        with transaction.atomic():
+    else:
+        parsed = reading.parse
+        if parsed.errors or not parsed.intents:
+            return None
+        if [i.name for i in parsed.intents] == ["chat"] and parsed.intents[0].response:
+            # "thanks!", "hi sparky", "my wife had a salad": nothing to log, and Sparky says so
+            response = CoachResponse(
+                action="answered", engine="sparky", message=parsed.intents[0].response.strip()
+            )
+        elif any(intent.name not in _LOGGING for intent in parsed.intents):
+            return None
+        elif turn.manual is not None and any(
+            _LOGGING[intent.name] not in turn.manual for intent in parsed.intents
+        ):
+            return None  # the user switched that category off: the model says so
+        else:
             response = dispatch_intents(
-                trial, parsed.intents, engine="sparky", bare_food=parsed.bare_food
+                turn,
+                parsed.intents,
+                engine="sparky",
+                bare_food=parsed.bare_food,
+                only_if_sure=True,
             )
-            # A refusal ("-3 is not an amount") is the diary's own answer, as sure as a save;
-            # a food to choose or an amount to confirm is a question the model may read better.
-            sure = (
-                (trial.written or trial.refusals or is_diary_command(turn.text))
-                and not trial.option_requests
-                and not trial.confirm_requests
-                and trial.pending_confirmation is None
-            )
-            if not sure:
-                raise _NotSure
-    except _NotSure:
-        return None
-    turn.adopt(trial)
+            if response is None:
+                return None
     response.categories = classification.categories
     response.mode = classification.mode
     response.phase = classification.phase
