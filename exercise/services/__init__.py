@@ -12,9 +12,9 @@ from exercise.services.custom import (  # noqa: F401
 )
 from exercise.services.entries import (  # noqa: F401
     exercise_entry_create,
+    exercise_entry_delete,
     exercise_entry_prepare,
     exercise_entry_save,
-    exercise_entry_delete,
     exercise_entry_update,
     exercise_option_add,
     undo_write,

@@ -11,9 +11,9 @@ from nutrition.services.entries import (
     bulk_problem,
     food_covering,
     food_entry_create,
+    food_entry_delete,
     food_entry_prepare,
     food_entry_save,
-    food_entry_delete,
     food_entry_update,
     food_option_add,
 )
