@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from chat.models import ChatMessage
-from chat.tools import ToolContext, run_tool
+from chat.tools import ToolContext, check_tool
 from chat.tools.base import Written
 from chat.turn.types import ReplyRefused, own_reply_locked, said_logged, too_old
 from nutrition import services as food_services
@@ -158,16 +158,18 @@ def review_confirm(user, message_id, *, edits: list[dict] | None = None, source=
         message, meta, pending = _locked(user, message_id)
         calls = _edited_calls(pending, edits)
         ctx = ToolContext.for_user(user, source=source, confirmed=True)
-        written: list[Written] = []
-        refused: list[str] = []
-        for name, arguments in calls:
-            result = run_tool(ctx, name, arguments)
-            written.extend(result.written)
-            if not result.ok:
-                refused.append(result.message)
+        # one list, one answer: each item is checked first, and nothing of it is logged when
+        # one cannot be
+        checked = [check_tool(ctx, name, arguments) for name, arguments in calls]
+        refused = [c.result.message for c in checked if not c.result.ok]
         if refused:
-            # one list, one answer: nothing of it stays when an item cannot be logged
             raise ReviewRefused("Not logged: " + " ".join(refused), "refused")
+        written: list[Written] = []
+        for c in checked:
+            result = c.commit()
+            if not result.ok:  # a tool that tells only when done (a custom food's numbers)
+                raise ReviewRefused(f"Not logged: {result.message}", "refused")
+            written.extend(result.written)
         entries = [w.as_dict() for w in written]
         said = said_logged(user, written) if written else "Nothing was left to log."
         pending["resolved"] = "yes"

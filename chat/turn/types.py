@@ -113,8 +113,6 @@ class Turn:
     escalations: list[list[str]] = dataclasses.field(default_factory=list)
     usage: dict = dataclasses.field(default_factory=dict)
     notes: list[str] = dataclasses.field(default_factory=list)
-    # Every writing call of the turn as [name, arguments], to replay once the user confirms.
-    calls: list[list] = dataclasses.field(default_factory=list)
     # Questions of calls that wait for the user's confirmation (an implausible amount).
     confirm_requests: list[str] = dataclasses.field(default_factory=list)
     # What the reply asks the user to confirm, stored in its metadata like options.
@@ -177,8 +175,6 @@ class Turn:
             # the user's input refused by a service; a model's malformed or ungrounded call
             # (data "refused") is the model's to mend, not news for the user
             self.refusals.append(result.message)
-        if arguments is not None and (result.written or result.confirm):
-            self.calls.append([name, arguments])
         if result.written:
             if isinstance(arguments, str):
                 try:
