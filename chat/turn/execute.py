@@ -37,11 +37,15 @@ def question_for(turn: Turn, batch: list[Checked]) -> str | None:
     (an amount out of range), the turn's size, or their wish to review what is logged."""
     asks = [c.result.confirm for c in batch if c.result.confirm]
     if asks:
-        return (
-            f"{' '.join(asks)}\nNothing was saved yet. Log it as it is? Reply yes, or say the "
-            "amount again."
-        )
+        return _confirm_question(asks)
     return _bulk_question(turn, batch) or _review_question(turn, batch)
+
+
+def _confirm_question(asks: list[str]) -> str:
+    return (
+        f"{' '.join(asks)}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount "
+        "again."
+    )
 
 
 def settle(turn: Turn, batch: list[Checked]) -> str | None:
@@ -78,7 +82,7 @@ def commit(turn: Turn, batch: list[Checked]) -> None:
         if c.deferred and c.done.confirm:
             late.append(c)
     if late:
-        hold(turn, [], f"{' '.join(c.done.confirm for c in late)}\nNothing was saved yet.")
+        hold(turn, [], _confirm_question([c.done.confirm for c in late]))
         turn.pending_confirmation["calls"] += [[c.name, c.raw] for c in late]
     turn.announce_saved()  # saved for good: its chips may be shown now
 

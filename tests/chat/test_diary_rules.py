@@ -135,6 +135,26 @@ def test_a_crumb_from_a_model_is_held_and_the_model_is_told_to_ask(
     assert len(fake_llm.completion_requests) == 2
 
 
+def test_a_crumb_beside_a_plain_item_holds_both_until_yes(alice, catalog):
+    response = handle_turn(alice, "2 slices of toast and 0.01 eggs for breakfast")
+
+    assert response.action == "confirm"
+    assert entries(alice) == []  # nothing of the message is saved before the answer
+    handle_turn(alice, "yes")
+    assert sorted(e.food.name.split(",")[0] for e in entries(alice)) == ["Bread", "Egg"]
+
+
+def test_a_custom_food_no_one_eats_at_once_is_asked_about_and_saved_on_yes(alice, catalog):
+    response = handle_turn(alice, "a burger, about 9000 cal")
+
+    assert response.action == "confirm"
+    assert "9,000 kcal" in response.message and "Reply yes" in response.message
+    assert entries(alice) == []
+    handle_turn(alice, "yes")
+    [entry] = entries(alice)
+    assert entry.food.name == "burger"
+
+
 def test_the_chat_page_shows_yes_and_no_buttons_for_a_confirmation(alice, catalog):
     response = handle_turn(alice, "0.01 eggs")
 
