@@ -409,10 +409,8 @@ def _respond(turn: Turn) -> CoachResponse:
                 response = _offline_instead(turn, config, exc, classification)
         else:
             circuit.record_success(turn.user)
-            if response.error in (agent.CLAIMED_WITHOUT_SAVING, agent.LOGGED_NOTHING):
-                response = _claimed_without_saving(
-                    turn, config, classification, claimed=response.error != agent.LOGGED_NOTHING
-                )
+            if response is None:  # the model handed the message back: Sparky's parser reads it
+                response = _handed_back(turn, classification)
         response.categories = classification.categories
         response.mode = classification.mode
         response.phase = classification.phase
@@ -431,13 +429,10 @@ def _respond(turn: Turn) -> CoachResponse:
     return response
 
 
-def _claimed_without_saving(
-    turn: Turn, config, classification, *, claimed: bool = True
-) -> CoachResponse:
-    """The model said it logged something but called no tool (or, `claimed` False, answered a
-    message Sparky reads as logging with words alone): its words never reach the user as they
-    are. Sparky's parser reads the message instead; what it cannot log is said plainly not to
-    be saved."""
+def _handed_back(turn: Turn, classification) -> CoachResponse:
+    """The model said it logged something but called no tool, or answered a message Sparky reads
+    as logging with words alone: its words never reach the user as they are. Sparky's parser
+    reads the message instead; what it cannot log is said plainly not to be saved."""
     fallback = offline.run(turn, classification)
     fallback.engine = "offline"
     if turn.written or turn.option_requests or turn.pending_confirmation:

@@ -12,8 +12,9 @@ The loop holds against what small local models do (LOCAL-MODEL.md):
   when it names an offered tool, and never shown to the user;
 - every step's reply is bounded (max_tokens) and reasoning is stripped from the answer;
 - a turn that saved something always ends with an answer that lists what was saved, whatever the
-  model wrote last; a reply that claims a save when nothing was saved is reported as
-  `claimed_without_saving`, for the coach to hand the message to the offline parser.
+  model wrote last; a reply that claims a save when nothing was saved, or words alone for a
+  message Sparky reads as logging, is no answer (`run` returns None): the coach hands the message
+  to the next engine, Sparky's parser.
 """
 
 from __future__ import annotations
@@ -52,9 +53,6 @@ from chat.turn.types import CoachResponse, Turn, said_logged
 STEP_TOKENS = {"full": 1024, "core": 256}
 # Steps in a row with nothing but repeated calls before the loop gives up on the model.
 MAX_REPEAT_STEPS = 2
-CLAIMED_WITHOUT_SAVING = "claimed_without_saving"
-# The model made no call for a message Sparky reads as logging and nothing else.
-LOGGED_NOTHING = "logged_nothing"
 _NEXT = (
     "This item is saved. If the user named another item, call a tool for it; if not, tell the "
     "user what was saved, in one sentence."
@@ -74,7 +72,9 @@ _FENCED = re.compile(r"```(?:json|tool_call|tool)?\s*(.*?)```", re.S)
 _TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|\Z)", re.S)
 
 
-def run(turn: Turn, config, classification: Classification, profile: str, service):
+def run(
+    turn: Turn, config, classification: Classification, profile: str, service
+) -> CoachResponse | None:
     user = turn.user
     categories = list(classification.categories)
     mode = classification.mode
@@ -177,17 +177,14 @@ def run(turn: Turn, config, classification: Classification, profile: str, servic
     if engaged and _complete(turn, named.unlogged()):
         final_text = None
     if botched and not turn.written and not turn.option_requests:
-        # nothing came of it: the coach hands the message to the offline parser, as for a claim
-        return CoachResponse(
-            action="answered", message="", engine="tools", error=CLAIMED_WITHOUT_SAVING
-        )
+        return None  # nothing came of it: the message goes to Sparky's parser, as for a claim
     # "had 2 slices of pepperoni pizza for dinner" answered with words and no call: Sparky read
     # it whole as something to log, so its parser answers it (options, if need be)
     untouched = named and not named.partial and not named.calls and not turn.written
     untouched = untouched and not turn.reading.reports_nothing  # its words may be the answer
     allowed = mode != "manual" or named and named.categories() <= set(categories)
     if untouched and allowed and not turn.option_requests and not turn.pending_confirmation:
-        return CoachResponse(action="answered", message="", engine="tools", error=LOGGED_NOTHING)
+        return None
     if final_text and only_machinery(final_text, messages):
         final_text = None  # "1 food entries on 2026-12-04", "Enabled checkin...": no answer
     waiting = turn.written or turn.option_requests or turn.pending_confirmation
@@ -262,7 +259,7 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
     return text
 
 
-def _answer(turn: Turn, final_text: str | None):
+def _answer(turn: Turn, final_text: str | None) -> CoachResponse | None:
     response = CoachResponse(action="answered", message="", engine="tools")
     if turn.written:
         response.action = "logged"
@@ -291,9 +288,7 @@ def _answer(turn: Turn, final_text: str | None):
     waiting = turn.option_requests or turn.pending_confirmation
     claimed = final_text and claims_a_save(final_text) and not turn.reading.asks
     if claimed and not waiting:
-        response.message = final_text
-        response.error = CLAIMED_WITHOUT_SAVING
-        return response
+        return None  # a save claimed and not made: the message goes to Sparky's parser
     if final_text:
         response.message = final_text
     elif not turn.option_requests:
