@@ -7,19 +7,14 @@ time phrases keep their order (longest first).
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
+# GOAL_WORDS is read below the parser, for the keyword classifier too
+from chat.reading.vocabulary import GOAL_WORDS as GOAL_WORDS
+from chat.reading.vocabulary import load
 from exercise import vocabulary as activities
 from measurements import vocabulary as body
 from nutrition import vocabulary as food_words
 
-WORDS_DIR = Path(__file__).resolve().parent / "words"
-
-
-def _load(name: str) -> dict:
-    with (WORDS_DIR / f"{name}.toml").open("rb") as handle:
-        return tomllib.load(handle)
+_load = load
 
 
 def _words(data: dict, key: str) -> frozenset[str]:
@@ -110,7 +105,6 @@ GRAM_WORDS = food_words.GRAM_WORDS  # and of g
 CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
-GOAL_WORDS = _words(_goals, "goal_words")
 GOAL_NUTRIENTS: dict[str, str] = _goals["goal_nutrients"]
 
 _changes = _load("changes")

@@ -1,0 +1,36 @@
+"""Chat's own words, read once from the TOML files in chat/reading/parser/words/: English and the
+way people talk to a coach, never a domain's things (those come from the domains' vocabularies).
+This module reads the files for every reader of a message; chat.reading.parser.vocabulary names
+the parser's lists, and the keyword classifier, which sits below the parser, reads its lists here.
+
+    from chat.reading.vocabulary import KEYWORDS
+    KEYWORDS["food"]["eating"]  # frozenset({"ate", "eat", ...})
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+WORDS_DIR = Path(__file__).resolve().parent / "parser" / "words"
+
+
+def load(name: str) -> dict:
+    """One words file, as TOML reads it."""
+    with (WORDS_DIR / f"{name}.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+GOAL_WORDS: frozenset[str] = frozenset(load("goals")["goal_words"])
+
+# The keyword classifier's words, by category and list, and its guards: (category, a sequence of
+# word lists) for phrases that look like that category but are not.
+_keywords = load("keywords")
+KEYWORDS: dict[str, dict[str, frozenset[str]]] = {
+    category: {name: frozenset(words) for name, words in lists.items()}
+    for category, lists in _keywords.items()
+    if category != "guard"
+}
+KEYWORD_GUARDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
+    (g["category"], tuple(frozenset(words) for words in g["words"])) for g in _keywords["guard"]
+)
