@@ -90,6 +90,8 @@ NUTRIENT_OF_WORD: dict[str, str] = {
 NUTRIENT_NAMES: dict[str, str] = dict(_nutrients["names"])
 # Words for a food's nutrition as a whole ("macros", "nutrition").
 NUTRITION_WORDS: frozenset[str] = frozenset(_nutrients["about"]["words"])
+# Words for nutrients the diary does not keep ("vitamins", "caffeine").
+OTHER_NUTRIENT_WORDS: frozenset[str] = frozenset(_nutrients["about"]["others"])
 
 _standard = _load("standard_sizes")
 # A standard size: (amount, unit, source); nutrition.units.sizes makes them StandardSizes.

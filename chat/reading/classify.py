@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from chat.categories import CATEGORIES, PROFILE_DEFAULTS
-from chat.reading.vocabulary import GOAL_WORDS, KEYWORD_GUARDS, KEYWORDS
+from chat.reading.vocabulary import ASKING, GOAL_WORDS, KEYWORD_GUARDS, KEYWORDS
 from exercise import vocabulary as activities
 from measurements import vocabulary as body
 from nutrition import vocabulary as food
@@ -87,7 +87,7 @@ RULES: dict[str, list[re.Pattern]] = {
             re.IGNORECASE,
         ),
     ],
-    "coaching": [_rx(_K["coaching"]["advice"])],
+    "coaching": [_rx(ASKING["advice"], _K["coaching"]["coaching"])],
     "vision": [_rx(_K["vision"]["images"])],
     "profile": [
         _rx(_K["profile"]["settings"]),

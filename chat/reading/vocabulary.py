@@ -34,3 +34,6 @@ KEYWORDS: dict[str, dict[str, frozenset[str]]] = {
 KEYWORD_GUARDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
     (g["category"], tuple(frozenset(words) for words in g["words"])) for g in _keywords["guard"]
 )
+
+# How people ask: for advice, for their own numbers, for a search, for a food's facts.
+ASKING: dict = load("questions")
