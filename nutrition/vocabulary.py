@@ -76,6 +76,8 @@ MEAL_WORDS: dict[str, str] = MEAL_NAMES | {
 _foods = _load("foods")
 # Foods people name most often, for knowing a message is about food before any search.
 COMMON_FOODS: frozenset[str] = frozenset(_foods["common"])
+# Water, and the words for drinking it ("hydration").
+WATER_WORDS: frozenset[str] = frozenset(_foods["water"])
 
 _nutrients = _load("nutrients")
 # Nutrient -> the words people use for it ("carbohydrates" -> carbs), in the diary's order.

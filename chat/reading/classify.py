@@ -68,7 +68,13 @@ RULES: dict[str, list[re.Pattern]] = {
         re.compile(r"\b" + alternation(_K["exercise"]["burning"]) + r"\s+\d+", re.IGNORECASE),
     ],
     "checkin": [
-        _rx(body.CHECKIN_WORDS, body.CUSTOM_WORDS, _K["checkin"]["body"], _K["checkin"]["water"]),
+        _rx(
+            body.CHECKIN_WORDS,
+            body.CUSTOM_WORDS,
+            _K["checkin"]["body"],
+            _K["checkin"]["water"],
+            food.WATER_WORDS,
+        ),
         _amount_of(_BODY_UNITS),
         re.compile(r"\b\d[\d,.]*\s*k?\s*steps\b", re.IGNORECASE),
     ],

@@ -51,7 +51,7 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
-from chat.reading.vocabulary import ASKING
+from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
 from sparky.words import alternation, words_pattern
 
@@ -154,13 +154,10 @@ _ASKED_OF_A_FOOD = food_words.CALORIE_WORDS | food_words.NUTRITION_WORDS
 _ADVICE = words_pattern(ASKING["advice"])
 # Words that open a question whatever follows: "is greek yogurt high in protein".
 _ASKING = frozenset({"is", "are", "does", "was", "were", "isn't", "aren't"})
+# The words a short follow-up is made of: "yes", "ok do it", "one more", "that's the second".
 _AFFIRMATIVE = frozenset(
-    {
-        "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please", "do", "it", "go", "ahead",
-        "correct", "right", "that's", "thats", "one", "more", "another", "same", "again", "too",
-        "also", "the", "first", "second", "third", "that", "them", "those", "y", "k", "pls",
-    }
-)  # fmt: skip
+    word for phrase in YES | REFERRING | FOLLOW_UP for word in phrase.replace(",", "").split()
+)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,3 +37,10 @@ KEYWORD_GUARDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
 
 # How people ask: for advice, for their own numbers, for a search, for a food's facts.
 ASKING: dict = load("questions")
+
+# Short answers to the reply before: "yes", "no", and what refers back ("one more", "the same").
+_talk = load("talk")["answers"]
+YES: frozenset[str] = frozenset(_talk["yes"])
+NO: frozenset[str] = frozenset(_talk["no"])
+REFERRING: frozenset[str] = frozenset(_talk["referring"])
+FOLLOW_UP: frozenset[str] = frozenset(_talk["follow_up"])

@@ -56,7 +56,8 @@ _TOPICS = {
         n: words_pattern(food_words.NUTRIENT_WORDS[n])
         for n in ("protein", "carbs", "fat", "dietary_fiber", "sugars", "sodium")
     },
-    **{topic: words_pattern(_ASKED["topics"][topic]) for topic in ("water", "steps", "exercise")},
+    "water": words_pattern({*food_words.WATER_WORDS, *_ASKED["topics"]["water"]}),
+    **{topic: words_pattern(_ASKED["topics"][topic]) for topic in ("steps", "exercise")},
     "weight": words_pattern(_ASKED["topics"]["weight"]),
     "calories": words_pattern({*food_words.CALORIE_WORDS, *_ASKED["topics"]["calories"]}),
 }

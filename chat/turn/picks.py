@@ -11,22 +11,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatMessage
+from chat.reading.vocabulary import NO, YES
 from chat.tools import ToolContext, run_tool
 from chat.turn import offers
 from chat.turn.types import CoachResponse, Turn, said_logged, too_old
 from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
 from sparky.services import preferences_for
+from sparky.words import alternation
 
 # --- confirmations ----------------------------------------------------------------------------
 
 REVIEWED_KINDS = ("food_entry", "exercise_entry")
-_YES = re.compile(
-    r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
-    r"\s*[.!]*\s*$",
-    re.I,
-)
-_NO = re.compile(r"^\s*(n|no|nope|nah|cancel|don'?t|stop|no,? (don'?t|cancel).*)\s*[.!]*\s*$", re.I)
+_YES = re.compile(rf"^\s*{alternation(YES)}\s*[.!]*\s*$", re.I)
+_NO = re.compile(rf"^\s*(?:{alternation(NO)}|no,?\s+(?:don'?t|cancel).*)\s*[.!]*\s*$", re.I)
 
 
 class _Held(Exception):

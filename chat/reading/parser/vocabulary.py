@@ -89,6 +89,7 @@ MINUTES_AFTER_HOURS = body.MINUTES_IN_A_DURATION  # "1h 15m"; "400m" is metres
 _food = _load("food")
 EATING = _words(_food, "eating")
 FOOD_FILLER = _words(_food, "food_filler")
+NAME_FILLER = _words(_food, "name_filler")
 TRAILING_FILLER = _words(_food, "trailing_filler")
 CONTAINERS = _words(_food, "containers")
 TRAILING_UNITS = _words(_food, "trailing_units")
@@ -118,6 +119,10 @@ NOT_DONE_KINDS: dict[str, frozenset[str]] = {
 }
 NOT_DONE = frozenset().union(*NOT_DONE_KINDS.values())
 NEGATION_OPENERS = frozenset(_changes["not_done"]["negation_openers"])
+REPEATS: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _changes["repeats"].items()}
+CORRECTIONS: dict[str, frozenset[str]] = {
+    k: frozenset(w) for k, w in _changes["corrections"].items()
+}
 NOT_NEGATION_AFTER = frozenset(_changes["not_done"]["not_negation_after"])
 
 _people = _load("people")
