@@ -40,6 +40,7 @@ from chat.reading.parser.talk import social_kind
 from chat.reading.parser.tokens import spelled_out
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
+    DONE,
     EATING,
     LOG_VERBS,
     NEGATION_OPENERS,
@@ -79,13 +80,7 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
 _CONTRAST = frozenset({"but", "though", "although", "however", "instead", "except", "just", "only"})
 _JOINERS = frozenset({"and", "then", "plus", ",", ":"})
 # Past-tense words that say something was done; with one, a weak plan word ("later") is not a plan.
-_DONE = frozenset(
-    {
-        "had", "ate", "eaten", "drank", "drunk", "ran", "walked", "swam", "cycled", "biked",
-        "did", "done", "finished", "grabbed", "rode", "lifted", "hiked", "played", "slept",
-        "weighed", "logged", "snacked", "made", "cooked", "ordered",
-    }
-)  # fmt: skip
+_DONE = DONE
 _STRONG_PLAN = frozenset({"gonna", "i'll", "will", "tomorrow"})
 _ASKED = ASKING["search"]
 _OPENERS = alternation(_ASKED["openers"])

@@ -110,6 +110,7 @@ GOAL_NUTRIENTS: dict[str, str] = _goals["goal_nutrients"]
 
 _changes = _load("changes")
 LOG_VERBS = _words(_changes, "log_verbs")
+DONE = _words(_changes, "done") | activities.DONE_WORDS
 REMOVE_WORDS = _words(_changes, "remove_words")
 CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
 NOT_DONE_KINDS: dict[str, frozenset[str]] = {
