@@ -44,3 +44,8 @@ YES: frozenset[str] = frozenset(_talk["yes"])
 NO: frozenset[str] = frozenset(_talk["no"])
 REFERRING: frozenset[str] = frozenset(_talk["referring"])
 FOLLOW_UP: frozenset[str] = frozenset(_talk["follow_up"])
+
+# What a model's reply says: claims of saving, offers to, and talk about the machinery.
+_replies = load("replies")
+CLAIMS: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _replies["claims"].items()}
+MACHINERY: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _replies["machinery"].items()}

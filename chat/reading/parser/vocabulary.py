@@ -43,6 +43,7 @@ QUESTION_AUXILIARIES = _words(_talk, "question_auxiliaries")
 SUBJECTS = _words(_talk, "subjects")
 REQUESTS = _words(_talk, "requests")
 LOGGING_REQUESTS = _words(_talk, "logging_requests")
+REQUEST_FILLERS = _words(_talk, "request_fillers")
 
 _time = _load("time")
 TIME_PHRASES: tuple[tuple[tuple[str, ...], str, str | None], ...] = tuple(
