@@ -107,7 +107,15 @@ GRAM_WORDS = food_words.GRAM_WORDS  # and of g
 CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
-GOAL_NUTRIENTS: dict[str, str] = _goals["goal_nutrients"]
+# Word -> the goal it sets: nutrition's words for the nutrients a goal is said for, and for water.
+GOAL_NUTRIENTS: dict[str, str] = {
+    word: name
+    for word, name in food_words.NUTRIENT_OF_WORD.items()
+    if name in _goals["goal_nutrients"] and " " not in word
+} | dict.fromkeys(
+    food_words.WATER_WORDS | {w for w, unit in food_words.ALIASES.items() if unit == "glass"},
+    "water_goal",
+)
 
 _changes = _load("changes")
 LOG_VERBS = _words(_changes, "log_verbs")
