@@ -44,7 +44,9 @@ def _amount_of(units: Iterable[str]) -> re.Pattern:
 
 
 def _sequence(lists) -> re.Pattern:
-    """One word of each list in turn, spaces between: a guard's phrase."""
+    """One word of each list in turn, spaces between: a guard's phrase. An activity's name
+    stands for its words."""
+    lists = [activities.ACTIVITIES[w] if isinstance(w, str) else w for w in lists]
     return re.compile(
         r"\b" + r"\s+".join(alternation(words) for words in lists) + r"\b", re.IGNORECASE
     )

@@ -24,15 +24,17 @@ def load(name: str) -> dict:
 GOAL_WORDS: frozenset[str] = frozenset(load("goals")["goal_words"])
 
 # The keyword classifier's words, by category and list, and its guards: (category, a sequence of
-# word lists) for phrases that look like that category but are not.
+# word lists, or of an activity's name standing for its words) for phrases that look like that
+# category but are not.
 _keywords = load("keywords")
 KEYWORDS: dict[str, dict[str, frozenset[str]]] = {
     category: {name: frozenset(words) for name, words in lists.items()}
     for category, lists in _keywords.items()
     if category != "guard"
 }
-KEYWORD_GUARDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
-    (g["category"], tuple(frozenset(words) for words in g["words"])) for g in _keywords["guard"]
+KEYWORD_GUARDS: tuple[tuple[str, tuple[frozenset[str] | str, ...]], ...] = tuple(
+    (g["category"], tuple(w if isinstance(w, str) else frozenset(w) for w in g["words"]))
+    for g in _keywords["guard"]
 )
 
 # How people ask: for advice, for their own numbers, for a search, for a food's facts.

@@ -1,7 +1,10 @@
 """A domain's word lists live once, with their owner: a copy elsewhere drifts (the check-in
 fields were once written out ten times, the meals six, the duration words four times with two
-meanings of "m"). These read the app code as text, as a reviewer would: a tuple, list, set or
-dict written out with exactly one of these lists is a copy, unless it is the owner's."""
+meanings of "m", "brunch" in one copy of the meal words and not in another). These read the app
+code as text, as a reviewer would: a tuple, list, set or dict written out with exactly one of
+these lists is a copy, unless it is the owner's; a regular expression that holds a word list
+instead of building it from one (sparky.words.alternation) hides the words from that check; and
+three or more words of an owner's list in another app's pattern or literal are a partial copy."""
 
 import ast
 import functools
