@@ -46,6 +46,7 @@ YES: frozenset[str] = frozenset(_talk["yes"])
 NO: frozenset[str] = frozenset(_talk["no"])
 REFERRING: frozenset[str] = frozenset(_talk["referring"])
 FOLLOW_UP: frozenset[str] = frozenset(_talk["follow_up"])
+PICKING: frozenset[str] = frozenset(_talk["picking"])
 
 # What a model's reply says: claims of saving, offers to, and talk about the machinery.
 _replies = load("replies")

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from aiservices import llm
-from chat.reading.vocabulary import YES
+from chat.reading.vocabulary import PICKING, YES
 from chat.tools import exercise as exercise_tools
 from chat.tools import food as food_tools
 from chat.turn.prompts import template
@@ -33,7 +33,7 @@ from sparky.words import alternation
 logger = logging.getLogger(__name__)
 
 MAX_OPTIONS = 3
-_NUMBER_REPLY = re.compile(r"^\s*(?:#|no\.?|number|option)?\s*(\d{1,3})\s*[.)!]?\s*$", re.I)
+_NUMBER_REPLY = re.compile(rf"^\s*{alternation(PICKING)}?\s*(\d{{1,3}})\s*[.)!]?\s*$", re.I)
 _MANUAL = re.compile(r"^\s*manual\s*[:\-]\s*(.+)$", re.I | re.S)
 
 
@@ -45,7 +45,7 @@ _ORDINALS = {
     **dict.fromkeys(["fifth", "5th", "five"], 5),
 }
 # Words around a pick said in words: "the first one please", "option two", "yes, the 2nd".
-_PICK_FILLER = YES | {"the", "one", "please", "option", "number", "no", "that"}
+_PICK_FILLER = YES | PICKING | {"the", "one", "please", "that"}
 
 
 def numeric_reply(text: str) -> int | None:
