@@ -14,7 +14,8 @@ from pathlib import Path
 _FILE = Path(__file__).resolve().parent / "words" / "activities.toml"
 
 with _FILE.open("rb") as handle:
-    _ACTIVITIES = tomllib.load(handle)["activity"]
+    _DATA = tomllib.load(handle)
+_ACTIVITIES = _DATA["activity"]
 
 # Activity name -> the words that name it ("Running": "run", "ran", ...).
 ACTIVITIES: dict[str, tuple[str, ...]] = {
@@ -28,6 +29,10 @@ SEARCH_TERMS: dict[str, str] = {
 }
 # Every word of every activity, for the keyword classifier.
 WORDS: frozenset[str] = frozenset(SEARCH_TERMS)
+# The words that say a session was done ("walked", "ran"): a report, not a plan.
+DONE_WORDS: frozenset[str] = frozenset(
+    w for w in WORDS if w.endswith("ed") and " " not in w
+) | frozenset(_DATA["irregular_past"])
 # Activity name -> the average speed (km/h) no one keeps up over a session of it.
 FASTEST_KMH: dict[str, Decimal] = {
     a["name"]: Decimal(str(a["fastest_kmh"])) for a in _ACTIVITIES if "fastest_kmh" in a

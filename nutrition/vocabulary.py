@@ -56,14 +56,44 @@ ALIASES: dict[str, str] = {
 # The spellings of grams and of calories ("30 g protein", "about 600 cal").
 GRAM_WORDS: frozenset[str] = frozenset(_units["aliases"]["g"])
 CALORIE_WORDS: frozenset[str] = frozenset(_units["aliases"]["kcal"])
+# Every spelling of a mass or a volume ("grams", "tbs", "pints"): what an amount is measured in.
+MEASURE_SPELLINGS: frozenset[str] = frozenset(
+    spelling for spelling, unit in ALIASES.items() if unit in MASS_G or unit in VOLUME_ML
+)
 
 _meals = _load("meals")
 # The meals, in the order of the day.
 MEALS: tuple[str, ...] = tuple(_meals["meals"])
-# Word -> meal ("supper" -> "dinner", "brekkie" -> "breakfast").
-MEAL_WORDS: dict[str, str] = {
+# Word that names a meal -> the meal ("supper" -> "dinner", "brekkie" -> "breakfast").
+MEAL_NAMES: dict[str, str] = {
     word: meal for meal, words in _meals["words"].items() for word in words
 }
+# Word -> meal, the times of day included ("tonight" -> "dinner").
+MEAL_WORDS: dict[str, str] = MEAL_NAMES | {
+    word: meal for meal, words in _meals["times"].items() for word in words
+}
+
+_foods = _load("foods")
+# Foods people name most often, for knowing a message is about food before any search.
+COMMON_FOODS: frozenset[str] = frozenset(_foods["common"])
+# Water, and the words for drinking it ("hydration").
+WATER_WORDS: frozenset[str] = frozenset(_foods["water"])
+
+_nutrients = _load("nutrients")
+# Nutrient -> the words people use for it ("carbohydrates" -> carbs), in the diary's order.
+NUTRIENT_WORDS: dict[str, tuple[str, ...]] = {
+    name: tuple(words) for name, words in _nutrients["words"].items()
+}
+# Word -> the nutrient it names ("fibre" -> "dietary_fiber").
+NUTRIENT_OF_WORD: dict[str, str] = {
+    word: name for name, words in NUTRIENT_WORDS.items() for word in words
+}
+# Nutrient -> the name an answer says ("dietary_fiber" -> "fiber").
+NUTRIENT_NAMES: dict[str, str] = dict(_nutrients["names"])
+# Words for a food's nutrition as a whole ("macros", "nutrition").
+NUTRITION_WORDS: frozenset[str] = frozenset(_nutrients["about"]["words"])
+# Words for nutrients the diary does not keep ("vitamins", "caffeine").
+OTHER_NUTRIENT_WORDS: frozenset[str] = frozenset(_nutrients["about"]["others"])
 
 _standard = _load("standard_sizes")
 # A standard size: (amount, unit, source); nutrition.units.sizes makes them StandardSizes.

@@ -1,9 +1,11 @@
 """English word helpers the apps share, on well-kept libraries: singular nouns (inflect) and
-forgiving word comparison (rapidfuzz)."""
+forgiving word comparison (rapidfuzz); and the patterns built from a domain's word lists."""
 
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Iterable
 from decimal import Decimal
 
 import inflect
@@ -67,3 +69,24 @@ def as_written(value) -> str:
             return f"{int(number):,}"
         return f"{number:,f}"
     return repr(str(value))
+
+
+def alternation(words: Iterable[str], *, plural: bool = False) -> str:
+    """A regular expression for any one of the words, built from a word list so that the list
+    stays data: longest first ("ice cream" before "ice"), each escaped, a space matching any run
+    of spaces, a closing "*" standing for any ending ("hydrat*": hydrate, hydrated, hydration),
+    and with `plural` an optional "s" after each word.
+
+        alternation(["lunch", "dinner"], plural=True) == "(?:dinner|lunch)s?"
+    """
+    ends = "s?" if plural else ""
+    parts = []
+    for word in sorted(set(words), key=lambda w: (-len(w), w)):
+        stem, rest = (word[:-1], r"\w*") if word.endswith("*") else (word, "")
+        parts.append(re.escape(stem).replace(r"\ ", r"\s+") + rest)
+    return "(?:" + "|".join(parts) + ")" + ends
+
+
+def words_pattern(words: Iterable[str], *, plural: bool = False) -> re.Pattern:
+    """The words as whole words, in any case: r"\b(?:...)\b" from `alternation`."""
+    return re.compile(r"\b" + alternation(words, plural=plural) + r"\b", re.IGNORECASE)

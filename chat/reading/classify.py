@@ -9,11 +9,17 @@ coaching only); and, if that call fails, the profile's default set.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import re
+from collections.abc import Iterable
 
 from chat.categories import CATEGORIES, PROFILE_DEFAULTS
+from chat.reading.vocabulary import ASKING, GOAL_WORDS, KEYWORD_GUARDS, KEYWORDS
 from exercise import vocabulary as activities
+from measurements import vocabulary as body
+from nutrition import vocabulary as food
+from sparky.words import alternation, words_pattern
 
 logger = logging.getLogger(__name__)
 
@@ -27,129 +33,90 @@ class Classification:
     detail: str = ""
 
 
-def _ci(pattern: str) -> re.Pattern:
-    """A pattern that ignores case, as people type."""
-    return re.compile(pattern, re.IGNORECASE)
+def _rx(*lists: Iterable[str], plural: bool = False) -> re.Pattern:
+    """Any word of the lists, as a whole word, in any case."""
+    return words_pattern(itertools.chain(*lists), plural=plural)
 
 
-def _rx(*words: str) -> re.Pattern:
-    return _ci(r"\b(?:" + "|".join(words) + r")\b")
+def _amount_of(units: Iterable[str]) -> re.Pattern:
+    """A number said with one of the units: "200 g", "2 slices", "80.5 kg"."""
+    return re.compile(r"\b\d+(\.\d+)?\s*" + alternation(units) + r"\b", re.IGNORECASE)
 
 
-_FOODS = (
-    r"eggs?|toast|bread|bagel|banana|apple|orange|berries|oat(meal|s)?|porridge|cereal|granola|"
-    r"yogh?urt|milk|cheese|butter|chicken|beef|steak|pork|bacon|ham|turkey|fish|salmon|tuna|"
-    r"shrimp|tofu|rice|pasta|noodles|pizza|burger|sandwich|wrap|burrito|taco|sushi|salad|soup|"
-    r"potato(es)?|fries|chips|vegetables|veggies|broccoli|avocado|nuts|almonds|peanut butter|"
-    r"chocolate|cookie|cake|ice cream|coffee|latte|tea|juice|smoothie|beer|wine|protein shake|"
-    r"snack(s|ed)?|dessert"
-)
+def _sequence(lists) -> re.Pattern:
+    """One word of each list in turn, spaces between: a guard's phrase. An activity's name
+    stands for its words."""
+    lists = [activities.ACTIVITIES[w] if isinstance(w, str) else w for w in lists]
+    return re.compile(
+        r"\b" + r"\s+".join(alternation(words) for words in lists) + r"\b", re.IGNORECASE
+    )
 
+
+_K = KEYWORDS
+_BODY_UNITS = {*body.WEIGHT_SPELLINGS, *body.LENGTH_SPELLINGS} - {'"'}
+_PIECES = (*food.GENERIC_PIECES[:1], *food.HOUSEHOLD_WORDS)  # "a piece", "2 slices"
+_FOOD_UNITS = {*food.MEASURE_SPELLINGS, *_PIECES, *(f"{w}s" for w in _PIECES)}
+_DAILY = alternation(_K["goals"]["daily"])
 
 RULES: dict[str, list[re.Pattern]] = {
     "food": [
-        _rx(r"ate|eat(s|ing|en)?|had|drank|drink(ing)?"),
-        _rx(r"breakfast|brunch|lunch|dinner|supper|meal(s)?|food(s)?|diary"),
-        _rx(
-            r"calorie(s)?|kcal|cals?|protein|carb(s|ohydrates?)?|fat|fib(er|re)|sugar|sodium|macros?"
-        ),
-        _rx(r"summar(y|ize|ise|ies)"),
-        _rx(_FOODS),
-        _ci(r"\b\d+(\.\d+)?\s*(g|grams?|oz|ounces?|cups?|tbsp|tsp|slices?|pieces?)\b"),
+        _rx(_K["food"]["eating"], _K["food"]["about_food"], food.MEAL_NAMES),
+        _rx(food.NUTRIENT_OF_WORD, food.NUTRITION_WORDS, food.COMMON_FOODS),
+        # "80 kg" is a body weight far more often than a food's
+        _amount_of(_FOOD_UNITS - set(body.WEIGHT_SPELLINGS)),
     ],
     "exercise": [
-        # every word of every activity (exercise/words/activities.toml), longest first
-        _rx(*(re.escape(w) for w in sorted(activities.WORDS, key=len, reverse=True))),
-        _rx(
-            r"sprint(ed|s)?|rode|gym|work(ed)? ?out|workouts?|exercis(e|ed|es|ing)|training|"
-            r"trained|cardio|treadmill|sets? of|reps|golf|football|spin class"
-        ),
-        _rx(r"calories burned|burn(ed|t)? \d+"),
+        _rx(activities.WORDS, _K["exercise"]["workouts"]),
+        re.compile(r"\b" + alternation(_K["exercise"]["burning"]) + r"\s+\d+", re.IGNORECASE),
     ],
     "checkin": [
-        _rx(r"weigh(ed|s|ing)?|weight|scale|body fat|bmi"),
-        _ci(r"\b\d+(\.\d+)?\s*(kg|kgs|kilos?|lbs?|pounds|cm|inch(es)?)\b"),
-        _rx(r"waist|hips?|neck|measurements?|check-?in"),
-        _rx(r"steps|step count|pedometer"),
-        _ci(r"\b\d[\d,.]*\s*k?\s*steps\b"),
-        _rx(r"water|glass(es)? of|hydrat\w*|bottles? of"),
-        _rx(r"blood pressure|heart rate|bpm|sleep|slept|mood|resting hr"),
+        _rx(
+            body.CHECKIN_WORDS,
+            body.CUSTOM_WORDS,
+            _K["checkin"]["body"],
+            _K["checkin"]["water"],
+            food.WATER_WORDS,
+        ),
+        _amount_of(_BODY_UNITS),
+        re.compile(r"\b\d[\d,.]*\s*k?\s*steps\b", re.IGNORECASE),
     ],
     "goals": [
-        _rx(r"goals?|targets?|aim(ing)? for|budget|on track|deficit|surplus|maintenance|tdee"),
+        _rx(GOAL_WORDS, _K["goals"]["goals"], _K["goals"]["progress"]),
         # "I want to eat 1800 calories a day", "trying to stay under 2000 kcal"
-        _ci(
-            r"\b(want|wanna|trying|try|aim|aiming|plan|planning|need|going|like)\s+to\s+"
-            r"(eat|have|stay|keep|hit|get|reach|be|consume|limit|drink)\b[^.?!]*"
-            r"(\b(a|per|each|every)\s+day\b|\bdaily\b|\bunder\b|\bbelow\b|\bat least\b)"
+        re.compile(
+            rf"\b{alternation(_K['goals']['wanting'])}\s+to\s+{alternation(_K['goals']['wanted'])}"
+            rf"\b[^.?!]*\b(?:{_DAILY}|{alternation(_K['goals']['limits'])})\b",
+            re.IGNORECASE,
         ),
-        _ci(
-            r"\b\d[\d,.]*\s*(k?cals?|kcal|calories|g|grams?|glasses)(\s+(of\s+)?[a-z]+)?"
-            r"\s+(a|per|each|every)\s+day\b"
+        re.compile(
+            r"\b\d[\d,.]*\s*"
+            + alternation({*food.CALORIE_WORDS, *food.GRAM_WORDS, *_K["goals"]["counted_daily"]})
+            + rf"(\s+(of\s+)?[a-z]+)?\s+{_DAILY}\b",
+            re.IGNORECASE,
         ),
-        _rx(r"how am i doing|how('m| am) i doing|remaining|left for today|how (much|many) more"),
     ],
-    "coaching": [
-        _rx(r"advice|advise|tips?|suggest(ion|ions)?|recommend(ation|ations)?|should i|coach"),
-        _rx(r"motivat\w*|meal plan|ideas? for|improve|healthier|lose weight|losing weight"),
-        _rx(r"gain (muscle|weight)|bulk(ing)?|cutting|plateau|cheat day"),
-    ],
-    "vision": [_rx(r"photo|picture|image|pic|snapshot|nutrition label|label|scan(ned)?|barcode")],
+    "coaching": [_rx(ASKING["advice"], _K["coaching"]["coaching"])],
+    "vision": [_rx(_K["vision"]["images"])],
     "profile": [
-        _rx(r"preferences?|settings?|my units|metric|imperial|time ?zone|my profile"),
-        _rx(
-            r"vegan|vegetarian|pescatarian|allerg(y|ic|ies)|intoleran(t|ce)|gluten-?free|halal|kosher"
+        _rx(_K["profile"]["settings"]),
+        re.compile(
+            rf"\b{alternation(_K['profile']['switching'])}\s+{alternation(_BODY_UNITS)}\b",
+            re.IGNORECASE,
         ),
-        _rx(r"switch to (kg|lbs?|pounds|kilos|kilograms|cm|inches)"),
     ],
     "reports": [
-        _rx(r"summar(y|ize|ise|ies)|report|trends?|history|streak|patterns?|averages?"),
-        _rx(r"week(ly)?|month(ly)?|last \d+ days|past \d+ days|over time|so far|chart|graph"),
-        _rx(r"compare(d)?|comparison|statistics|stats|progress"),
+        _rx(_K["reports"]["reports"]),
+        re.compile(rf"\b{alternation(_K['reports']['lately'])}\s+\d+\s+days\b", re.IGNORECASE),
     ],
 }
 
 # Phrases that look like a category but are not; removed before that category's rules run.
-GUARDS: dict[str, list[re.Pattern]] = {
-    "exercise": [
-        _ci(
-            r"\b(ran|run|runs|running)\s+(out|late|low|behind|short|over|into|across|errands?|"
-            r"a (business|company|shop|store|fever|temperature|test|tests|check|script|meeting))\b"
-        ),
-        _ci(r"\b(runny nose|run-down|in the long run|running costs?|up and running)\b"),
-        _ci(r"\bwork(ed|ing|s)? out (how|what|why|whether|if|when|where|the|a deal)\b"),
-        # "it all worked out fine", "swimming in debt", "lifting my mood", "ran the dishwasher"
-        _ci(r"\bwork(ed|s)? out (well|fine|great|ok|okay|badly|nicely|for (me|us|the best))\b"),
-        _ci(r"\bswim(ming)? in (debt|work|paperwork|emails?)\b"),
-        _ci(r"\blift(ed|ing|s)? (my|your|the|our) (mood|spirits)\b"),
-        _ci(r"\bstretch(ed|ing)? (the|my|our) (budget|truth|money)\b"),
-        _ci(
-            r"\b(ran|run|running|runs) (the|a) (dishwasher|washing machine|bath|report|"
-            r"numbers|errand|errands|tap|program|query)\b"
-        ),
-        _ci(r"\b\d[\d,.]*\s*k?\s*steps\b|\bsteps\b"),
-        _ci(r"\bwalk(ed|ing)? (me|you|him|her|them|us) through\b"),
-        _ci(r"\btraining (data|course|session on)\b"),
-    ],
-    "checkin": [
-        _ci(r"\bweigh(ing)? (up )?(my|the|our|your|all) (options|choices|decision|pros)\b"),
-        _ci(r"\b(lift(ed|ing)?|with|free|heavy|light) weights\b|\bweights? (training|lifting)\b"),
-        _ci(r"\b(water(ed|ing)? the (plants?|garden|lawn))\b"),
-    ],
-    "food": [
-        _ci(
-            r"\bhad (a|an|the) (great|good|bad|hard|long|tough|rough|busy) (day|week|run|"
-            r"walk|workout|session|night)\b"
-        ),
-        _ci(r"\bhad to\b|\bhad been\b"),
-        _ci(r"\b(fat (loss|burning))\b"),
-    ],
-    "vision": [_ci(r"\bpicture (myself|this scenario)\b")],
-}
-
+GUARDS: dict[str, list[re.Pattern]] = {}
+for _category, _lists in KEYWORD_GUARDS:
+    GUARDS.setdefault(_category, []).append(_sequence(_lists))
 
 # A report or summary of what was "done" or of "activity" is about workouts too.
-_REPORTED_ACTIVITY = _rx(r"did|done|activit(y|ies)|active|moved|movement")
+_REPORTED_ACTIVITY = _rx(_K["exercise"]["reported_activity"])
 
 
 def keyword_categories(text: str) -> list[str]:

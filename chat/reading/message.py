@@ -40,6 +40,7 @@ from chat.reading.parser.talk import social_kind
 from chat.reading.parser.tokens import spelled_out
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
+    DONE,
     EATING,
     LOG_VERBS,
     NEGATION_OPENERS,
@@ -51,6 +52,9 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
+from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
+from nutrition import vocabulary as food_words
+from sparky.words import alternation, words_pattern
 
 # Kinds of message that report nothing done: no engine writes an entry for them.
 REPORTS_NOTHING = frozenset(
@@ -76,49 +80,43 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
 _CONTRAST = frozenset({"but", "though", "although", "however", "instead", "except", "just", "only"})
 _JOINERS = frozenset({"and", "then", "plus", ",", ":"})
 # Past-tense words that say something was done; with one, a weak plan word ("later") is not a plan.
-_DONE = frozenset(
-    {
-        "had", "ate", "eaten", "drank", "drunk", "ran", "walked", "swam", "cycled", "biked",
-        "did", "done", "finished", "grabbed", "rode", "lifted", "hiked", "played", "slept",
-        "weighed", "logged", "snacked", "made", "cooked", "ordered",
-    }
-)  # fmt: skip
+_DONE = DONE
 _STRONG_PLAN = frozenset({"gonna", "i'll", "will", "tomorrow"})
+_ASKED = ASKING["search"]
+_OPENERS = alternation(_ASKED["openers"])
+_CATALOG = rf"(?:the|your)\s+{alternation(_ASKED['catalogs'])}"
+# "in there", "in the catalog", "in your list"
+_IN_THERE = r"\s+in\s+(?:there|(?:the|your)\s+\w+)"
 # "what kinds of bagels do you have", "search for greek yogurt", "find me oat milk"
 _SEARCH = re.compile(
-    r"^\W*(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\W+)*(?:"
-    r"search(?:\s+for)?|find(?:\s+me)?|look\s*up|look\s+for|lookup|show\s+me\s+(?!my\b)|"
-    r"list\s+(?!my\b|what\b)|do\s+you\s+(?:have|know|carry)|is\s+there\s+(?:an?\s+|any\s+)?"
-    r"(?=\w+\s+in\s+(?:the|your)\s+(?:catalog|database|list))|"
-    r"what\s+(?:kinds?|types?|sorts?|brands?)\s+of|which\s+(?:kinds?|types?|brands?)\s+of|"
-    r"any\s+(?=\w[\w\s]*\s+in\s+(?:the|your)\s+(?:catalog|database))"
-    r")\b",
+    rf"^\W*(?:{_OPENERS}\W+)*(?:{alternation(_ASKED['verbs'])}|show\s+me\s+(?!my\b)|"
+    rf"list\s+(?!my\b|what\b)|{alternation(_ASKED['asking'])}|is\s+there\s+(?:an?\s+|any\s+)?"
+    rf"(?=\w+\s+in\s+{_CATALOG})|(?:what|which)\s+{alternation(_ASKED['kinds'])}\s+of|"
+    rf"any\s+(?=\w[\w\s]*\s+in\s+{_CATALOG}))\b",
     re.I,
 )
 # Searches said another way, each with the words it looks for: "serch for spinach", "do u have
 # almond milk", "what cereals do you have", "which cheeses can i pick from", "is granola in there".
+_STOCKING = alternation(_ASKED["stocking"])
 _SEARCH_FORMS = tuple(
     re.compile(form)
     for form in (
-        r"^(?:search|serch|seach|serach|sreach|searh)\s+(?:for\s+)?(?P<q>.+)$",
-        r"^do\s+(?:you|u|ya)\s+(?:have|got|know|carry|stock)\s+(?:any\s+)?(?P<q>.+?)"
-        r"(?:\s+in\s+(?:there|the\s+\w+|your\s+\w+))?$",
-        r"^what\s+(?P<q>[a-z][\w\s-]*?)\s+(?:do|have)\s+(?:you|u)\s+(?:have|got|carry)$",
-        r"^which\s+(?P<q>[a-z][\w\s-]*?)\s+(?:can|could|do|may)\s+i\s+"
-        r"(?:pick|choose|select|use)(?:\s+from)?$",
-        r"^is\s+(?:there\s+)?(?:any\s+)?(?P<q>[a-z][\w\s-]*?)\s+in\s+(?:there|the\s+\w+|"
-        r"your\s+\w+)(?:\s+search\s+(?:it|for\s+it))?$",
+        rf"^{alternation(_ASKED['spellings'])}\s+(?:for\s+)?(?P<q>.+)$",
+        rf"^do\s+{alternation(_ASKED['you'])}\s+{_STOCKING}\s+(?:any\s+)?(?P<q>.+?)"
+        rf"(?:{_IN_THERE})?$",
+        rf"^what\s+(?P<q>[a-z][\w\s-]*?)\s+(?:do|have)\s+(?:you|u)\s+{_STOCKING}$",
+        rf"^which\s+(?P<q>[a-z][\w\s-]*?)\s+{alternation(_ASKED['may'])}\s+i\s+"
+        rf"{alternation(_ASKED['picking'])}(?:\s+from)?$",
+        rf"^is\s+(?:there\s+)?(?:any\s+)?(?P<q>[a-z][\w\s-]*?){_IN_THERE}"
+        r"(?:\s+search\s+(?:it|for\s+it))?$",
     )
 )
-_SEARCH_OPENERS = re.compile(r"^(?:(?:hey|hi|ok|okay|sparky|please|pls|can you|could you)\s+)+")
+_SEARCH_OPENERS = re.compile(rf"^(?:{_OPENERS}\s+)+")
 
 
 # What may follow a search's subject: "oat milk do you have", "bagels in your catalog please".
-_SEARCH_TAIL = re.compile(
-    r"(?:\s+(?:do you have|are there|have you got|you have|in (?:the|your) (?:catalog|database|"
-    r"list)|please|pls|options?))+\s*$",
-    re.I,
-)
+_SEARCH_TAIL = re.compile(rf"(?:\s+(?:{alternation(_ASKED['tail'])}|in\s+{_CATALOG}))+\s*$", re.I)
+_DETERMINER = re.compile(rf"^{alternation(ASKING['determiners'])}\s+", re.I)
 
 
 def search_subject(text: str) -> str | None:
@@ -134,42 +132,27 @@ def search_subject(text: str) -> str | None:
         return None
     rest = re.sub(r"[?!.]+\s*$", "", " ".join((text or "")[lead.end() :].split()))
     rest = _SEARCH_TAIL.sub("", rest).strip(" ,")
-    rest = re.sub(r"^(?:a|an|some|any|the)\s+", "", rest, flags=re.I)
+    rest = _DETERMINER.sub("", rest)
     return rest or None
 
 
 # The user's own numbers: "my", "I", "today", "so far", "left".
-_PERSONAL = re.compile(
-    r"\b(i|i'm|im|i've|ive|me|my|mine|today|todays|today's|yesterday|tonight|so far|this week|"
-    r"last week|this month|left|remaining|total|totals|diary|streak|progress|trend|goals?)\b",
-    re.I,
-)
+_PERSONAL = words_pattern(ASKING["personal"])
 # A fact about a food: its calories, macros, vitamins...
-_NUTRIENT = re.compile(
-    r"\b(calories|calorie|kcal|cals?|protein|carbs?|carbohydrates?|fat|fats|fib(?:er|re)|sugars?|"
-    r"sodium|salt|cholesterol|potassium|iron|calcium|vitamin\w*|caffeine|macros?|nutrition|"
-    r"nutrients?|energy)\b",
-    re.I,
+_NUTRIENT = words_pattern(
+    {*food_words.NUTRIENT_OF_WORD, *food_words.NUTRITION_WORDS, *food_words.OTHER_NUTRIENT_WORDS}
 )
 # What a food named alone is asked for: "hard boiled egg calories", "big mac macros" (never
 # "whey protein" or "chicken fat", which are foods).
-_ASKED_OF_A_FOOD = frozenset({"calories", "calorie", "kcal", "cals", "macros", "nutrition"})
+_ASKED_OF_A_FOOD = food_words.CALORIE_WORDS | food_words.NUTRITION_WORDS
 # Requests for coaching: what to do, not what happened.
-_ADVICE = re.compile(
-    r"\b(how (?:do|can|should|could) (?:i|we)|should (?:i|we)|what should|tips?|advice|advise|"
-    r"recommend\w*|suggest\w*|ideas?|healthy|healthier|good for|bad for|is it (?:ok|okay|bad|good)|"
-    r"better|best|help me|motivat\w*|meal plan|plan my|lose weight|gain muscle|worth it)\b",
-    re.I,
-)
+_ADVICE = words_pattern(ASKING["advice"])
 # Words that open a question whatever follows: "is greek yogurt high in protein".
 _ASKING = frozenset({"is", "are", "does", "was", "were", "isn't", "aren't"})
+# The words a short follow-up is made of: "yes", "ok do it", "one more", "that's the second".
 _AFFIRMATIVE = frozenset(
-    {
-        "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please", "do", "it", "go", "ahead",
-        "correct", "right", "that's", "thats", "one", "more", "another", "same", "again", "too",
-        "also", "the", "first", "second", "third", "that", "them", "those", "y", "k", "pls",
-    }
-)  # fmt: skip
+    word for phrase in YES | REFERRING | FOLLOW_UP for word in phrase.replace(",", "").split()
+)
 
 
 @dataclasses.dataclass(frozen=True)

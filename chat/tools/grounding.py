@@ -20,34 +20,33 @@ from django.core.exceptions import ValidationError
 
 from chat.reading.classify import keyword_categories
 from chat.reading.message import Reading, numbers_in
+from chat.reading.parser.vocabulary import CHANGE_WORDS, CORRECTIONS, NAME_FILLER, REPEATS
+from chat.reading.vocabulary import ASKING, REFERRING, YES
 from measurements.services import STANDARD_TYPES
+from measurements.units import CM_PER_INCH, LB_PER_KG
+from nutrition import vocabulary as food_words
 from nutrition.services import meal_for_word
 from nutrition.units import normalize_unit
-from sparky.words import same_word
+from sparky.words import same_word, words_pattern
 
 _WORD = re.compile(r"[a-z][a-z'&-]*")
-# Words of a food name that say nothing about which food it is.
-_NAME_FILLER = frozenset(
-    {
-        "a", "an", "the", "of", "with", "and", "or", "in", "on", "some", "my", "cup", "cups",
-        "glass", "slice", "slices", "piece", "pieces", "serving", "bowl", "plate", "small",
-        "medium", "large", "big", "raw", "cooked", "fresh", "plain", "whole", "g", "grams",
-        "oz", "ml", "tbsp", "tsp", "homemade", "side", "fried", "boiled", "baked", "grilled",
-    }
-)  # fmt: skip
-_FOLLOW_UP = re.compile(
-    r"\b(another|again|same|one more|too|also|that|those|it|them|yes|yeah|yep|sure|ok|okay|"
-    r"please|do it|go ahead|correct|right)\b"
+# Words of a food name that say nothing about which food it is: filler, and nutrition's units
+# and household measures ("2 slices", "a pint").
+_NAME_FILLER = (
+    NAME_FILLER
+    | set(food_words.ALIASES)
+    | food_words.HOUSEHOLD_WORDS
+    | {f"{word}s" for word in food_words.HOUSEHOLD_WORDS}
 )
-_REPEAT = re.compile(r"\b(same|again|repeat|usual|as (?:yesterday|usual|before|last))\b")
-_CHANGE = re.compile(
-    r"\b(edit|change|changed|delete|remove|undo|fix|correct|update|wrong|actually|instead|"
-    r"should be|make (?:it|that)|meant|cancel|scratch|didn'?t|did not|not|mistake|erase|move)\b"
-)
-_WATER = re.compile(r"\b(water|waters|hydrat\w*|h2o)\b")
+# A follow-up read with the reply before: "yes", "add another one", "the same again" (a letter
+# alone, "y" or "k", is an answer only as the whole message).
+_FOLLOW_UP = words_pattern(w for w in YES | REFERRING if len(w) > 1)
+_REPEAT = words_pattern(REPEATS["repeat"] | REPEATS["same"])
+_CHANGE = words_pattern(CHANGE_WORDS | CORRECTIONS["said"])
+_WATER = words_pattern(food_words.WATER_WORDS)
 # A value within this share of one of the message's numbers is that number.
 _CLOSE = 0.015
-_CONVERSIONS = (1, 2.20462262185, 1 / 2.20462262185, 2.54, 1 / 2.54)
+_CONVERSIONS = tuple(float(f) for f in (1, LB_PER_KG, 1 / LB_PER_KG, CM_PER_INCH, 1 / CM_PER_INCH))
 
 FOOD_TOOLS = {"log_food", "log_external_food", "create_custom_food", "scan_nutrition_label"}
 EXERCISE_TOOLS = {"log_exercise", "create_custom_exercise"}
@@ -205,7 +204,7 @@ def _said_unit(unit, said: Said) -> bool:
     return bool(parts) and all(any(same_word(p, w) for w in said.words) for p in parts)
 
 
-_ESTIMATE = re.compile(r"\b(estimat\w*|guess\w*|roughly|about|around|approx\w*)\b")
+_ESTIMATE = words_pattern(ASKING["estimating"])
 
 
 def unneeded_tools(said: Said) -> set[str]:

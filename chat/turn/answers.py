@@ -15,18 +15,22 @@ from django.core.exceptions import ValidationError
 from chat.reading.message import question_kind, search_subject, wants_advice
 from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import spelled_out, tokenise
+from chat.reading.vocabulary import ASKING
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
 from exercise.phrases import activity_words
 from exercise.selectors import exercise_diary
+from measurements import vocabulary as body
 from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
+from nutrition import vocabulary as food_words
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
-from nutrition.vocabulary import MEALS
+from nutrition.vocabulary import MEAL_NAMES, MEALS
 from sparky.dates import parse_day
+from sparky.words import alternation, words_pattern
 
 
 def _ci(pattern: str) -> re.Pattern:
@@ -34,18 +38,28 @@ def _ci(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 
+_ASKED = ASKING["answers"]
+_FACTS = _ASKED["facts"]
+
+
+def _either(*pairs: tuple) -> re.Pattern:
+    """Any of the pairs: a word of the first list, then later a word of the second."""
+    return _ci(
+        "|".join(rf"\b{alternation(first)}\b.*\b{alternation(then)}\b" for first, then in pairs)
+    )
+
+
+# A question about the day's numbers, by topic: the nutrients by nutrition's words, the rest by
+# the answers' own.
 _TOPICS = {
-    "protein": _ci(r"\bprotein\b"),
-    "carbs": _ci(r"\bcarb(s|ohydrates?)?\b"),
-    "fat": _ci(r"\bfats?\b"),
-    "dietary_fiber": _ci(r"\bfib(er|re)\b"),
-    "sugars": _ci(r"\bsugars?\b"),
-    "sodium": _ci(r"\b(sodium|salt)\b"),
-    "water": _ci(r"\b(water|hydrat\w*|glasses)\b"),
-    "steps": _ci(r"\bsteps?\b"),
-    "exercise": _ci(r"\b(exercis\w*|burn(ed|t)?|workouts?|active)\b"),
-    "weight": _ci(r"\b(weigh\w*|lost|losing|lose|gained|gaining)\b"),
-    "calories": _ci(r"\b(calories|kcal|cals?|eat|ate|eaten)\b"),
+    **{
+        n: words_pattern(food_words.NUTRIENT_WORDS[n])
+        for n in ("protein", "carbs", "fat", "dietary_fiber", "sugars", "sodium")
+    },
+    "water": words_pattern({*food_words.WATER_WORDS, *_ASKED["topics"]["water"]}),
+    **{topic: words_pattern(_ASKED["topics"][topic]) for topic in ("steps", "exercise")},
+    "weight": words_pattern(_ASKED["topics"]["weight"]),
+    "calories": words_pattern({*food_words.CALORIE_WORDS, *_ASKED["topics"]["calories"]}),
 }
 
 
@@ -77,7 +91,7 @@ def calories_line(summary: dict) -> str:
     return text
 
 
-_WEEK = _ci(r"\b(week|weekly|7 days|seven days)\b")
+_WEEK = words_pattern(_ASKED["week"])
 
 
 def _week_answer(user) -> str:
@@ -101,23 +115,31 @@ def _week_answer(user) -> str:
     return f"This week, {text}."
 
 
-_WHAT_EATEN = _ci(
-    r"\bwhat\b.*\b(eat|ate|eaten|had|have)\b|\b(show|list)\b.*\b(diary|food|meals?|ate)\b"
-    r"|\bwhat('s| is)\b.*\bdiary\b|\bwhat\b.*\b(logged|tracked)\b"
-)
+_WHAT_EATEN = _either(*((p["first"], p["then"]) for p in _ASKED["what_eaten"]))
 _MEALS = MEALS
+# Meal -> the words that name it ("supper", "brunch"), said once or of several days.
+_MEAL_SAID = {
+    meal: words_pattern((w for w, m in MEAL_NAMES.items() if m == meal), plural=True)
+    for meal in MEALS
+}
 # "how much did I eat" wants the numbers; "what should I eat" wants advice, not the diary.
-_ADVICE = _ci(r"\b(how|should|could|can|would|recommend|suggest|ideas?|good)\b")
+_ADVICE = words_pattern(_ASKED["advice"])
 
 
 # "how many calories was my breakfast", "did i log my dinner", "what was my last meal"
 _A_MEAL = _ci(
-    r"\b(my|the|for|at|log(ged)?)\s+(breakfast|lunch|dinner|supper|snacks?)\b"
-    r"|\b(breakfast|lunch|dinner|supper)\s+(logged|in)\b"
+    rf"\b{alternation(_ASKED['before_meal'])}\s+{alternation(MEAL_NAMES, plural=True)}\b"
+    rf"|\b{alternation(MEAL_NAMES)}\s+{alternation(_ASKED['after_meal'])}\b"
 )
-_LAST_MEAL = _ci(r"\b(last|latest|most recent)\s+(meal|thing i ate|bite)\b")
-# What a custom measurement is asked by: "how much sleep did i get", "what was my mood".
-_ASKED_MEASURE = {"sleep": _ci(r"\b(sleep|slept)\b")}
+_LAST_MEAL = _ci(rf"\b{alternation(_ASKED['last'])}\s+{alternation(_ASKED['last_what'])}\b")
+# What a custom measurement is asked by, by the measurements' words: "how much sleep did i get",
+# "how long did I sleep", "what was my pulse".
+_ASKED_MEASURE = {
+    name.lower(): words_pattern(
+        {name.lower(), *(w for w, (n, _) in body.CUSTOM_WORDS.items() if n == name)}
+    )
+    for name in {n for n, _ in body.CUSTOM_WORDS.values()}
+}
 
 
 def _custom_answer(user, day, text: str) -> str | None:
@@ -157,9 +179,7 @@ def _weight_line(user, weight, unit: str) -> str:
 
 def _eaten_answer(user, day, label: str, text: str) -> str:
     """What was eaten on the day, meal by meal (one meal when the question names it)."""
-    asked_meal = next((m for m in _MEALS if re.search(rf"\b{m}s?\b", text, re.I)), None)
-    if asked_meal is None and re.search(r"\bsupper\b", text, re.I):
-        asked_meal = "dinner"
+    asked_meal = next((m for m in _MEALS if _MEAL_SAID[m].search(text)), None)
     diary = food_diary(user=user, day=day)
     if asked_meal is None and _LAST_MEAL.search(text):
         asked_meal = next((m for m in reversed(_MEALS) if diary.get(m)), None)
@@ -194,56 +214,29 @@ NO_COACHING = (
 # Where the food sits in a question about it: "is greek yogurt high in protein", "how many
 # calories does a banana have", "carbs in 2 slices of bread", "how many calories is a big mac".
 _FACT_FOOD = (
-    _ci(
-        r"^\W*(?:is|are|isn't|aren't|does|do)\s+(?P<food>.+?)\s+(?:high|rich|low|full|loaded|"
-        r"packed|a (?:good |great )?source|good|have|has|contain|got)\b"
-    ),
-    _ci(r"\b(?:does|do)\s+(?P<food>.+?)\s+(?:have|has|contain|got)\b"),
-    _ci(r"\b(?:in|of|for)\s+(?P<food>.+)$"),
+    _ci(rf"^\W*{alternation(_FACTS['asking'])}\s+(?P<food>.+?)\s+{alternation(_FACTS['rich'])}\b"),
+    _ci(rf"\b(?:does|do)\s+(?P<food>.+?)\s+{alternation(_FACTS['having'])}\b"),
+    _ci(rf"\b{alternation(_FACTS['of'])}\s+(?P<food>.+)$"),
     _ci(r"\b(?:is|are)\s+(?P<food>.+)$"),
     # "hard boiled egg calories", "a bagel macros": the food, then what is asked of it
     _ci(
-        r"^\W*(?!(?:how|what|which|total|my|the)\b)(?P<food>[a-z][^?!.\d]*?)\s+(?:calories|calorie|kcal|cals|macros|nutrition"
-        r"(?:al)?(?:\s+(?:facts|info|information))?)\W*$"
+        rf"^\W*(?!{alternation(_FACTS['not_food'])}\b)(?P<food>[a-z][^?!.\d]*?)\s+"
+        rf"{alternation(food_words.CALORIE_WORDS | food_words.NUTRITION_WORDS)}"
+        rf"(?:\s+{alternation(_FACTS['facts'])})?\W*$"
     ),
 )
-_FACT_TAIL = _ci(
-    r"(?:\s+(?:roughly|approximately|approx|about|exactly|have|has|contain|contains|got|please|"
-    r"pls|each|total|in total|in it|in them|though|then|again))+\s*$"
+_FACT_TAIL = _ci(rf"(?:\s+{alternation(_FACTS['tail'])})+\s*$")
+# The nutrients a question may ask for, by nutrition's words for them; "fat loss" is no nutrient.
+_ASKED_NUTRIENTS = tuple(
+    (
+        name,
+        words_pattern(words)
+        if name != "fat"
+        else _ci(rf"\b{alternation(words)}\b(?!\s+(loss|burning))"),
+    )
+    for name, words in food_words.NUTRIENT_WORDS.items()
 )
-# The nutrients a question may ask for, by the words people use.
-_ASKED_NUTRIENTS = (
-    ("calories", _ci(r"\b(calories|calorie|kcal|cals?|energy)\b")),
-    ("protein", _ci(r"\bprotein\b")),
-    ("carbs", _ci(r"\b(carbs?|carbohydrates?)\b")),
-    ("fat", _ci(r"\b(fat|fats)\b(?!\s+(loss|burning))")),
-    ("saturated_fat", _ci(r"\bsaturated\b")),
-    ("dietary_fiber", _ci(r"\bfib(er|re)\b")),
-    ("sugars", _ci(r"\bsugars?\b")),
-    ("sodium", _ci(r"\b(sodium|salt)\b")),
-    ("cholesterol", _ci(r"\bcholesterol\b")),
-    ("potassium", _ci(r"\bpotassium\b")),
-    ("calcium", _ci(r"\bcalcium\b")),
-    ("iron", _ci(r"\biron\b")),
-    ("vitamin_c", _ci(r"\bvitamin c\b")),
-    ("vitamin_a", _ci(r"\bvitamin a\b")),
-)
-_NUTRIENT_NAMES = {
-    "calories": "calories",
-    "protein": "protein",
-    "carbs": "carbs",
-    "fat": "fat",
-    "saturated_fat": "saturated fat",
-    "dietary_fiber": "fiber",
-    "sugars": "sugar",
-    "sodium": "sodium",
-    "cholesterol": "cholesterol",
-    "potassium": "potassium",
-    "calcium": "calcium",
-    "iron": "iron",
-    "vitamin_c": "vitamin C",
-    "vitamin_a": "vitamin A",
-}
+_NUTRIENT_NAMES = food_words.NUTRIENT_NAMES
 
 
 def _amount(value, name: str) -> str:
@@ -271,8 +264,8 @@ def _fact_phrase(text: str) -> str | None:
 
 # "ketchup, like a tablespoon": the amount said after the food
 _AMOUNT_AFTER = _ci(
-    r"^(?P<food>[^,]+),\s*(?:like|about|around|say|roughly|maybe|so)?\s*"
-    r"(?P<amount>(?:an?|one|half an?|\d[\d./]*)\s*[a-z]+)$"
+    rf"^(?P<food>[^,]+),\s*{alternation(_FACTS['hedges'])}?\s*"
+    rf"(?P<amount>(?:{alternation(_FACTS['one'])}|\d[\d./]*)\s*[a-z]+)$"
 )
 
 
@@ -442,10 +435,8 @@ def answer_question(*, user, text: str) -> str:
 
 
 # "how many calories so far", "did I drink enough water", "what's my weight": the diary's numbers.
-_ABOUT_MY_DATA = _ci(
-    r"\b(how (much|many)|did i|have i|am i|is my|are my|what('s| is| was) my|my total|"
-    r"in total|so far|on track|today|yesterday)\b"
-)
+_ABOUT_MY_DATA = words_pattern(_ASKED["about_my_data"])
+_ME = words_pattern(_ASKED["me"])
 
 
 def data_answer(*, user, text: str) -> str | None:
@@ -456,7 +447,7 @@ def data_answer(*, user, text: str) -> str | None:
         return None
     eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
     numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)
-    week = _WEEK.search(text) and re.search(r"\b(my|i|i'm|i've)\b", text, re.I)
+    week = _WEEK.search(text) and _ME.search(text)
     meal = (_A_MEAL.search(text) or _LAST_MEAL.search(text)) and _ABOUT_MY_DATA.search(text)
     if eaten or numbers or week or meal:
         return answer_question(user=user, text=text)

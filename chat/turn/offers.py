@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from aiservices import llm
+from chat.reading.vocabulary import PICKING, YES
 from chat.tools import exercise as exercise_tools
 from chat.tools import food as food_tools
 from chat.turn.prompts import template
@@ -25,12 +26,14 @@ from exercise.services import exercise_search
 from measurements.services import latest_weight_kg
 from nutrition import services as food_services
 from nutrition import units
+from nutrition import vocabulary as food_words
 from sparky.services import preferences_for
+from sparky.words import alternation
 
 logger = logging.getLogger(__name__)
 
 MAX_OPTIONS = 3
-_NUMBER_REPLY = re.compile(r"^\s*(?:#|no\.?|number|option)?\s*(\d{1,3})\s*[.)!]?\s*$", re.I)
+_NUMBER_REPLY = re.compile(rf"^\s*{alternation(PICKING)}?\s*(\d{{1,3}})\s*[.)!]?\s*$", re.I)
 _MANUAL = re.compile(r"^\s*manual\s*[:\-]\s*(.+)$", re.I | re.S)
 
 
@@ -42,9 +45,7 @@ _ORDINALS = {
     **dict.fromkeys(["fifth", "5th", "five"], 5),
 }
 # Words around a pick said in words: "the first one please", "option two", "yes, the 2nd".
-_PICK_FILLER = frozenset(
-    {"the", "one", "please", "option", "number", "no", "yes", "yeah", "ok", "okay", "that"}
-)
+_PICK_FILLER = YES | PICKING | {"the", "one", "please", "that"}
 
 
 def numeric_reply(text: str) -> int | None:
@@ -366,18 +367,17 @@ def apply_option(*, user, data: dict, option: dict):
     return [exercise_tools.written_exercise(entry)]
 
 
+# What a food of the user's own is told by: "100 cal, 5g protein, 10g carbs" (nutrition's words).
 _NUTRIENT_WORDS = {
-    "calories": ("kcal", "cal", "cals", "calorie", "calories"),
-    "protein": ("protein", "prot"),
-    "carbs": ("carbs", "carb", "carbohydrate", "carbohydrates"),
-    "fat": ("fat", "fats"),
-    "saturated_fat": ("saturated fat", "sat fat", "saturated"),
-    "dietary_fiber": ("fiber", "fibre"),
-    "sugars": ("sugar", "sugars"),
-    "sodium": ("sodium", "salt"),
-}
+    name: food_words.NUTRIENT_WORDS[name]
+    for name in (
+        "calories", "protein", "carbs", "fat", "saturated_fat", "dietary_fiber", "sugars", "sodium",
+    )
+}  # fmt: skip
+# The units a nutrient's amount is said in: calories, grams, milligrams.
+_MANUAL_UNITS = {w for w, unit in food_words.ALIASES.items() if unit in ("kcal", "g", "mg")}
 _MANUAL_ITEM = re.compile(
-    r"(\d+(?:[.,]\d+)?)\s*(kcal|cals?|calories|g|mg|grams?)?\s*(?:of\s+)?"
+    rf"(\d+(?:[.,]\d+)?)\s*({alternation(_MANUAL_UNITS)})?\s*(?:of\s+)?"
     r"([a-z][a-z ]*?)?\s*(?=,|;|\band\b|$)",
     re.I,
 )
@@ -396,7 +396,7 @@ def parse_manual(text: str) -> dict:
             if label in words or any(label.startswith(w) for w in words if " " in w):
                 name = key
                 break
-        if name is None and unit in ("kcal", "cal", "cals", "calories"):
+        if name is None and unit in food_words.CALORIE_WORDS:
             name = "calories"
         if name is None:
             continue

@@ -10,18 +10,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from chat.models import ChatMessage
+from chat.reading.vocabulary import NO, YES
 from chat.tools import ToolContext, run_tool
 from chat.turn import offers
 from chat.turn.types import CoachResponse, Turn, said_logged, too_old
+from sparky.words import alternation
 
 # --- confirmations ----------------------------------------------------------------------------
 
-_YES = re.compile(
-    r"^\s*(y|yes|yeah|yep|yup|ok|okay|sure|confirm|correct|right|log it|yes,? log it|do it)"
-    r"\s*[.!]*\s*$",
-    re.I,
-)
-_NO = re.compile(r"^\s*(n|no|nope|nah|cancel|don'?t|stop|no,? (don'?t|cancel).*)\s*[.!]*\s*$", re.I)
+_YES = re.compile(rf"^\s*{alternation(YES)}\s*[.!]*\s*$", re.I)
+_NO = re.compile(rf"^\s*(?:{alternation(NO)}|no,?\s+(?:don'?t|cancel).*)\s*[.!]*\s*$", re.I)
 
 
 def resolve_confirmation(turn: Turn) -> CoachResponse | None:

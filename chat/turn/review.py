@@ -1,7 +1,7 @@
 """Review before logging: the items a held reply would log, and the user's answer to them.
 
 A reply that asks before it writes (an implausible amount, a turn that writes too much at once:
-chat.turn.picks.held_for_confirmation) keeps its calls in its metadata under "confirm". Here they
+chat.turn.execute.hold) keeps its calls in its metadata under "confirm". Here they
 are shown as items, one per call, whose amount, unit and meal may be changed or which may be
 left out; `review_confirm` logs what the user kept, through the same tools and services, in one
 transaction, and adds the rows to the reply so its undo takes them back. `review_cancel` logs

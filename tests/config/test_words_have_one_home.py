@@ -1,14 +1,19 @@
 """A domain's word lists live once, with their owner: a copy elsewhere drifts (the check-in
 fields were once written out ten times, the meals six, the duration words four times with two
-meanings of "m"). These read the app code as text, as a reviewer would: a tuple, list, set or
-dict written out with exactly one of these lists is a copy, unless it is the owner's."""
+meanings of "m", "brunch" in one copy of the meal words and not in another). These read the app
+code as text, as a reviewer would: a tuple, list, set or dict written out with exactly one of
+these lists is a copy, unless it is the owner's; a regular expression that holds a word list
+instead of building it from one (sparky.words.alternation) hides the words from that check; and
+three or more words of an owner's list in another app's pattern or literal are a partial copy."""
 
 import ast
 import functools
+import importlib.util
 from pathlib import Path
 
 import pytest
 
+from chat.reading import vocabulary as chat_words
 from chat.reading.classify import RULES
 from chat.reading.parser.categories import CATEGORIES as OFFLINE_CATEGORIES
 from exercise import vocabulary as exercise_words
@@ -190,9 +195,9 @@ def _strings(nodes) -> set[str] | None:
 
 
 @functools.cache
-def _literals() -> tuple[tuple[str, frozenset[str]], ...]:
+def _literals(*, keys: bool = True) -> tuple[tuple[str, frozenset[str]], ...]:
     """(where, its strings) for every tuple, list or set of strings written in app code, and
-    every dict whose keys are strings; read once for every list checked."""
+    (with `keys`) every dict whose keys are strings; read once for every list checked."""
     found = []
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
@@ -201,7 +206,7 @@ def _literals() -> tuple[tuple[str, frozenset[str]], ...]:
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Tuple | ast.List | ast.Set):
                     words = _strings(node.elts)
-                elif isinstance(node, ast.Dict) and None not in node.keys:
+                elif keys and isinstance(node, ast.Dict) and None not in node.keys:
                     words = _strings(node.keys)
                 else:
                     continue
@@ -239,3 +244,112 @@ def test_the_body_unit_choices_are_the_body_units():
 
 def test_the_meal_choices_are_the_meal_words():
     assert tuple(MealType.values) == nutrition_words.MEALS
+
+
+# --- word lists inside regular expressions, and partial copies ------------------------------
+
+_COUNTER_PATH = ROOT / "bench" / "word_regexes.py"
+
+
+@functools.cache
+def _counter():
+    """bench/word_regexes.py, the counter issue 33 is measured by: one definition of a pattern
+    that holds a word list, for the bench and for these tests."""
+    spec = importlib.util.spec_from_file_location("word_regexes", _COUNTER_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_few_of_chat_s_patterns_hold_a_word_list():
+    """A pattern is built from a vocabulary's list (sparky.words.alternation), never holds the
+    words itself: a list in a pattern hides from the checks below and drifts."""
+    found, _ = _counter().word_regexes("chat")
+    where = [f"{path}:{line}" for path, line, _ in found]
+    assert len(found) <= 10, f"{len(found)} patterns in chat hold a word list: {where}"
+
+
+# The lists a domain (or chat, for its answers to a reply) owns: (the words people type, the
+# names among them that code may use as keys, the owner). Three or more of the words in a pattern
+# of another app, or three or more that are not names in a literal of another app, are a partial
+# copy of the list.
+OWNED = [
+    (
+        frozenset(nutrition_words.MEAL_WORDS),
+        frozenset(nutrition_words.MEALS),
+        "nutrition/words/meals.toml",
+    ),
+    (
+        frozenset(nutrition_words.NUTRIENT_OF_WORD),
+        frozenset(nutrition_words.NUTRIENT_WORDS) | {"calories", "sugar", "fiber"},
+        "nutrition/words/nutrients.toml",
+    ),
+    (nutrition_words.WATER_WORDS, frozenset({"water"}), "nutrition/words/foods.toml"),
+    (
+        frozenset(nutrition_words.ALIASES) | nutrition_words.HOUSEHOLD_WORDS,
+        frozenset(nutrition_words.ALIASES.values()),
+        "nutrition/words/units.toml",
+    ),
+    (
+        frozenset(body_words.CHECKIN_WORDS),
+        frozenset(body_words.CHECKIN_FIELDS),
+        "measurements/words/checkins.toml",
+    ),
+    (
+        frozenset(body_words.CUSTOM_WORDS),
+        frozenset(name.lower() for name, _ in body_words.CUSTOM_WORDS.values()),
+        "measurements/words/custom.toml",
+    ),
+    (
+        frozenset(body_words.WEIGHT_SPELLINGS) | frozenset(body_words.LENGTH_SPELLINGS),
+        frozenset(body_words.WEIGHT_UNITS + body_words.LENGTH_UNITS),
+        "measurements/words/units.toml",
+    ),
+    (
+        exercise_words.WORDS,
+        frozenset(name.lower() for name in exercise_words.ACTIVITIES),
+        "exercise/words/activities.toml",
+    ),
+    (chat_words.YES, frozenset(), "chat/reading/parser/words/talk.toml"),
+    (chat_words.NO, frozenset(), "chat/reading/parser/words/talk.toml"),
+]
+# Words too common to tell one list's copy from plain English.
+_COMMON = frozenset({"a", "an", "the", "in", "it", "x", "c", "l", "each", "whole", "other"})
+
+
+@functools.cache
+def _written_lists() -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """(where, whether it is a pattern, its words) for every alternation in a pattern written in
+    app code, and every tuple, list, set or dict of strings."""
+    counter = _counter()
+    # a dict's keys are names more often than words people type ("calories", "grams", "unit")
+    found = [(where, False, words) for where, words in _literals(keys=False)]
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for node, text in counter._strings(ast.parse(path.read_text())):
+                if "|" not in text:
+                    continue
+                for group in counter._alternatives(text):
+                    words = {counter._MARKS.sub("", alt).strip().lower() for alt in group}
+                    words = {w for w in words if counter._WORD.fullmatch(w)}
+                    if len(words) >= 3:
+                        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                        found.append((where, True, frozenset(words)))
+    return tuple(found)
+
+
+@pytest.mark.parametrize(
+    "words, names, owner", OWNED, ids=[f"{o}-{i}" for i, (_, _, o) in enumerate(OWNED)]
+)
+def test_no_part_of_an_owned_list_is_written_elsewhere(words, names, owner):
+    # a domain's own code may use its words; chat's lists are read from chat.reading.vocabulary
+    home = "chat/reading/vocabulary.py" if owner.startswith("chat/") else owner.split("/")[0]
+    copies = [
+        f"{where} {sorted(said)}"
+        for where, pattern, found in _written_lists()
+        if not where.startswith(home)
+        and len(said := (found & words) - _COMMON - (frozenset() if pattern else names)) >= 3
+    ]
+    assert not copies, f"words of {owner} written out again: {copies}; read them from it"

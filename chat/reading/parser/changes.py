@@ -7,9 +7,11 @@ import re
 
 from chat.reading.intents import Intent
 from chat.reading.parser.tokens import token_at
-from chat.reading.parser.vocabulary import LOG_VERBS
+from chat.reading.parser.vocabulary import CORRECTIONS, EATING, LOG_VERBS, REPEATS
 from nutrition.services import meal_for_word
+from nutrition.vocabulary import MEAL_NAMES
 from sparky.dates import WEEKDAYS
+from sparky.words import alternation
 
 LONE_NUMBER = (
     "A number on its own picks one of the options I list when I can't find something, and "
@@ -17,20 +19,22 @@ LONE_NUMBER = (
 )
 
 
-_DAY_WORDS = rf"yesterday|today|(?:last |on )?(?:{'|'.join(WEEKDAYS)})"
+_DAY_WORDS = rf"yesterday|today|(?:last |on )?{alternation(WEEKDAYS)}"
 
-
-_MEAL_WORDS = r"breakfast|lunch|dinner|supper|snacks?|meal|food|thing"
+# "had", "ate", "log", "add": what may open a repeat or a usual meal.
+_OPENER = rf"(?:{alternation(EATING | LOG_VERBS)} )?"
+_MEALS = alternation(MEAL_NAMES)
+_MEAL_WORDS = alternation({*MEAL_NAMES, *REPEATS["said_of_a_meal"]}, plural=True)
 
 
 # "same breakfast as yesterday", "same as monday", "repeat yesterday's lunch", "copy last
 # friday's dinner": the meal as it was logged that day, logged again for today.
 _REPEAT = re.compile(
-    rf"^(?:i )?(?:had |ate |log |add )?(?:the )?"
+    rf"^(?:i )?{_OPENER}(?:the )?"
     rf"(?:same (?P<meal>{_MEAL_WORDS})? ?(?:again )?(?:as|like) (?P<day>{_DAY_WORDS})(?:'s)?"
     rf"(?: (?P<meal2>{_MEAL_WORDS}))?"
-    rf"|(?:repeat|copy|again) (?P<day3>{_DAY_WORDS})'s (?P<meal3>{_MEAL_WORDS}))"
-    rf"(?: (?:for|as) (?P<to>breakfast|lunch|dinner|supper|snack))?(?: again)?[.!]*$"
+    rf"|{alternation(REPEATS['repeat'])} (?P<day3>{_DAY_WORDS})'s (?P<meal3>{_MEAL_WORDS}))"
+    rf"(?: (?:for|as) (?P<to>{_MEALS}))?(?: again)?[.!]*$"
 )
 
 
@@ -45,20 +49,18 @@ def read_repeat(text: str) -> Intent | None:
     return Intent("repeat_meal", {"meal": meal, "from": day, "to_meal": to}, None)
 
 
-_MEALS = r"breakfast|lunch|dinner|supper|snack"
-
 # "log my usual breakfast", "the usual for lunch", "had my usual breakfast": the meal saved as
 # usual (nutrition.services.usual_meal_items), logged again.
 _USUAL = re.compile(
-    rf"^(?:i )?(?:had |ate |log |add |logging )?(?:my |the )?"
+    rf"^(?:i )?{_OPENER}(?:my |the )?"
     rf"(?:usual (?P<meal>{_MEALS})|usual for (?P<meal2>{_MEALS}))"
-    rf"(?: (?:for|as) (?P<to>{_MEALS}))?(?: again| today| please)?[.!]*$"
+    rf"(?: (?:for|as) (?P<to>{_MEALS}))?(?: {alternation(REPEATS['after_usual'])})?[.!]*$"
 )
 # "save this as my usual breakfast", "save today's lunch as my usual", "make that my usual
 # breakfast": the day's meal saved as the usual one.
 _SAVE_USUAL = re.compile(
-    rf"^(?:please )?(?:save|remember|make|set|keep) (?:this|that|it|these|"
-    rf"(?:this|today's|my|that) (?P<meal>{_MEALS})) (?:as )?(?:my )?(?:usual|regular)"
+    rf"^(?:please )?{alternation(REPEATS['save'])} (?:{alternation(REPEATS['this'])}|"
+    rf"{alternation(REPEATS['whose'])} (?P<meal>{_MEALS})) (?:as )?(?:my )?(?:usual|regular)"
     rf"(?: (?P<meal2>{_MEALS}))?(?: one)?(?: please)?[.!]*$"
 )
 
@@ -77,13 +79,13 @@ def read_usual(text: str) -> Intent | None:
 
 # "actually make that 3 eggs", "no, it was lunch", "oops I meant 2 bananas", "scratch that", "I
 # didn't have the banana": a correction of something logged, never something new to log.
+_OOPS = alternation(CORRECTIONS["openers"])
 CORRECTION = re.compile(
-    r"^(?:actually|oops|no|nope|sorry)[\s,!.]+(?:make|it was|it's|its|that|i meant|meant|not|"
-    r"change|should|i said)\b"
-    r"|^(?:oops|no|nope)[\s,!.]+(?:i )?(?:meant|wrong)\b"
+    rf"^{_OOPS}[\s,!.]+{alternation(CORRECTIONS['then'])}\b"
+    rf"|^{_OOPS}[\s,!.]+(?:i )?(?:meant|wrong)\b"
     r"|^(?:i )?meant\b|\bscratch that\b|^make (?:that|it) \w|^that (?:was|should be)\b"
-    r"|\b(?:didn'?t|did not) (?:have|eat|drink) (?:the|that)\b"
-    r"|^(?:it|that) was (?:lunch|dinner|breakfast|a snack|yesterday)\b",
+    rf"|\b(?:didn'?t|did not) {alternation(CORRECTIONS['not_had'])} (?:the|that)\b"
+    rf"|^(?:it|that) was (?:(?:a )?{_MEALS}|yesterday)\b",
 )
 
 

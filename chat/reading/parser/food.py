@@ -23,6 +23,7 @@ from chat.reading.parser.vocabulary import (
     TRAILING_PARTS,
     TRAILING_UNITS,
 )
+from nutrition import vocabulary as food_words
 from nutrition.services import meal_for_word
 from nutrition.units import SIZES, singular_food_word
 from nutrition.units import unit_word as food_unit
@@ -100,8 +101,13 @@ class FoodItem:
 
 
 # Size words that are often part of a name ("big mac", "regular coffee"): a size only before a
-# unit; otherwise they stay in the name, for the food's own words to decide.
-LOOSE_SIZES = frozenset({"big", "regular", "med", "lg", "sm", "xl", "xs"})
+# unit; otherwise they stay in the name, for the food's own words to decide. They are the sizes'
+# other one-word spellings (nutrition's): "big", "regular", "med", "lg", "sm", "xl", "xs".
+LOOSE_SIZES = frozenset(
+    word
+    for word, unit in food_words.ALIASES.items()
+    if unit in SIZES and word not in SIZES and "-" not in word and " " not in word
+)
 
 
 def _size(word: str) -> str | None:

@@ -6,6 +6,7 @@ from chat.reading.parser.measurements import number_near
 from chat.reading.parser.state import Reading, When
 from chat.reading.parser.tokens import take_quantity, token_at
 from chat.reading.parser.vocabulary import GOAL_NUTRIENTS, GOAL_WORDS, MEASUREMENT_FILLER
+from measurements.vocabulary import CHECKIN_WORDS, WEIGHT_SPELLINGS
 
 _GOAL_FILLER = MEASUREMENT_FILLER | GOAL_WORDS | {"to", "be", "daily", "per", "day", "a", "set"}
 
@@ -16,11 +17,15 @@ GOALS_HINT = (
 )
 
 
+# A weight and its units (measurements' words): a goal weight is not a goal Sparky keeps.
+_WEIGHT_WORDS = {w for w, field in CHECKIN_WORDS.items() if field == "weight"} | set(
+    WEIGHT_SPELLINGS
+)
+
+
 def read_goals(tokens: list[str], when: When, reading: Reading) -> None:
     """'set my calorie goal to 2200', 'goals: 150 g protein and 8 glasses of water'."""
-    if any(t in ("weight", "weigh", "kg", "lb", "lbs") for t in tokens) and not any(
-        t in GOAL_NUTRIENTS for t in tokens
-    ):
+    if any(t in _WEIGHT_WORDS for t in tokens) and not any(t in GOAL_NUTRIENTS for t in tokens):
         reading.errors.append(
             "I don't keep a goal weight; your weigh-ins and 'how is my weight trending?' show "
             "the way there. " + GOALS_HINT

@@ -50,13 +50,15 @@ from chat.reading.parser.vocabulary import (
     MEAL_ONLY,
     NOT_DONE,
     REMOVE_WORDS,
+    REQUEST_FILLERS,
+    SOCIAL_OPENERS,
     SOCIAL_REPLIES,
     TIME_UNITS,
 )
 from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
 from nutrition.services import food_find_best, food_name_word, food_named_by_description
-from sparky.words import singular
+from sparky.words import alternation, singular
 
 logger = logging.getLogger(__name__)
 
@@ -82,12 +84,12 @@ def parse_message(text: str) -> ParseResult:
 
 
 GOAL_VERBS = frozenset({"change", "set", "update"})  # "can you set my calorie goal to 1900?"
+# "hey, can you please log 2 eggs": the opener ("hey", "ok"), the request, then what it asks.
+_OPENERS = alternation(w for w in SOCIAL_OPENERS if w.isalpha())
 _LOGGING_REQUEST = re.compile(
-    r"^\W*(?:(?:hey|hi|ok|okay|sparky)\W+)*(?:"
-    + "|".join(re.escape(r) for r in sorted(LOGGING_REQUESTS, key=len, reverse=True))
-    + r")\s+(?:please\s+|pls\s+|just\s+)?(?P<rest>(?:"
-    + "|".join(sorted(LOG_VERBS | GOAL_VERBS))
-    + r")\b(?!\s+up\b).*?)[\s?.!]*$",
+    rf"^\W*(?:{_OPENERS}\W+)*{alternation(LOGGING_REQUESTS)}\s+"
+    rf"(?:{alternation(REQUEST_FILLERS)}\s+)?(?P<rest>{alternation(LOG_VERBS | GOAL_VERBS)}"
+    r"\b(?!\s+up\b).*?)[\s?.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
 

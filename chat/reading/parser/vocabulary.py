@@ -7,19 +7,14 @@ time phrases keep their order (longest first).
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
+# GOAL_WORDS is read below the parser, for the keyword classifier too
+from chat.reading.vocabulary import GOAL_WORDS as GOAL_WORDS
+from chat.reading.vocabulary import load
 from exercise import vocabulary as activities
 from measurements import vocabulary as body
 from nutrition import vocabulary as food_words
 
-WORDS_DIR = Path(__file__).resolve().parent / "words"
-
-
-def _load(name: str) -> dict:
-    with (WORDS_DIR / f"{name}.toml").open("rb") as handle:
-        return tomllib.load(handle)
+_load = load
 
 
 def _words(data: dict, key: str) -> frozenset[str]:
@@ -48,6 +43,7 @@ QUESTION_AUXILIARIES = _words(_talk, "question_auxiliaries")
 SUBJECTS = _words(_talk, "subjects")
 REQUESTS = _words(_talk, "requests")
 LOGGING_REQUESTS = _words(_talk, "logging_requests")
+REQUEST_FILLERS = _words(_talk, "request_fillers")
 
 _time = _load("time")
 TIME_PHRASES: tuple[tuple[tuple[str, ...], str, str | None], ...] = tuple(
@@ -94,6 +90,7 @@ MINUTES_AFTER_HOURS = body.MINUTES_IN_A_DURATION  # "1h 15m"; "400m" is metres
 _food = _load("food")
 EATING = _words(_food, "eating")
 FOOD_FILLER = _words(_food, "food_filler")
+NAME_FILLER = _words(_food, "name_filler")
 TRAILING_FILLER = _words(_food, "trailing_filler")
 CONTAINERS = _words(_food, "containers")
 TRAILING_UNITS = _words(_food, "trailing_units")
@@ -110,11 +107,19 @@ GRAM_WORDS = food_words.GRAM_WORDS  # and of g
 CONTAINER_SIZES: dict[str, str] = _food["container_sizes"]
 
 _goals = _load("goals")
-GOAL_WORDS = _words(_goals, "goal_words")
-GOAL_NUTRIENTS: dict[str, str] = _goals["goal_nutrients"]
+# Word -> the goal it sets: nutrition's words for the nutrients a goal is said for, and for water.
+GOAL_NUTRIENTS: dict[str, str] = {
+    word: name
+    for word, name in food_words.NUTRIENT_OF_WORD.items()
+    if name in _goals["goal_nutrients"] and " " not in word
+} | dict.fromkeys(
+    food_words.WATER_WORDS | {w for w, unit in food_words.ALIASES.items() if unit == "glass"},
+    "water_goal",
+)
 
 _changes = _load("changes")
 LOG_VERBS = _words(_changes, "log_verbs")
+DONE = _words(_changes, "done") | activities.DONE_WORDS
 REMOVE_WORDS = _words(_changes, "remove_words")
 CHANGE_WORDS = REMOVE_WORDS | _words(_changes, "edit_words")
 NOT_DONE_KINDS: dict[str, frozenset[str]] = {
@@ -124,6 +129,10 @@ NOT_DONE_KINDS: dict[str, frozenset[str]] = {
 }
 NOT_DONE = frozenset().union(*NOT_DONE_KINDS.values())
 NEGATION_OPENERS = frozenset(_changes["not_done"]["negation_openers"])
+REPEATS: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _changes["repeats"].items()}
+CORRECTIONS: dict[str, frozenset[str]] = {
+    k: frozenset(w) for k, w in _changes["corrections"].items()
+}
 NOT_NEGATION_AFTER = frozenset(_changes["not_done"]["not_negation_after"])
 
 _people = _load("people")

@@ -28,6 +28,7 @@ from django.conf import settings
 
 from aiservices import llm
 from chat.reading.classify import Classification
+from chat.reading.vocabulary import CLAIMS
 from chat.tools import (
     ENABLE_TOOL_NAME,
     ToolContext,
@@ -48,6 +49,7 @@ from chat.turn.engines.messages import current_message, custom_prompts, history_
 from chat.turn.execute import commit, question_for, settle
 from chat.turn.prompts import compose_system_prompt
 from chat.turn.types import CoachResponse, Turn, said_logged
+from sparky.words import alternation
 
 # Tokens a step may write: a few tool calls, or the answer. Small models run away without one.
 STEP_TOKENS = {"full": 1024, "core": 256}
@@ -58,14 +60,11 @@ _NEXT = (
     "user what was saved, in one sentence."
 )
 
-_CLAIM = re.compile(
-    r"\b(logged|saved|recorded|added|tracked|noted|entered|updated|i've set|i have set)\b", re.I
-)
+_CLAIM = re.compile(rf"\b{alternation(CLAIMS['saved'])}\b", re.I)
 _NOT_CLAIM = re.compile(
-    r"\b(not|n't|couldn't|could not|cannot|can't|unable|nothing|no)\b[^.!?\n]{0,40}"
-    r"\b(logged|saved|recorded|added|tracked|entered|updated)\b"
-    r"|\b(want|shall|should|would you like|do you want|can)\b[^.!?\n]{0,20}\b(me to )?"
-    r"(log|save|record|add|track)\b",
+    rf"\b{alternation(CLAIMS['not_done'])}\b[^.!?\n]{{0,40}}\b{alternation(CLAIMS['saved'])}\b"
+    rf"|\b{alternation(CLAIMS['offering'])}\b[^.!?\n]{{0,20}}\b(me to )?"
+    rf"{alternation(CLAIMS['saving'])}\b",
     re.I,
 )
 _FENCED = re.compile(r"```(?:json|tool_call|tool)?\s*(.*?)```", re.S)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import re
 
+from chat.reading.vocabulary import MACHINERY
+from sparky.words import alternation
+
 
 def is_json(text: str) -> bool:
     """Whether the text is one JSON object or list and nothing else."""
@@ -26,17 +29,15 @@ def names_a_tool(text: str, active) -> bool:
 
 
 _RESULT_ONLY = re.compile(
-    r"^(enabled [a-z, ]+\.|their tools are available|no category to load|the tool \w+ was not "
-    r"offered|not done:|already done in this turn|already refused in this turn)",
+    rf"^(enabled [a-z, ]+\.|the tool \w+ was not offered|{alternation(MACHINERY['results'])})",
     re.I,
 )
 # A reply that talks about Sparky's machinery instead of to the user: "the tool recorded 6.5 hours
 # of sleep", "The user asked about...", or a tool's result echoed as JSON (fenced or not).
 _NARRATED = re.compile(
-    r"\bthe tools? (recorded|logged|saved|added|returned|reported|shows?|showed|says|said|"
-    r"confirm(s|ed)?|indicates?|responded|found)\b"
-    r"|\btool[ _](calls?|results?|outputs?|responses?)\b"
-    r"|\bthe user('s)? (asked|said|says|wants|is|has|had|mentioned)\b"
+    rf"\bthe tools? {alternation(MACHINERY['reporting'])}\b"
+    rf"|\btool[ _]{alternation(MACHINERY['tool_parts'])}\b"
+    rf"|\bthe user('s)? {alternation(MACHINERY['user_did'])}\b"
     r'|\{\s*"',
     re.I,
 )
