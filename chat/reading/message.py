@@ -35,6 +35,7 @@ import re
 from chat.reading.classify import keyword_categories
 from chat.reading.intents import ParseResult
 from chat.reading.parser import CHANGE_HINT, parse_message, tokenise
+from chat.reading.parser.changes import read_repeat, read_usual
 from chat.reading.parser.people import about_the_user, someone_else
 from chat.reading.parser.talk import social_kind
 from chat.reading.parser.tokens import spelled_out
@@ -52,6 +53,7 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
+from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
 from sparky.words import alternation, words_pattern
@@ -165,6 +167,13 @@ class Reading:
     parse: ParseResult
     categories: tuple[str, ...]
     kind: str
+    # As the answer to Sparky's own last question (chat.reading.replies): "yes" or "no" to a
+    # confirmation, the number of an option picked, the user's own `manual:` numbers.
+    answer: str | None = None
+    pick: int | None = None
+    manual: str | None = None
+    # A command on the diary's own record ("my usual breakfast", "same dinner as yesterday").
+    diary_command: bool = False
 
     @property
     def reports_nothing(self) -> bool:
@@ -193,6 +202,10 @@ def read(text: str) -> Reading:
         parse=parse,
         categories=tuple(keyword_categories(text)),
         kind=_kind(spelled_out(text), list(tokens), parse),
+        answer=yes_or_no(text),
+        pick=numeric_reply(text),
+        manual=manual_reply(text),
+        diary_command=read_usual(text) is not None or read_repeat(text) is not None,
     )
 
 

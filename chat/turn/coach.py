@@ -40,7 +40,6 @@ from chat.reading.message import wants_advice
 from chat.reading.parser import guess_categories
 from chat.turn import steps
 from chat.turn.engines import agent, intent_json, offline
-from chat.turn.engines.dispatch import is_diary_command
 from chat.turn.picks import attach_options, resolve_confirmation, resolve_pick
 from chat.turn.prompts import classifier_prompt
 from chat.turn.review import review_items
@@ -382,7 +381,7 @@ def _respond(turn: Turn) -> CoachResponse:
         )
 
     sure = None
-    if config is not None and (service.sparky_reads_first or is_diary_command(turn.text)):
+    if config is not None and (service.sparky_reads_first or turn.reading.diary_command):
         classification = classified(_offline_classifier(turn))
         sure = offline.run_if_sure(turn, classification)
     if sure is None:

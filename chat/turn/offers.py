@@ -17,7 +17,6 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from aiservices import llm
-from chat.reading.vocabulary import PICKING, YES
 from chat.tools import exercise as exercise_tools
 from chat.tools import food as food_tools
 from chat.turn.prompts import template
@@ -33,39 +32,6 @@ from sparky.words import alternation
 logger = logging.getLogger(__name__)
 
 MAX_OPTIONS = 3
-_NUMBER_REPLY = re.compile(rf"^\s*{alternation(PICKING)}?\s*(\d{{1,3}})\s*[.)!]?\s*$", re.I)
-_MANUAL = re.compile(r"^\s*manual\s*[:\-]\s*(.+)$", re.I | re.S)
-
-
-_ORDINALS = {
-    **dict.fromkeys(["first", "1st", "one"], 1),
-    **dict.fromkeys(["second", "2nd", "two"], 2),
-    **dict.fromkeys(["third", "3rd", "three"], 3),
-    **dict.fromkeys(["fourth", "4th", "four"], 4),
-    **dict.fromkeys(["fifth", "5th", "five"], 5),
-}
-# Words around a pick said in words: "the first one please", "option two", "yes, the 2nd".
-_PICK_FILLER = YES | PICKING | {"the", "one", "please", "that"}
-
-
-def numeric_reply(text: str) -> int | None:
-    """The option a reply picks: "2", "#2", "option 2", "the first one", "number two"."""
-    m = _NUMBER_REPLY.match(text or "")
-    if m:
-        return int(m.group(1))
-    words = re.findall(r"[a-z0-9]+", (text or "").lower())
-    if not words or len(words) > 5:
-        return None
-    picked = {_ORDINALS[w] for w in words if w in _ORDINALS and w != "one"}
-    rest = [w for w in words if w not in _PICK_FILLER and w not in _ORDINALS]
-    if len(picked) == 1 and not rest:
-        return picked.pop()
-    return None
-
-
-def manual_reply(text: str) -> str | None:
-    m = _MANUAL.match(text or "")
-    return m.group(1).strip() if m else None
 
 
 # --- generating ------------------------------------------------------------------------------

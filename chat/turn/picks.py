@@ -4,28 +4,19 @@ for to its reply."""
 
 from __future__ import annotations
 
-import re
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from chat.models import ChatMessage
-from chat.reading.vocabulary import NO, YES
 from chat.tools import ToolContext, run_tool
 from chat.turn import offers
 from chat.turn.types import CoachResponse, Turn, said_logged, too_old
-from sparky.words import alternation
-
-# --- confirmations ----------------------------------------------------------------------------
-
-_YES = re.compile(rf"^\s*{alternation(YES)}\s*[.!]*\s*$", re.I)
-_NO = re.compile(rf"^\s*(?:{alternation(NO)}|no,?\s+(?:don'?t|cancel).*)\s*[.!]*\s*$", re.I)
 
 
 def resolve_confirmation(turn: Turn) -> CoachResponse | None:
     """A yes or no to the confirmation the last reply asked for; None for anything else (the
     confirmation then lapses: a new request is what the user sent)."""
-    yes, no = _YES.match(turn.text or ""), _NO.match(turn.text or "")
+    yes, no = turn.reading.answer == "yes", turn.reading.answer == "no"
     previous = turn.previous
     if previous is None or not (yes or no):
         return None
@@ -58,8 +49,7 @@ def resolve_confirmation(turn: Turn) -> CoachResponse | None:
 
 
 def resolve_pick(turn: Turn) -> CoachResponse | None:
-    number = offers.numeric_reply(turn.text)
-    manual = offers.manual_reply(turn.text)
+    number, manual = turn.reading.pick, turn.reading.manual
     if number is None and manual is None:
         return None
     previous = turn.previous

@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from chat.categories import LABELS
-from chat.reading.parser.changes import read_repeat, read_usual
 from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool, run_tool
 from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
@@ -122,12 +121,6 @@ def _usual_calls(turn: Turn, data: dict, lines: list[str]) -> list[tuple[str, di
         )
         for item in items
     ]
-
-
-def is_diary_command(text: str) -> bool:
-    """'my usual breakfast', 'save this as my usual lunch', 'same dinner as yesterday': what
-    these log is the diary's own record, so Sparky runs them for every model."""
-    return bool(text) and (read_usual(text) is not None or read_repeat(text) is not None)
 
 
 def _names_food(args: dict) -> bool:
@@ -263,7 +256,7 @@ def _sure(turn: Turn, batch: list[Checked], hunches: list[Checked]) -> bool:
         return False
     refused = any(not r.ok and not r.data.get("refused") for r in results)
     saves = any(c.keeps for c in batch)
-    if not (saves or refused or is_diary_command(turn.text)):
+    if not (saves or refused or turn.reading.diary_command):
         return False
     return question_for(turn, batch) is None
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from chat.turn.offers import generate_options, numeric_reply
+from chat.reading.replies import numeric_reply
+from chat.turn.offers import generate_options
 from nutrition.models import Food
 from nutrition.names import short_food_name
 
