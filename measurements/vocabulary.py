@@ -21,13 +21,19 @@ def _spellings(table: dict[str, list[str]]) -> dict[str, str]:
     return {spelling: unit for unit, spellings in table.items() for spelling in spellings}
 
 
-_checkins = _load("checkins")
+# The check-in fields as declared, each with its unit, range, label, help and words: read into
+# measurements.fields.CHECKIN, the spec everything else reads.
+CHECKIN_SPEC = _load("checkins")
 # The standard check-in fields, in the order they are shown.
-CHECKIN_FIELDS: tuple[str, ...] = tuple(_checkins["fields"])
+CHECKIN_FIELDS: tuple[str, ...] = tuple(CHECKIN_SPEC["fields"])
 # Field -> the kind of unit it is kept in: "weight", "length" or "steps".
-FIELD_UNIT_KINDS: dict[str, str] = dict(_checkins["fields"])
+FIELD_UNIT_KINDS: dict[str, str] = {
+    name: spec["unit"] for name, spec in CHECKIN_SPEC["fields"].items()
+}
 # Word -> the field it names ("weighed" -> "weight", "hip" -> "hips").
-CHECKIN_WORDS: dict[str, str] = dict(_checkins["words"])
+CHECKIN_WORDS: dict[str, str] = {
+    word: name for name, spec in CHECKIN_SPEC["fields"].items() for word in spec["words"]
+}
 
 _units = _load("units")
 # The units a weight and a length are kept in: ("kg", "lb"), ("cm", "inches").
