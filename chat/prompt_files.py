@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 
 from measurements import fields as checkin
+from measurements import vocabulary as custom_words
 
 PROMPTS_DIR = Path(settings.BASE_DIR) / "prompts"
 
@@ -24,6 +25,7 @@ def _checkin_units() -> str:
 FILLED = {
     "{checkin_fields}": checkin.names().capitalize(),
     "{checkin_units}": _checkin_units(),
+    "{custom_examples}": ", ".join(custom_words.CUSTOM_EXAMPLES),
 }
 
 

@@ -96,7 +96,23 @@ def _fields(data: dict) -> dict[str, Field]:
     }
 
 
+@dataclass(frozen=True)
+class Reading:
+    """Several fields said as one reading ("bp 120/80"): the fields in the order said."""
+
+    name: str
+    label: str
+    fields: tuple[str, ...]
+    words: tuple[str, ...]
+
+
 CHECKIN: dict[str, Field] = _fields(vocabulary.CHECKIN_SPEC)
+READINGS: dict[str, Reading] = {
+    name: Reading(
+        name=name, label=spec["label"], fields=tuple(spec["fields"]), words=tuple(spec["words"])
+    )
+    for name, spec in vocabulary.CHECKIN_SPEC.get("readings", {}).items()
+}
 # The kinds of unit the fields are kept in, in the order their first field is shown.
 KINDS: tuple[UnitKind, ...] = tuple({f.kind.name: f.kind for f in CHECKIN.values()}.values())
 
@@ -118,6 +134,24 @@ def last_of_kind(field: Field) -> bool:
 
 def argument_help(kind: UnitKind) -> str:
     return kind.argument_help.format(fields="/".join(f.name for f in of_kind(kind)))
+
+
+def asked(words: list[str]) -> list[tuple[str, tuple[Field, ...]]]:
+    """What the words of a message name of the check-in, in the order named: (label, fields) of a
+    reading ("blood pressure" -> systolic and diastolic) or of a field ("waist")."""
+    out: list[tuple[str, tuple[Field, ...]]] = []
+    for word in words:
+        reading = next((r for r in READINGS.values() if word in r.words), None)
+        if reading:
+            named = (reading.label, tuple(CHECKIN[name] for name in reading.fields))
+        elif word in vocabulary.CHECKIN_WORDS:
+            field = CHECKIN[vocabulary.CHECKIN_WORDS[word]]
+            named = (field.label, (field,))
+        else:
+            continue
+        if named not in out:
+            out.append(named)
+    return out
 
 
 def and_list(words: list[str], last: str = "and") -> str:

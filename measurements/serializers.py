@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from measurements.fields import CHECKIN, KINDS, UnitKind, last_of_kind
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
+from measurements.vocabulary import CUSTOM_EXAMPLES
 from sparky.serializers import number
 
 
@@ -104,7 +105,7 @@ class CustomMeasurementSerializer(serializers.ModelSerializer):
 
 
 class CustomMeasurementWriteSerializer(serializers.Serializer):
-    """A value in one of your categories (created on first use, e.g. 'blood pressure')."""
+    # The docstring, the schema's description, names an example from measurements/words.
 
     name = serializers.CharField(max_length=100, help_text="The category's name.")
     value = number()
@@ -119,6 +120,11 @@ class CustomMeasurementWriteSerializer(serializers.Serializer):
         allow_null=True,
         help_text="For a new category (default Daily).",
     )
+
+
+CustomMeasurementWriteSerializer.__doc__ = (
+    f"A value in one of your categories (created on first use, e.g. '{CUSTOM_EXAMPLES[0]}')."
+)
 
 
 class CustomCategoryCreateSerializer(serializers.Serializer):

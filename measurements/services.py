@@ -194,10 +194,23 @@ def latest_weight_kg(*, user, on_or_before=None) -> Decimal | None:
 # --- custom measurements ---------------------------------------------------------------------
 
 
+_EXAMPLES = vocabulary.CUSTOM_EXAMPLES
+
+
+def _names_checkin(name: str) -> bool:
+    """Whether a name is a check-in field's or one of its words ("weight", "weigh-in", "bp")."""
+    word = name.lower()
+    return (
+        word in STANDARD_TYPES
+        or word in vocabulary.CHECKIN_WORDS
+        or (word in vocabulary.CHECKIN_READINGS)
+    )
+
+
 def _category_name(name) -> str:
     if not isinstance(name, str) or not " ".join(name.split()):
         raise ValidationError(
-            "A custom measurement needs a name, e.g. 'blood pressure' or 'sleep'.",
+            f"A custom measurement needs a name, e.g. '{_EXAMPLES[0]}' or '{_EXAMPLES[1]}'.",
             code="name_required",
         )
     name = storable_text(" ".join(name.split()), field="The measurement name")
@@ -206,7 +219,7 @@ def _category_name(name) -> str:
             f"Measurement names are at most 50 characters; {name[:20]!r}... is {len(name)}.",
             code="too_long",
         )
-    if name.lower() in STANDARD_TYPES:
+    if _names_checkin(name):
         raise ValidationError(
             f"{name} is a standard check-in, not a custom measurement; log it as a check-in.",
             code="standard_measurement",

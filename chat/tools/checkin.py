@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from measurements import fields as checkin_fields
 from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
+from measurements import vocabulary as body
 from measurements.fields import CHECKIN
 from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import services as food_services
@@ -102,8 +103,8 @@ def log_checkin(ctx, args) -> ToolResult:
     profiles=CORE,
     writes=True,
     description=(
-        "Record any other measurement the user tracks (blood pressure, resting heart rate, sleep "
-        "hours, mood 1-10...). A new name starts a new daily category."
+        f"Record any other measurement the user tracks ({', '.join(body.CUSTOM_EXAMPLES)}...). "
+        "A new name starts a new daily category."
     ),
     parameters=obj(
         required=["name", "value"],

@@ -328,6 +328,7 @@ def test_the_frequency_of_an_existing_category_is_kept(alice):
         ({"name": "", "value": 7}, "name_required"),
         ({"name": "x" * 51, "value": 7}, "too_long"),
         ({"name": "Weight", "value": 80}, "standard_measurement"),
+        ({"name": "weigh-in", "value": 80}, "standard_measurement"),
         ({"name": "Sleep", "value": 7, "frequency": "yearly"}, "invalid_frequency"),
         ({"name": "Sleep", "value": 7, "entry_hour": 24}, "invalid_hour"),
         ({"name": "Sleep", "value": 7, "entry_date": "2999-01-01"}, "future_date"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 from chat.reading.intents.fields import (
     _clean_key,
@@ -35,7 +36,7 @@ from chat.reading.intents.schema import (
 from exercise.services import distance_unit_of
 from measurements.fields import CHECKIN
 from measurements.units import unit_of
-from measurements.vocabulary import CHECKIN_WORDS
+from measurements.vocabulary import CHECKIN_READINGS, CHECKIN_WORDS
 from nutrition.services import ML_PER_GLASS, water_glasses
 
 # --------------------------------------------------------------------------------------------
@@ -265,8 +266,38 @@ def _measurement_data(data: dict, implied_type: str | None) -> dict:
         label = f"log_measurement item {position}" if len(items) > 1 else "log_measurement"
         if not isinstance(item, dict):
             raise IntentError(f"{label} must be an object like {{'type': 'weight', 'value': 80}}.")
-        cleaned.append(_measurement(_clean_keys(item), label, shared_date, implied_type))
+        item = _clean_keys(item)
+        parts = _reading_parts(item)
+        for part in parts or [item]:
+            cleaned.append(_measurement(part, label, shared_date, implied_type))
     return {"measurements": cleaned}
+
+
+# A reading's words as a model's keys ("blood_pressure") -> the fields it fills, in order.
+_READINGS = {_clean_key(word): fields for word, fields in CHECKIN_READINGS.items()}
+
+
+def _reading_parts(item: dict) -> list[dict] | None:
+    """A reading of several fields as one item each: {"type": "blood_pressure", "value":
+    "120/80"} is a systolic of 120 and a diastolic of 80. None when the item is no reading."""
+    raw_type = _pick(item, "type", "measurement_type", "kind", "metric", "category", "name")
+    fields = _READINGS.get(_clean_key(raw_type)) if isinstance(raw_type, str) else None
+    if fields is None:
+        return None
+    value = _pick(item, "value", "reading", "amount")
+    if isinstance(value, dict):
+        values = [_pick(_clean_keys(value), name) for name in fields]
+    else:
+        values = re.split(r"\s*(?:/|over)\s*", str(value or "").strip())
+    if len(values) != len(fields):
+        raise IntentError(
+            f"A {_clean_key(raw_type).replace('_', ' ')} reading needs {len(fields)} numbers, "
+            f'{"/".join(fields)}, e.g. "120/80"; not {_shown(value)}.'
+        )
+    rest = {k: v for k, v in item.items() if k not in ("type", "name", "value", "reading")}
+    return [
+        {**rest, "type": name, "value": part} for name, part in zip(fields, values, strict=True)
+    ]
 
 
 def _flat_measurements(data: dict, implied_type: str | None) -> list[dict]:
