@@ -154,10 +154,23 @@ def asked(words: list[str]) -> list[tuple[str, tuple[Field, ...]]]:
     return out
 
 
+def readings_in(names) -> list[Reading]:
+    """The readings whose every field is among `names` ("bp 120/80" gave both of its fields)."""
+    return [r for r in READINGS.values() if set(r.fields) <= set(names)]
+
+
 def and_list(words: list[str], last: str = "and") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def names(last: str = "and") -> str:
-    """The fields as a list in words: "weight, neck, waist, hips and steps"."""
-    return and_list(list(CHECKIN), last)
+    """The fields as a list in words, a reading's under its label: "weight, neck, waist, hips,
+    steps and blood pressure (systolic, diastolic)"."""
+    shown: list[str] = []
+    for name in CHECKIN:
+        reading = next((r for r in READINGS.values() if name in r.fields), None)
+        if reading is None:
+            shown.append(name)
+        elif name == reading.fields[0]:
+            shown.append(f"{reading.label.lower()} ({', '.join(reading.fields)})")
+    return and_list(shown, last)

@@ -75,9 +75,21 @@ def log_checkin(ctx, args) -> ToolResult:
     earlier = CheckInMeasurement.objects.for_user(ctx.user).filter(entry_date=day).first()
     before = row_state(earlier, given) if earlier else dict.fromkeys(given)
     units = {name: args.get(name) for name in checkin_fields.unit_arguments()}
-    row = measurement_services.checkin_upsert(
-        user=ctx.user, entry_date=args.get("date"), **units, **given
-    )
+    try:
+        row = measurement_services.checkin_upsert(
+            user=ctx.user, entry_date=args.get("date"), **units, **given
+        )
+    except ValidationError as refused:
+        readings = checkin_fields.readings_in(given)
+        if not readings:
+            raise
+        # The numbers of one reading (a blood pressure's 120/80) stand or fall together: a
+        # refusal that names the reading is not split into its fields with half of it kept.
+        return ToolResult(
+            ok=False,
+            message=f"{refused.messages[0]} Nothing was saved.",
+            data={"refused": [reading.name for reading in readings]},
+        )
     measured = _checkin_summary(row, given, preferences_for(ctx.user))
     summary = f"{measured} on {row.entry_date}"
     written = Written(
