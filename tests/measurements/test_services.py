@@ -306,7 +306,7 @@ def test_an_hourly_value_without_hour_gets_the_users_local_hour(db):
 
 def test_an_all_category_keeps_every_value(alice):
     for value in (120, 118, 125):
-        custom_measurement_log(user=alice, name="Systolic", value=value, frequency="All")
+        custom_measurement_log(user=alice, name="Heart rate", value=value, frequency="All")
 
     assert CustomMeasurement.objects.filter(user=alice).count() == 3
 

@@ -194,34 +194,12 @@ def _custom_measurement(
     used.update(range(start, end + 1))
     unit = CUSTOM_UNITS.get(token_at(tokens, end), default_unit)
     reading = tokens[start]
-    if name == "Blood pressure" and token_at(tokens, end) == "over":  # "118 over 76"
-        diastolic, after = take_quantity(tokens, end + 1, articles=False)
-        if diastolic is not None:
-            used.update(range(end, after + 1))
-            reading = f"{value:g}/{diastolic:g}"
-            unit = default_unit
     if default_unit == SCORE:
         if re.fullmatch(r"\d+(\.\d+)?/10", reading):  # "7/10" is 7, not 0.7
             value = float(reading.split("/")[0])
         if not 0 <= value <= 10:
             return []
         return [{"type": "custom", "name": name, "value": value, "unit": SCORE}]
-    if name == "Blood pressure" and "/" in reading:
-        systolic, diastolic = reading.split("/")
-        return [
-            {
-                "type": "custom",
-                "name": "Blood pressure systolic",
-                "value": float(systolic),
-                "unit": unit,
-            },
-            {
-                "type": "custom",
-                "name": "Blood pressure diastolic",
-                "value": float(diastolic),
-                "unit": unit,
-            },
-        ]
     return [{"type": "custom", "name": name, "value": value, "unit": unit}]
 
 
