@@ -14,6 +14,9 @@ import re
 
 from chat.categories import CATEGORIES, PROFILE_DEFAULTS
 from exercise import vocabulary as activities
+from measurements import vocabulary as body
+
+_CHECKIN_WORDS = {*body.CHECKIN_WORDS, *body.CHECKIN_READINGS}
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +70,8 @@ RULES: dict[str, list[re.Pattern]] = {
         _rx(r"calories burned|burn(ed|t)? \d+"),
     ],
     "checkin": [
+        # every word of every check-in field and reading (measurements/words/checkins.toml)
+        _rx(*(re.escape(w) for w in sorted(_CHECKIN_WORDS, key=len, reverse=True))),
         _rx(r"weigh(ed|s|ing)?|weight|scale|body fat|bmi"),
         _ci(r"\b\d+(\.\d+)?\s*(kg|kgs|kilos?|lbs?|pounds|cm|inch(es)?)\b"),
         _rx(r"waist|hips?|neck|measurements?|check-?in"),
