@@ -72,9 +72,9 @@ RULES: dict[str, list[re.Pattern]] = {
     "checkin": [
         # every word of every check-in field and reading (measurements/words/checkins.toml)
         _rx(*(re.escape(w) for w in sorted(_CHECKIN_WORDS, key=len, reverse=True))),
-        _rx(r"weigh(ed|s|ing)?|weight|scale|body fat|bmi"),
+        _rx(r"scale|body fat|bmi"),
         _ci(r"\b\d+(\.\d+)?\s*(kg|kgs|kilos?|lbs?|pounds|cm|inch(es)?)\b"),
-        _rx(r"waist|hips?|neck|measurements?|check-?in"),
+        _rx(r"measurements?|check-?in"),
         _rx(r"steps|step count|pedometer"),
         _ci(r"\b\d[\d,.]*\s*k?\s*steps\b"),
         _rx(r"water|glass(es)? of|hydrat\w*|bottles? of"),
