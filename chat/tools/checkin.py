@@ -27,12 +27,18 @@ _STANDARD = measurement_services.STANDARD_TYPES
 
 def _checkin_summary(row, given: dict, prefs) -> str:
     parts = []
+    readings = checkin_fields.readings_in(given)
     for field in CHECKIN.values():
         if field.name not in given:
             continue
         value = getattr(row, field.name)
         unit = measurement_selectors.kept_unit(field.name, prefs)
-        if unit == field.name:  # "9,500 steps"
+        reading = next((r for r in readings if field.name in r.fields), None)
+        if reading:  # "blood pressure 120/80 mmHg", said once for its first field
+            if field.name == reading.fields[0]:
+                values = "/".join(f"{float(getattr(row, name)):g}" for name in reading.fields)
+                parts.append(f"{reading.label.lower()} {values} {unit}")
+        elif unit == field.name:  # "9,500 steps"
             parts.append(f"{value:,} {unit}")
         else:
             parts.append(f"{field.label.lower()} {float(value):g} {unit}")

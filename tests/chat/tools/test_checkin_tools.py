@@ -39,7 +39,7 @@ def test_the_models_log_checkin_records_a_blood_pressure(alice):
     )
 
     assert result.ok, result.message
-    assert result.message == "Logged your systolic 124 mmHg, diastolic 81 mmHg."
+    assert result.message == "Logged your blood pressure 124/81 mmHg."
 
 
 def test_a_refused_blood_pressure_keeps_neither_of_its_numbers(alice):

@@ -27,7 +27,7 @@ def test_a_blood_pressure_is_logged_as_the_days_check_in(alice, text, systolic, 
     row = CheckInMeasurement.objects.for_user(alice).get()
     assert (row.systolic, row.diastolic) == (systolic, diastolic)
     assert row.entry_date == today_for(alice)
-    assert f"systolic {systolic} mmHg" in response.message
+    assert f"Logged your blood pressure {systolic}/{diastolic} mmHg" in response.message
     assert not CustomMeasurement.objects.for_user(alice).exists()
 
 
