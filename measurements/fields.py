@@ -104,12 +104,18 @@ class Reading:
     label: str
     fields: tuple[str, ...]
     words: tuple[str, ...]
+    # How it is written, for a message that asks for it ("120/80").
+    example: str = ""
 
 
 CHECKIN: dict[str, Field] = _fields(vocabulary.CHECKIN_SPEC)
 READINGS: dict[str, Reading] = {
     name: Reading(
-        name=name, label=spec["label"], fields=tuple(spec["fields"]), words=tuple(spec["words"])
+        name=name,
+        label=spec["label"],
+        fields=tuple(spec["fields"]),
+        words=tuple(spec["words"]),
+        example=spec.get("example", ""),
     )
     for name, spec in vocabulary.CHECKIN_SPEC.get("readings", {}).items()
 }

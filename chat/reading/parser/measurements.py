@@ -17,7 +17,7 @@ from chat.reading.parser.vocabulary import (
     NOT_PLAIN_WATER,
     STANDARD_WORDS,
 )
-from measurements.fields import CHECKIN
+from measurements.fields import CHECKIN, READINGS
 from measurements.units import length_unit_of, weight_unit_of
 from measurements.vocabulary import CHECKIN_READINGS
 from nutrition.services import water_glasses
@@ -173,6 +173,19 @@ def _reading(tokens: list[str], i: int, fields: tuple[str, ...], used: set[int])
         {"type": field, "value": float(value), "unit": CHECKIN[field].kind.base}
         for field, value in zip(fields, values, strict=True)
     ]
+
+
+def half_a_reading(tokens: list[str]) -> str | None:
+    """What to say when a reading is named with fewer numbers than it has ("bp 120"), else None."""
+    for i, token in enumerate(tokens):
+        fields = CHECKIN_READINGS.get(_without_is(token))
+        if fields and number_near(tokens, i, set()) is not None:
+            reading = next(r for r in READINGS.values() if r.fields == fields)
+            return (
+                f"A {reading.label.lower()} is {len(fields)} numbers ({', '.join(fields)}): say "
+                f"them together, e.g. '{token} {reading.example}'."
+            )
+    return None
 
 
 def _custom_measurement(

@@ -59,3 +59,11 @@ def test_the_weeks_blood_pressure_is_answered_from_the_diary(alice, bob):
         f"128/84 mmHg on {earlier:%a %-d %b}, 121/79 mmHg on {today:%a %-d %b}."
     )
     assert CheckInMeasurement.objects.for_user(alice).count() == 2
+
+
+def test_half_a_blood_pressure_is_asked_for_in_full(alice):
+    response = handle_turn(alice, "bp 120")
+
+    assert not CheckInMeasurement.objects.for_user(alice).exists()
+    assert "A blood pressure is 2 numbers (systolic, diastolic)" in response.message
+    assert "'bp 120/80'" in response.message
