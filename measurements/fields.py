@@ -37,6 +37,10 @@ class UnitKind:
     def base(self) -> str:
         return self.units[0]
 
+    def kept(self, prefs) -> str:
+        """The unit values of this kind are stored in: the user's preference, else the only one."""
+        return getattr(prefs, self.preference) if self.preference else self.base
+
 
 @dataclass(frozen=True)
 class Field:

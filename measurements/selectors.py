@@ -92,8 +92,7 @@ def weight_trend(*, user, days: int = 30) -> list[tuple[dt.date, Decimal]]:
 def kept_unit(field: str, prefs) -> str:
     """The unit a check-in field's values are kept in: the user's preference for its kind of
     unit, else the kind's only unit (steps, mmHg)."""
-    kind = CHECKIN[field].kind
-    return getattr(prefs, kind.preference) if kind.preference else kind.base
+    return CHECKIN[field].kind.kept(prefs)
 
 
 def custom_trend(*, user, category_name: str, days: int = 30) -> list[dict]:

@@ -12,8 +12,10 @@ from sparky.serializers import number
 
 
 def _kept_unit(kind: UnitKind):
+    """The getter of a kind's unit field: the unit the reader's values are kept in."""
+
     def get_unit(self, row) -> str:
-        return getattr(self.context["preferences"], kind.preference)
+        return kind.kept(self.context["preferences"])
 
     return get_unit
 

@@ -50,11 +50,6 @@ def _unit_of_bare_weight(user, value: Decimal, usual: str) -> str:
     return usual
 
 
-def _kept_unit(kind: fields.UnitKind, prefs) -> str:
-    """The unit a kind's values are stored in: the user's preference, else its only unit."""
-    return getattr(prefs, kind.preference) if kind.preference else kind.base
-
-
 def _out_of_range(field: fields.Field, value: Decimal, unit: str) -> ValidationError:
     kind = field.kind
     span = f"{field.low:f}-{field.high:f} {kind.base}"
@@ -76,7 +71,7 @@ def checkin_value(*, user, field: fields.Field, value, unit: str | None, prefs) 
     """A value of one check-in field as stored: checked against the field's range and converted
     to the user's unit. `unit` is the unit it was given in (None: the kept one)."""
     kind = field.kind
-    kept = _kept_unit(kind, prefs)
+    kept = kind.kept(prefs)
     number = to_decimal(value, field=field.name)
     given = parse_unit(kind.name, unit, kept)
     if kind.name == "weight" and not (unit and str(unit).strip()):
