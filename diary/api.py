@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from diary import selectors
 from diary.services import preferences_update
+from measurements.fields import CHECKIN, KINDS
 from nutrition.models import NUTRIENTS
 from sparky import services
 from sparky.dates import parse_day
@@ -58,14 +59,21 @@ class WaterSummarySerializer(serializers.Serializer):
     remaining = serializers.IntegerField()
 
 
-class CheckinSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    date = serializers.DateField()
-    weight = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    neck = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    waist = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    hips = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
-    steps = serializers.IntegerField(allow_null=True)
+def _checkin_value(field) -> serializers.Field:
+    if field.whole:
+        return serializers.IntegerField(allow_null=True)
+    return serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+
+
+CheckinSummarySerializer = type(
+    "CheckinSummarySerializer",
+    (serializers.Serializer,),
+    {
+        "id": serializers.UUIDField(),
+        "date": serializers.DateField(),
+        **{name: _checkin_value(field) for name, field in CHECKIN.items()},
+    },
+)
 
 
 class CustomValueSummarySerializer(serializers.Serializer):
@@ -80,12 +88,17 @@ class CustomValueSummarySerializer(serializers.Serializer):
     entry_timestamp = serializers.DateTimeField()
 
 
-class MeasurementsSummarySerializer(serializers.Serializer):
-    date = serializers.DateField()
-    weight_unit = serializers.CharField()
-    length_unit = serializers.CharField()
-    checkin = CheckinSummarySerializer(allow_null=True)
-    custom = CustomValueSummarySerializer(many=True)
+MeasurementsSummarySerializer = type(
+    "MeasurementsSummarySerializer",
+    (serializers.Serializer,),
+    {
+        "date": serializers.DateField(),
+        # the unit each kind of check-in value is kept in: weight_unit, length_unit
+        **{kind.argument: serializers.CharField() for kind in KINDS if kind.preference},
+        "checkin": CheckinSummarySerializer(allow_null=True),
+        "custom": CustomValueSummarySerializer(many=True),
+    },
+)
 
 
 class DailySummarySerializer(serializers.Serializer):

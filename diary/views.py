@@ -37,8 +37,7 @@ from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
-from measurements import services as measurement_services
-from measurements import vocabulary as measurement_vocabulary
+from measurements.fields import CHECKIN
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
@@ -215,16 +214,11 @@ def _measurement_rows(summary: dict) -> list[dict]:
     found = summary["measurements"]
     rows = []
     checkin = found.get("checkin") or {}
-    kinds = {"weight": found.get("weight_unit"), "length": found.get("length_unit")}
-    units = {
-        field: kinds.get(kind, kind)  # steps are counted in steps
-        for field, kind in measurement_vocabulary.FIELD_UNIT_KINDS.items()
-    }
-    for key in measurement_services.STANDARD_TYPES:
-        if checkin.get(key) is not None:
-            rows.append(
-                {"label": key.title(), "value": plain_number(checkin[key]), "unit": units[key]}
-            )
+    for field in CHECKIN.values():
+        if checkin.get(field.name) is not None:
+            unit = found.get(field.kind.argument) or field.kind.base  # steps are counted in steps
+            value = plain_number(checkin[field.name])
+            rows.append({"label": field.label, "value": value, "unit": unit})
     for item in found.get("custom") or []:
         hour = f" at {item['entry_hour']:02d}:00" if item.get("entry_hour") is not None else ""
         rows.append(
@@ -241,12 +235,16 @@ def diary_context(user, day: dt.date) -> dict:
     """Everything the diary panel shows for one day."""
     summary = daily_summary(user=user, day=day)
     today = today_for(user)
-    weight_unit = summary["measurements"].get("weight_unit") or "kg"
+    prefs = services.preferences_for(user)
     charts = []
-    weights = measurement_selectors.weight_trend(user=user, days=TREND_DAYS)
-    chart = trend_chart(weights, end=today, days=TREND_DAYS, unit=weight_unit)
-    if chart:
-        charts.append({"title": "Weight", "slug": "weight", "chart": chart})
+    for field in CHECKIN.values():
+        if not field.chart:
+            continue
+        points = measurement_selectors.checkin_trend(user=user, field=field.name, days=TREND_DAYS)
+        unit = measurement_selectors.kept_unit(field.name, prefs)
+        chart = trend_chart(points, end=today, days=TREND_DAYS, unit=unit)
+        if chart:
+            charts.append({"title": field.label, "slug": field.name, "chart": chart})
     for category in measurement_selectors.custom_categories(user=user)[:MAX_CUSTOM_CHARTS]:
         rows = measurement_selectors.custom_trend(
             user=user, category_name=category.name, days=TREND_DAYS

@@ -2,13 +2,14 @@
 
 from django.contrib import admin
 
+from measurements.fields import CHECKIN
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from sparky.admin import DiaryRowAdmin
 
 
 @admin.register(CheckInMeasurement)
 class CheckInMeasurementAdmin(DiaryRowAdmin):
-    list_display = ("entry_date", "user", "weight", "neck", "waist", "hips", "steps")
+    list_display = ("entry_date", "user", *CHECKIN)
 
 
 @admin.register(CustomCategory)

@@ -8,7 +8,8 @@ from sparky.models import DayRow, UserRow, created_at_field, updated_at_field
 
 
 class CheckInMeasurement(DayRow):
-    """One row per user and day; weight in the user's weight unit, lengths in their length unit."""
+    """One row per user and day; weight in the user's weight unit, lengths in their length unit.
+    Its fields are declared in measurements/words/checkins.toml (measurements.fields)."""
 
     entry_date = models.DateField(default=timezone.localdate)
     weight = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
@@ -16,6 +17,9 @@ class CheckInMeasurement(DayRow):
     waist = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     hips = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     steps = models.IntegerField(null=True, blank=True)
+    # Blood pressure in mmHg.
+    systolic = models.SmallIntegerField(null=True, blank=True)
+    diastolic = models.SmallIntegerField(null=True, blank=True)
     created_at = created_at_field()
     updated_at = updated_at_field()
 

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Value
 from django.db.models.functions import Lower
 
+from measurements.fields import CHECKIN, KINDS
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from sparky.dates import today_for
 from sparky.services import preferences_for
@@ -27,11 +28,7 @@ def _checkin_dict(row: CheckInMeasurement) -> dict:
     return {
         "id": row.id,
         "date": row.entry_date,
-        "weight": row.weight,
-        "neck": row.neck,
-        "waist": row.waist,
-        "hips": row.hips,
-        "steps": row.steps,
+        **{name: getattr(row, name) for name in CHECKIN},
     }
 
 
@@ -52,8 +49,8 @@ def _custom_dict(row: CustomMeasurement) -> dict:
 def measurements_for(*, user, day: dt.date) -> dict:
     """The day's check-in and custom values.
 
-    {"date", "weight_unit", "length_unit",
-     "checkin": {"id", "date", "weight", "neck", "waist", "hips", "steps"} | None,
+    {"date", "weight_unit", "length_unit",   (each kind's unit argument: the unit it is kept in)
+     "checkin": {"id", "date", and each check-in field (measurements.fields.CHECKIN)} | None,
      "custom": [{"id", "category", "category_id", "frequency", "unit", "value", "date",
                  "entry_hour", "entry_timestamp"}, ...]}   (by category name, then time)
     """
@@ -67,24 +64,35 @@ def measurements_for(*, user, day: dt.date) -> dict:
     )
     return {
         "date": day,
-        "weight_unit": prefs.default_weight_unit,
-        "length_unit": prefs.default_measurement_unit,
+        **{kind.argument: getattr(prefs, kind.preference) for kind in KINDS if kind.preference},
         "checkin": _checkin_dict(checkin) if checkin else None,
         "custom": [_custom_dict(row) for row in custom],
     }
 
 
-def weight_trend(*, user, days: int = 30) -> list[tuple[dt.date, Decimal]]:
-    """(date, weight in the user's unit) for each day of the last `days` with a weight, oldest
-    first."""
+def checkin_trend(*, user, field: str, days: int = 30) -> list[tuple[dt.date, Decimal | int]]:
+    """(date, value in the user's unit) for each day of the last `days` with a value of one
+    check-in field, oldest first."""
     start, end = _window(user, days)
     return list(
         CheckInMeasurement.objects.for_user(user)
         .between(start, end)
-        .filter(weight__isnull=False)
+        .filter(**{f"{CHECKIN[field].name}__isnull": False})
         .order_by("entry_date")
-        .values_list("entry_date", "weight")
+        .values_list("entry_date", field)
     )
+
+
+def weight_trend(*, user, days: int = 30) -> list[tuple[dt.date, Decimal]]:
+    """(date, weight in the user's unit) for each day of the last `days` with a weight, oldest
+    first."""
+    return checkin_trend(user=user, field="weight", days=days)
+
+
+def kept_unit(field: str, prefs) -> str:
+    """The unit a check-in field's values are kept in: the user's preference for its kind of
+    unit, else the kind's only unit (steps, mmHg)."""
+    return CHECKIN[field].kind.kept(prefs)
 
 
 def custom_trend(*, user, category_name: str, days: int = 30) -> list[dict]:

@@ -5,50 +5,79 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from measurements.fields import CHECKIN, KINDS, UnitKind, last_of_kind
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
+from measurements.vocabulary import CUSTOM_EXAMPLES
 from sparky.serializers import number
 
 
-class CheckInSerializer(serializers.ModelSerializer):
-    """A day's check-in, in your preferred units (weight_unit, length_unit)."""
+def _kept_unit(kind: UnitKind):
+    """The getter of a kind's unit field: the unit the reader's values are kept in."""
 
-    weight_unit = serializers.SerializerMethodField()
-    length_unit = serializers.SerializerMethodField()
+    def get_unit(self, row) -> str:
+        return kind.kept(self.context["preferences"])
 
+    return get_unit
+
+
+def _checkin_names() -> list[str]:
+    """The fields in the order they are shown, each kind's unit after its last field: weight,
+    weight_unit, neck, waist, hips, length_unit, steps."""
+    names = []
+    for field in CHECKIN.values():
+        names.append(field.name)
+        if field.kind.argument and last_of_kind(field):
+            names.append(field.kind.argument)
+    return names
+
+
+class _CheckInBase(serializers.ModelSerializer):
     class Meta:
         model = CheckInMeasurement
-        fields = [
-            "id",
-            "entry_date",
-            "weight",
-            "weight_unit",
-            "neck",
-            "waist",
-            "hips",
-            "length_unit",
-            "steps",
-            "updated_at",
-        ]
+        fields = ["id", "entry_date", *_checkin_names(), "updated_at"]
         read_only_fields = fields
 
-    def get_weight_unit(self, row) -> str:
-        return self.context["preferences"].default_weight_unit
 
-    def get_length_unit(self, row) -> str:
-        return self.context["preferences"].default_measurement_unit
+# A day's check-in, in your preferred units (the *_unit fields). Built from the spec
+# (measurements.fields): a unit field per kind of unit that has a preference.
+CheckInSerializer = type(
+    "CheckInSerializer",
+    (_CheckInBase,),
+    {
+        "__module__": __name__,
+        "__doc__": "A day's check-in, in your preferred units ("
+        + ", ".join(kind.argument for kind in KINDS if kind.preference)
+        + ").",
+        **{
+            attr: value
+            for kind in KINDS
+            if kind.preference
+            for attr, value in (
+                (kind.argument, serializers.SerializerMethodField()),
+                (f"get_{kind.argument}", _kept_unit(kind)),
+            )
+        },
+    },
+)
 
 
-class CheckInWriteSerializer(serializers.Serializer):
-    """Values to record; the ones left out keep their stored value. Units default to yours."""
+def _write_field(name: str) -> serializers.Field:
+    if name in CHECKIN:
+        return number(required=False, allow_null=True)
+    return serializers.CharField(max_length=10, required=False, allow_null=True)
 
-    entry_date = serializers.DateField(required=False, help_text="Default: your today.")
-    weight = number(required=False, allow_null=True)
-    weight_unit = serializers.CharField(max_length=10, required=False, allow_null=True)
-    neck = number(required=False, allow_null=True)
-    waist = number(required=False, allow_null=True)
-    hips = number(required=False, allow_null=True)
-    length_unit = serializers.CharField(max_length=10, required=False, allow_null=True)
-    steps = number(required=False, allow_null=True)
+
+CheckInWriteSerializer = type(
+    "CheckInWriteSerializer",
+    (serializers.Serializer,),
+    {
+        "__module__": __name__,
+        "__doc__": "Values to record; the ones left out keep their stored value. Units default "
+        "to yours.",
+        "entry_date": serializers.DateField(required=False, help_text="Default: your today."),
+        **{name: _write_field(name) for name in _checkin_names()},
+    },
+)
 
 
 class CustomCategorySerializer(serializers.ModelSerializer):
@@ -78,7 +107,7 @@ class CustomMeasurementSerializer(serializers.ModelSerializer):
 
 
 class CustomMeasurementWriteSerializer(serializers.Serializer):
-    """A value in one of your categories (created on first use, e.g. 'blood pressure')."""
+    # The docstring, the schema's description, names an example from measurements/words.
 
     name = serializers.CharField(max_length=100, help_text="The category's name.")
     value = number()
@@ -93,6 +122,11 @@ class CustomMeasurementWriteSerializer(serializers.Serializer):
         allow_null=True,
         help_text="For a new category (default Daily).",
     )
+
+
+CustomMeasurementWriteSerializer.__doc__ = (
+    f"A value in one of your categories (created on first use, e.g. '{CUSTOM_EXAMPLES[0]}')."
+)
 
 
 class CustomCategoryCreateSerializer(serializers.Serializer):

@@ -13,14 +13,12 @@ from django.db.models import Count, Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from measurements import vocabulary
+from measurements import fields, vocabulary
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from measurements.units import (
-    convert_length,
+    convert,
     convert_weight,
-    length_to_cm,
-    parse_length_unit,
-    parse_weight_unit,
+    parse_unit,
     to_decimal,
     two_places,
     weight_to_kg,
@@ -30,26 +28,10 @@ from sparky.dates import now_for, parse_day, today_for
 from sparky.services import preferences_for, storable_text, user_row_for_update, uuid_pk
 from sparky.words import as_written
 
-# Plausible human ranges; a value outside is almost always a unit mix-up or a typo.
-WEIGHT_RANGE_KG = (Decimal(20), Decimal(400))
-LENGTH_RANGE_CM = (Decimal(10), Decimal(300))
-MAX_STEPS = 200_000
 # custom_measurements.value is numeric(14, 4).
 MAX_CUSTOM_VALUE = Decimal("9999999999")
 # The check-in fields, in the order they are shown (measurements/words/checkins.toml).
 STANDARD_TYPES = vocabulary.CHECKIN_FIELDS
-
-
-def _steps(value) -> int:
-    number = to_decimal(value, field="steps")
-    if number != number.to_integral_value():
-        raise ValidationError(f"steps must be a whole number, got {value!r}.", code="invalid_steps")
-    if number < 0 or number >= MAX_STEPS:
-        raise ValidationError(
-            f"{number} steps is outside the plausible range 0-{MAX_STEPS - 1:,} for one day.",
-            code="implausible_steps",
-        )
-    return int(number)
 
 
 def _unit_of_bare_weight(user, value: Decimal, usual: str) -> str:
@@ -68,72 +50,99 @@ def _unit_of_bare_weight(user, value: Decimal, usual: str) -> str:
     return usual
 
 
+def _out_of_range(field: fields.Field, value: Decimal, unit: str) -> ValidationError:
+    kind = field.kind
+    span = f"{field.low:f}-{field.high:f} {kind.base}"
+    if len(kind.units) > 1:  # "20-400 kg (44-882 lb)"
+        other = kind.units[1]
+        low, high = (convert(kind.name, n, kind.base, other) for n in (field.low, field.high))
+        span += f" ({low:.0f}-{high:.0f} {other}); check the number and the unit"
+    else:
+        span += "; check the number"
+    said = f"A {field.label.lower()} of {value} {unit}"
+    if unit == field.name:  # "250,000 steps"
+        said = f"{value:,f} {unit}"
+    return ValidationError(
+        f"{said} is outside the plausible range of {span}.", code=f"implausible_{kind.name}"
+    )
+
+
+def checkin_value(*, user, field: fields.Field, value, unit: str | None, prefs) -> Decimal | int:
+    """A value of one check-in field as stored: checked against the field's range and converted
+    to the user's unit. `unit` is the unit it was given in (None: the kept one)."""
+    kind = field.kind
+    kept = kind.kept(prefs)
+    number = to_decimal(value, field=field.name)
+    given = parse_unit(kind.name, unit, kept)
+    if kind.name == "weight" and not (unit and str(unit).strip()):
+        given = _unit_of_bare_weight(user, number, given)
+    if field.whole and number != number.to_integral_value():
+        raise ValidationError(
+            f"{field.name} must be a whole number, got {value!r}.", code=f"invalid_{field.name}"
+        )
+    base = convert(kind.name, number, given, kind.base)
+    # Whole fields end below the next whole number ("0-199999 steps": 199999.5 is too many).
+    high = field.high + 1 if field.whole else field.high
+    if not (field.low <= base < high if field.whole else field.low <= base <= high):
+        raise _out_of_range(field, number, given)
+    if field.whole:
+        return int(number)
+    return two_places(convert(kind.name, number, given, kept))
+
+
 @transaction.atomic
-def checkin_upsert(
-    *,
-    user,
-    entry_date=None,
-    weight=None,
-    weight_unit: str | None = None,
-    neck=None,
-    waist=None,
-    hips=None,
-    length_unit: str | None = None,
-    steps=None,
-) -> CheckInMeasurement:
+def checkin_upsert(*, user, entry_date=None, **given) -> CheckInMeasurement:
     """Record the given check-in values for a day; fields not given keep their stored value.
 
-    One row per user and day. The row is created with INSERT ... ON CONFLICT DO NOTHING and then
-    locked, so concurrent calls for the same day merge instead of failing.
+    `given` holds values by field name (measurements.fields.CHECKIN: weight, neck, waist, hips,
+    steps...) and the units they are in by their kind's argument (weight_unit, length_unit),
+    each defaulting to the user's preferred one. One row per user and day. The row is created
+    with INSERT ... ON CONFLICT DO NOTHING and then locked, so concurrent calls for the same day
+    merge instead of failing.
     """
+    units = fields.unit_arguments()
+    unknown = set(given) - set(fields.CHECKIN) - set(units)
+    if unknown:
+        raise TypeError(f"checkin_upsert() got unexpected arguments {sorted(unknown)}")
     day = parse_day(user, entry_date)
     prefs = preferences_for(user)
     changes: dict[str, Decimal | int] = {}
-
-    if weight is not None:
-        unit = parse_weight_unit(weight_unit, prefs.default_weight_unit)
-        value = to_decimal(weight, field="weight")
-        if not weight_unit or not str(weight_unit).strip():
-            unit = _unit_of_bare_weight(user, value, unit)
-        kg = weight_to_kg(value, unit)
-        low, high = WEIGHT_RANGE_KG
-        if not low <= kg <= high:
-            raise ValidationError(
-                f"A weight of {value} {unit} is outside the plausible range of 20-400 kg "
-                "(44-880 lb); check the number and the unit.",
-                code="implausible_weight",
-            )
-        changes["weight"] = two_places(convert_weight(value, unit, prefs.default_weight_unit))
-
-    for name, given in (("neck", neck), ("waist", waist), ("hips", hips)):
-        if given is None:
+    for field in fields.CHECKIN.values():
+        if given.get(field.name) is None:
             continue
-        unit = parse_length_unit(length_unit, prefs.default_measurement_unit)
-        value = to_decimal(given, field=name)
-        low, high = LENGTH_RANGE_CM
-        if not low <= length_to_cm(value, unit) <= high:
-            raise ValidationError(
-                f"A {name} of {value} {unit} is outside the plausible range of 10-300 cm "
-                "(4-118 inches); check the number and the unit.",
-                code="implausible_length",
-            )
-        changes[name] = two_places(convert_length(value, unit, prefs.default_measurement_unit))
-
-    if steps is not None:
-        changes["steps"] = _steps(steps)
+        unit = given.get(field.kind.argument) if field.kind.argument else None
+        changes[field.name] = checkin_value(
+            user=user, field=field, value=given[field.name], unit=unit, prefs=prefs
+        )
 
     if not changes:
         raise ValidationError(
-            "Nothing to record: give at least one of weight, neck, waist, hips or steps.",
+            f"Nothing to record: give at least one of {fields.names('or')}.",
             code="nothing_to_log",
         )
 
     row = user_row_for_update(CheckInMeasurement, user=user, entry_date=day)
     for name, value in changes.items():
         setattr(row, name, value)
+    _check_order(row)
     row.full_clean()
     row.save(update_fields=[*changes, "updated_at"])
     return row
+
+
+def _check_order(row: CheckInMeasurement) -> None:
+    """A field declared above another (systolic above diastolic) is higher when both are known."""
+    for field in fields.CHECKIN.values():
+        if not field.above:
+            continue
+        high, low = getattr(row, field.name), getattr(row, field.above)
+        if high is not None and low is not None and high <= low:
+            other = fields.CHECKIN[field.above]
+            raise ValidationError(
+                f"The {field.label.lower()} ({high}) must be higher than the "
+                f"{other.label.lower()} ({low}); check the order of the numbers.",
+                code="implausible_order",
+            )
 
 
 @transaction.atomic
@@ -150,14 +159,15 @@ def checkins_convert_units(
 ) -> int:
     """Re-express every stored check-in of the user in new units (after a preference change)."""
     rows = list(CheckInMeasurement.objects.for_user(user).select_for_update().order_by("pk"))
+    moves = {"weight": (weight_from, weight_to), "length": (length_from, length_to)}
+    converted = [f for f in fields.CHECKIN.values() if f.kind.name in moves]
     for row in rows:
-        if row.weight is not None:
-            row.weight = two_places(convert_weight(row.weight, weight_from, weight_to))
-        for name in ("neck", "waist", "hips"):
-            value = getattr(row, name)
+        for field in converted:
+            value = getattr(row, field.name)
             if value is not None:
-                setattr(row, name, two_places(convert_length(value, length_from, length_to)))
-    CheckInMeasurement.objects.bulk_update(rows, ["weight", "neck", "waist", "hips"])
+                old, new = moves[field.kind.name]
+                setattr(row, field.name, two_places(convert(field.kind.name, value, old, new)))
+    CheckInMeasurement.objects.bulk_update(rows, [f.name for f in converted])
     return len(rows)
 
 
@@ -179,10 +189,23 @@ def latest_weight_kg(*, user, on_or_before=None) -> Decimal | None:
 # --- custom measurements ---------------------------------------------------------------------
 
 
+_EXAMPLES = vocabulary.CUSTOM_EXAMPLES
+
+
+def _names_checkin(name: str) -> bool:
+    """Whether a name is a check-in field's or one of its words ("weight", "weigh-in", "bp")."""
+    word = name.lower()
+    return (
+        word in STANDARD_TYPES
+        or word in vocabulary.CHECKIN_WORDS
+        or (word in vocabulary.CHECKIN_READINGS)
+    )
+
+
 def _category_name(name) -> str:
     if not isinstance(name, str) or not " ".join(name.split()):
         raise ValidationError(
-            "A custom measurement needs a name, e.g. 'blood pressure' or 'sleep'.",
+            f"A custom measurement needs a name, e.g. '{_EXAMPLES[0]}' or '{_EXAMPLES[1]}'.",
             code="name_required",
         )
     name = storable_text(" ".join(name.split()), field="The measurement name")
@@ -191,7 +214,7 @@ def _category_name(name) -> str:
             f"Measurement names are at most 50 characters; {name[:20]!r}... is {len(name)}.",
             code="too_long",
         )
-    if name.lower() in STANDARD_TYPES:
+    if _names_checkin(name):
         raise ValidationError(
             f"{name} is a standard check-in, not a custom measurement; log it as a check-in.",
             code="standard_measurement",

@@ -95,3 +95,33 @@ def convert_length(value: Decimal, from_unit: str, to_unit: str) -> Decimal:
 
 def two_places(value: Decimal) -> Decimal:
     return value.quantize(TWO_PLACES, rounding=ROUND_HALF_UP)
+
+
+# A kind of check-in unit (measurements.fields.UnitKind.name) -> how a unit of it is read and a
+# value converted; kinds not here have one unit and are kept as given.
+_PARSERS = {"weight": parse_weight_unit, "length": parse_length_unit}
+_CONVERTERS = {"weight": convert_weight, "length": convert_length}
+
+
+def parse_unit(kind: str, value: str | None, default: str) -> str:
+    """The unit of a kind as people write it ("lbs" -> "lb"), `default` when none is given."""
+    parse = _PARSERS.get(kind)
+    return parse(value, default) if parse else default
+
+
+def convert(kind: str, value: Decimal, from_unit: str, to_unit: str) -> Decimal:
+    convert_kind = _CONVERTERS.get(kind)
+    return convert_kind(value, from_unit, to_unit) if convert_kind else value
+
+
+_SPELLINGS = {"weight": weight_unit_of, "length": length_unit_of}
+
+
+def unit_of(kind, word) -> str | None:
+    """A unit of a kind (measurements.fields.UnitKind) as people write it ("lbs" -> "lb",
+    "steps" -> "steps", "mm Hg" -> "mmHg"), else None."""
+    spelled = _SPELLINGS.get(kind.name)
+    if spelled:
+        return spelled(word)
+    said = "".join(str(word or "").lower().split()).rstrip(".")
+    return next((unit for unit in kind.units if said in (unit.lower(), unit.lower()[:-1])), None)

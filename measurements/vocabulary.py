@@ -21,13 +21,26 @@ def _spellings(table: dict[str, list[str]]) -> dict[str, str]:
     return {spelling: unit for unit, spellings in table.items() for spelling in spellings}
 
 
-_checkins = _load("checkins")
+# The check-in fields as declared, each with its unit, range, label, help and words: read into
+# measurements.fields.CHECKIN, the spec everything else reads.
+CHECKIN_SPEC = _load("checkins")
 # The standard check-in fields, in the order they are shown.
-CHECKIN_FIELDS: tuple[str, ...] = tuple(_checkins["fields"])
+CHECKIN_FIELDS: tuple[str, ...] = tuple(CHECKIN_SPEC["fields"])
 # Field -> the kind of unit it is kept in: "weight", "length" or "steps".
-FIELD_UNIT_KINDS: dict[str, str] = dict(_checkins["fields"])
+FIELD_UNIT_KINDS: dict[str, str] = {
+    name: spec["unit"] for name, spec in CHECKIN_SPEC["fields"].items()
+}
 # Word -> the field it names ("weighed" -> "weight", "hip" -> "hips").
-CHECKIN_WORDS: dict[str, str] = dict(_checkins["words"])
+CHECKIN_WORDS: dict[str, str] = {
+    word: name for name, spec in CHECKIN_SPEC["fields"].items() for word in spec["words"]
+}
+# Word -> the fields a reading of several numbers fills, in the order they are said
+# ("bp" -> ("systolic", "diastolic") for "bp 120/80").
+CHECKIN_READINGS: dict[str, tuple[str, ...]] = {
+    word: tuple(spec["fields"])
+    for spec in CHECKIN_SPEC.get("readings", {}).values()
+    for word in spec["words"]
+}
 
 _units = _load("units")
 # The units a weight and a length are kept in: ("kg", "lb"), ("cm", "inches").
@@ -48,5 +61,7 @@ _custom = _load("custom")
 CUSTOM_WORDS: dict[str, tuple[str, str | None]] = {
     word: (name, unit or None) for word, (name, unit) in _custom["custom_words"].items()
 }
+# Examples of custom measurements, for the API, the services' messages and the model.
+CUSTOM_EXAMPLES: tuple[str, ...] = tuple(_custom["examples"])
 # A unit written after a custom measurement's value -> how it is kept ("mmhg" -> "mmHg").
 CUSTOM_UNITS: dict[str, str] = dict(_custom["custom_units"])

@@ -59,6 +59,11 @@ CROSS_USER = {
     ("sparky/curation.py", "finish"): "a merge moves every user's entries",
     ("sparky/admin.py", "merge_duplicates_page"): "a merge counts every user's entries",
     ("nutrition/catalog.py", "foods_merge"): "a merge moves every user's entries and servings",
+    # A data migration runs once over every user's rows.
+    (
+        "measurements/migrations/0003_blood_pressure_from_custom.py",
+        "move_blood_pressures",
+    ): "custom blood pressures move into every user's check-ins",
 }
 
 

@@ -70,8 +70,10 @@ RULES: dict[str, list[re.Pattern]] = {
         re.compile(r"\b" + alternation(_K["exercise"]["burning"]) + r"\s+\d+", re.IGNORECASE),
     ],
     "checkin": [
+        # every word of every check-in field and reading (measurements/words/checkins.toml)
         _rx(
             body.CHECKIN_WORDS,
+            body.CHECKIN_READINGS,
             body.CUSTOM_WORDS,
             _K["checkin"]["body"],
             _K["checkin"]["water"],

@@ -7,9 +7,11 @@ import math
 
 from django.core.exceptions import ValidationError
 
+from measurements import fields as checkin_fields
 from measurements import selectors as measurement_selectors
 from measurements import services as measurement_services
 from measurements import vocabulary as body
+from measurements.fields import CHECKIN
 from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import services as food_services
 from nutrition.models import WaterIntake
@@ -25,17 +27,36 @@ _STANDARD = measurement_services.STANDARD_TYPES
 
 def _checkin_summary(row, given: dict, prefs) -> str:
     parts = []
-    for field in _STANDARD:
-        if field not in given:
+    readings = checkin_fields.readings_in(given)
+    for field in CHECKIN.values():
+        if field.name not in given:
             continue
-        value = getattr(row, field)
-        if field == "steps":
-            parts.append(f"{value:,} steps")
-        elif field == "weight":
-            parts.append(f"weight {float(value):g} {prefs.default_weight_unit}")
+        value = getattr(row, field.name)
+        unit = measurement_selectors.kept_unit(field.name, prefs)
+        reading = next((r for r in readings if field.name in r.fields), None)
+        if reading:  # "blood pressure 120/80 mmHg", said once for its first field
+            if field.name == reading.fields[0]:
+                values = "/".join(f"{float(getattr(row, name)):g}" for name in reading.fields)
+                parts.append(f"{reading.label.lower()} {values} {unit}")
+        elif unit == field.name:  # "9,500 steps"
+            parts.append(f"{value:,} {unit}")
         else:
-            parts.append(f"{field} {float(value):g} {prefs.default_measurement_unit}")
+            parts.append(f"{field.label.lower()} {float(value):g} {unit}")
     return ", ".join(parts)
+
+
+def _checkin_parameters() -> dict:
+    """Each field with its help, a whole-number field as an integer, and each kind's unit after
+    its last field (measurements.fields)."""
+    params = {}
+    for field in CHECKIN.values():
+        params[field.name] = (integer if field.whole else number)(field.help)
+        kind = field.kind
+        if kind.argument and checkin_fields.last_of_kind(field):
+            params[kind.argument] = string(
+                checkin_fields.argument_help(kind), enum=list(kind.units)
+            )
+    return params
 
 
 @tool(
@@ -44,37 +65,37 @@ def _checkin_summary(row, given: dict, prefs) -> str:
     profiles=CORE,
     writes=True,
     description=(
-        "Record standard check-in measurements for a day: weight, neck, waist, hips and steps. "
+        f"Record standard check-in measurements for a day: {checkin_fields.names()}. "
         "Give only what the user said; several at once is fine."
     ),
-    parameters=obj(
-        weight=number("Body weight."),
-        weight_unit=string("Unit of the weight.", enum=list(body.WEIGHT_UNITS)),
-        neck=number("Neck circumference."),
-        waist=number("Waist circumference."),
-        hips=number("Hip circumference."),
-        length_unit=string("Unit of neck/waist/hips.", enum=list(body.LENGTH_UNITS)),
-        steps=integer("Step count for the day."),
-        date=DATE_ARG,
-    ),
+    parameters=obj(**_checkin_parameters(), date=DATE_ARG),
     example={"weight": 80.2, "weight_unit": "kg", "waist": 84, "length_unit": "cm"},
 )
 def log_checkin(ctx, args) -> ToolResult:
     given = {k: args[k] for k in _STANDARD if k in args}
     if not given:
         raise ValidationError(
-            "Give at least one of weight, neck, waist, hips or steps.", code="nothing_to_log"
+            f"Give at least one of {checkin_fields.names('or')}.", code="nothing_to_log"
         )
     day = parse_day(ctx.user, args.get("date"))
     earlier = CheckInMeasurement.objects.for_user(ctx.user).filter(entry_date=day).first()
     before = row_state(earlier, given) if earlier else dict.fromkeys(given)
-    row = measurement_services.checkin_upsert(
-        user=ctx.user,
-        entry_date=args.get("date"),
-        weight_unit=args.get("weight_unit"),
-        length_unit=args.get("length_unit"),
-        **given,
-    )
+    units = {name: args.get(name) for name in checkin_fields.unit_arguments()}
+    try:
+        row = measurement_services.checkin_upsert(
+            user=ctx.user, entry_date=args.get("date"), **units, **given
+        )
+    except ValidationError as refused:
+        readings = checkin_fields.readings_in(given)
+        if not readings:
+            raise
+        # The numbers of one reading (a blood pressure's 120/80) stand or fall together: a
+        # refusal that names the reading is not split into its fields with half of it kept.
+        return ToolResult(
+            ok=False,
+            message=f"{refused.messages[0]} Nothing was saved.",
+            data={"refused": [reading.name for reading in readings]},
+        )
     measured = _checkin_summary(row, given, preferences_for(ctx.user))
     summary = f"{measured} on {row.entry_date}"
     written = Written(
@@ -100,8 +121,8 @@ def log_checkin(ctx, args) -> ToolResult:
     profiles=CORE,
     writes=True,
     description=(
-        "Record any other measurement the user tracks (blood pressure, resting heart rate, sleep "
-        "hours, mood 1-10...). A new name starts a new daily category."
+        f"Record any other measurement the user tracks ({', '.join(body.CUSTOM_EXAMPLES)}...). "
+        "A new name starts a new daily category."
     ),
     parameters=obj(
         required=["name", "value"],

@@ -8,6 +8,7 @@ unknown names.
 from __future__ import annotations
 
 from diary import services as diary_services
+from measurements import fields as checkin
 from measurements import vocabulary as body
 from nutrition import services as food_services
 from nutrition.vocabulary import MEALS
@@ -61,6 +62,10 @@ def get_preferences(ctx, args) -> ToolResult:
     )
 
 
+# The check-in fields kept in the body measurement unit: "neck, waist and hips".
+_LENGTHS = checkin.and_list([f.name for f in checkin.CHECKIN.values() if f.kind.name == "length"])
+
+
 @tool(
     name="update_preferences",
     category="profile",
@@ -72,7 +77,7 @@ def get_preferences(ctx, args) -> ToolResult:
     ),
     parameters=obj(
         weight_unit=string("Unit for body weight.", enum=list(body.WEIGHT_UNITS)),
-        measurement_unit=string("Unit for neck, waist and hips.", enum=list(body.LENGTH_UNITS)),
+        measurement_unit=string(f"Unit for {_LENGTHS}.", enum=list(body.LENGTH_UNITS)),
         time_zone=string("IANA time zone name, e.g. 'Europe/Berlin' or 'America/New_York'."),
         date_format=string(
             "How dates are shown.",

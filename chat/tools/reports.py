@@ -6,6 +6,7 @@ from __future__ import annotations
 from diary import reports
 from diary import selectors as summary_selectors
 from measurements import selectors as measurement_selectors
+from measurements.fields import CHECKIN
 from nutrition import services as food_services
 from nutrition.models import NUTRIENTS, nutrient_unit
 from sparky.dates import parse_day, today_for
@@ -19,7 +20,8 @@ END_DATE_ARG = string(
     "Last day of the report: YYYY-MM-DD, 'today' or 'yesterday'. Leave out for today."
 )
 # How much a series may drift across its span (share of its mean) and still read as steady.
-TREND_TOLERANCE = {"nutrient": 0.05, "weight": 0.005, "length": 0.01, "steps": 0.1, "custom": 0.03}
+# (A check-in field's is its kind of unit's: measurements/words/checkins.toml.)
+TREND_TOLERANCE = {"nutrient": 0.05, "custom": 0.03}
 RECENT_VALUES = 14
 
 
@@ -174,16 +176,11 @@ def _custom_category(user, name: str):
 def _series(user, measurement: str, days: int):
     """(points oldest first, unit, tolerance, display name) or None when nothing is called that."""
     prefs = preferences_for(user)
-    if measurement == "weight":
-        points = measurement_selectors.weight_trend(user=user, days=days)
-        return points, prefs.default_weight_unit, TREND_TOLERANCE["weight"], "Weight"
-    if measurement in ("neck", "waist", "hips", "steps"):
-        rows = measurement_selectors.checkin_history(user=user, days=days)
-        points = [(r["date"], r[measurement]) for r in reversed(rows) if r[measurement] is not None]
-        if measurement == "steps":
-            return points, "steps", TREND_TOLERANCE["steps"], "Steps"
-        unit = prefs.default_measurement_unit
-        return points, unit, TREND_TOLERANCE["length"], measurement.capitalize()
+    if measurement in CHECKIN:
+        field = CHECKIN[measurement]
+        points = measurement_selectors.checkin_trend(user=user, field=measurement, days=days)
+        unit = measurement_selectors.kept_unit(measurement, prefs)
+        return points, unit, field.kind.steady, field.label
     category = _custom_category(user, measurement)
     if category is None:
         return None
@@ -192,19 +189,20 @@ def _series(user, measurement: str, days: int):
     return points, category.unit, TREND_TOLERANCE["custom"], category.name
 
 
+_CHECKINS = ", ".join(CHECKIN)
+
+
 @tool(
     name="measurement_trend",
     category="reports",
     description=(
-        "How a body measurement changed over the last N days: weight, waist, neck, hips, steps, "
-        "or any custom measurement the user tracks (e.g. 'Resting heart rate'). Returns first, "
-        "last, change, min, max and the direction, in the user's units."
+        f"How a body measurement changed over the last N days: {_CHECKINS}, or any custom "
+        "measurement the user tracks (e.g. 'Resting heart rate'). Returns first, last, change, "
+        "min, max and the direction, in the user's units."
     ),
     parameters=obj(
         required=["measurement"],
-        measurement=string(
-            "weight, waist, neck, hips, steps, or the name of a custom measurement."
-        ),
+        measurement=string(f"{_CHECKINS}, or the name of a custom measurement."),
         days=integer("How many days back, 2 to 365 (default 30)."),
     ),
     example={"measurement": "weight", "days": 30},
@@ -218,7 +216,7 @@ def measurement_trend(ctx, args) -> ToolResult:
     found = _series(ctx.user, key if key in reports.CHECKIN_FIELDS else measurement, days)
     if found is None:
         names = [c.name for c in measurement_selectors.custom_categories(user=ctx.user)]
-        tracked = ", ".join(["weight", "waist", "neck", "hips", "steps", *names])
+        tracked = ", ".join([*CHECKIN, *names])
         return ToolResult(
             ok=False, message=f"You track no measurement called {measurement!r}. Known: {tracked}."
         )

@@ -21,8 +21,9 @@ from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
 from exercise.phrases import activity_words
 from exercise.selectors import exercise_diary
+from measurements import fields as checkin_fields
 from measurements import vocabulary as body
-from measurements.selectors import measurements_for, weight_trend
+from measurements.selectors import checkin_history, kept_unit, measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition import vocabulary as food_words
 from nutrition.models import nutrient_unit
@@ -30,6 +31,7 @@ from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
 from nutrition.vocabulary import MEAL_NAMES, MEALS
 from sparky.dates import parse_day
+from sparky.services import preferences_for
 from sparky.words import alternation, words_pattern
 
 
@@ -152,6 +154,42 @@ def _custom_answer(user, day, text: str) -> str | None:
             unit = f" {row['unit']}" if row["unit"] else ""
             return f"{name} {Decimal(row['value']).normalize():f}{unit}"
     return None
+
+
+def _checkin_answer(user, text: str) -> str | None:
+    """The values of the check-in fields a question names that the day's topics do not answer
+    (weight and steps have lines of their own): "what was my blood pressure this week?"."""
+    named = [
+        (label, fields)
+        for label, fields in checkin_fields.asked(tokenise(text))
+        if not any(field.name in _TOPICS for field in fields)
+    ]
+    if not named:
+        return None
+    today = parse_day(user, "today")
+    week = bool(_WEEK.search(text))
+    day = parse_day(user, "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today")
+    rows = checkin_history(user=user, days=7 if week else (today - day).days + 1)
+    rows = [row for row in reversed(rows) if week or row["date"] == day]  # oldest first
+    prefs = preferences_for(user)
+    parts = []
+    for label, fields in named:
+        unit = kept_unit(fields[-1].name, prefs)
+        said = [
+            "/".join(f"{Decimal(row[f.name]).normalize():f}" for f in fields)
+            + f" {unit}"
+            + (f" on {row['date']:%a %-d %b}" if week else "")
+            for row in rows
+            if all(row[f.name] is not None for f in fields)
+        ]
+        parts.append(
+            f"{label.lower()} {', '.join(said)}" if said else f"no {label.lower()} recorded"
+        )
+    if week:
+        when = f"This week ({today - dt.timedelta(days=6)} to {today})"
+    else:
+        when = f"{'Today' if day == today else 'Yesterday'} ({day.isoformat()})"
+    return f"{when}: " + "; ".join(parts) + "."
 
 
 def _weight_line(user, weight, unit: str) -> str:
@@ -382,6 +420,8 @@ def answer_question(*, user, text: str) -> str:
     if wants_advice(text) and not _WEEK.search(text):
         day = parse_day(user, "today")
         return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."
+    if measured := _checkin_answer(user, text):  # "what was my blood pressure this week?"
+        return measured
     if _WEEK.search(text):
         return _week_answer(user)
     day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
@@ -449,6 +489,7 @@ def data_answer(*, user, text: str) -> str | None:
     numbers = any(rx.search(text) for rx in _TOPICS.values()) and _ABOUT_MY_DATA.search(text)
     week = _WEEK.search(text) and _ME.search(text)
     meal = (_A_MEAL.search(text) or _LAST_MEAL.search(text)) and _ABOUT_MY_DATA.search(text)
-    if eaten or numbers or week or meal:
+    checkin = checkin_fields.asked(tokenise(text)) and _ABOUT_MY_DATA.search(text)
+    if eaten or numbers or week or meal or checkin:
         return answer_question(user=user, text=text)
     return None

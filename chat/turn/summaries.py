@@ -18,6 +18,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from chat.models import ChatMessage
 from chat.turn.answers import calories_line
 from diary.selectors import daily_summary
+from measurements.fields import CHECKIN
 from nutrition.models import FoodEntry
 from nutrition.services import entry_nutrients
 from sparky.dates import now_for, today_for
@@ -27,6 +28,8 @@ KIND = "progress_summary"
 _FOOD = {"food_entry", "food_entry_deleted", "food"}
 _EXERCISE = {"exercise_entry", "exercise_entry_deleted", "exercise"}
 _BODY = {"checkin", "custom_measurement"}
+# The check-in fields a progress summary shows (measurements/words/checkins.toml).
+_SUMMED = {name for name, field in CHECKIN.items() if field.summary}
 
 
 def _pct(row) -> int | None:
@@ -152,7 +155,7 @@ def build_progress_summary(
         parts.append(f"water {water['glasses']}/{water['goal']} glasses")
     if kinds & _BODY:
         checkin = (summary.get("measurements") or {}).get("checkin") or {}
-        shown = [f"{k} {v}" for k, v in checkin.items() if k in ("weight", "waist", "steps") and v]
+        shown = [f"{k} {v}" for k, v in checkin.items() if k in _SUMMED and v]
         if shown:
             parts.append(", ".join(shown))
     tip = tip_for(user=user, kinds=kinds, summary=summary, meal=meal)

@@ -57,3 +57,18 @@ def test_bob_gets_404_and_an_empty_list(alice, bob_api):
     assert bob_api.get(f"/api/checkins/{day}/").status_code == 404
     assert bob_api.delete(f"/api/checkins/{day}/").status_code == 404
     assert CheckInMeasurement.objects.filter(pk=row.pk).exists()
+
+
+def test_a_blood_pressure_is_posted_read_and_refused_when_implausible(alice_api, alice):
+    posted = alice_api.post("/api/checkins/", {"systolic": 118, "diastolic": 76}, format="json")
+    assert posted.status_code == 200, posted.content
+    assert (posted.json()["systolic"], posted.json()["diastolic"]) == (118, 76)
+
+    refused = alice_api.post("/api/checkins/", {"systolic": 400, "diastolic": 20}, format="json")
+    assert refused.status_code == 400 and refused.json()["error"] == "implausible_pressure"
+    assert "60-260 mmHg" in refused.json()["detail"]
+    today = today_for(alice).isoformat()
+    assert (
+        alice_api.get(f"/api/summary/?date={today}").json()["measurements"]["checkin"]["systolic"]
+        == 118
+    )

@@ -56,7 +56,7 @@ HOMES = [
         "sparky/words/chat_categories.toml, read as chat.reading.parser.categories.CATEGORIES",
     ),
     (
-        {"weight", "neck", "waist", "hips", "steps"},
+        set(body_words.CHECKIN_FIELDS),
         [],
         "measurements/words/checkins.toml, read as measurements.services.STANDARD_TYPES",
     ),

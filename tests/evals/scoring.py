@@ -149,7 +149,6 @@ def machinery(reply: str) -> list[str]:
 
 FOOD_KEYS = frozenset({"entries", "kcal", "names", "meal", "kcal_offered"})
 EXERCISE_KEYS = frozenset({"entries", "minutes", "kcal"})
-CHECKIN_FIELDS = ("weight", "neck", "waist", "hips", "steps")
 GOAL_FIELDS = ("calories", "protein", "carbs", "fat", "water_goal")
 
 
@@ -221,6 +220,7 @@ class Diary:
 def snapshot(user) -> Diary:
     from exercise.models import ExerciseEntry
     from measurements.models import CheckInMeasurement, CustomMeasurement
+    from measurements.vocabulary import CHECKIN_FIELDS
     from nutrition.models import FoodEntry, UserGoal, WaterIntake
     from nutrition.services import entry_nutrients
 

@@ -170,7 +170,7 @@ def test_between_one_value_per_date_frequencies_and_to_all_nothing_moves(alice, 
 
 def test_all_to_daily_is_refused_while_a_date_holds_several_values(alice):
     for value in (120, 118):
-        row = custom_measurement_log(user=alice, name="Systolic", value=value, frequency="All")
+        row = custom_measurement_log(user=alice, name="Heart rate", value=value, frequency="All")
 
     with pytest.raises(ValidationError) as caught:
         custom_category_update(user=alice, category_id=row.category_id, frequency="Daily")
@@ -295,9 +295,9 @@ def test_a_value_cannot_move_onto_a_date_that_has_one(alice):
 
 
 def test_an_all_category_takes_a_second_value_on_the_same_date(alice):
-    custom_measurement_log(user=alice, name="Systolic", value=120, frequency="All")
+    custom_measurement_log(user=alice, name="Heart rate", value=120, frequency="All")
     row = custom_measurement_log(
-        user=alice, name="Systolic", value=118, entry_date=days_ago(alice, 1)
+        user=alice, name="Heart rate", value=118, entry_date=days_ago(alice, 1)
     )
 
     custom_measurement_update(user=alice, measurement_id=row.pk, entry_date=today_for(alice))

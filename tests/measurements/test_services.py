@@ -306,7 +306,7 @@ def test_an_hourly_value_without_hour_gets_the_users_local_hour(db):
 
 def test_an_all_category_keeps_every_value(alice):
     for value in (120, 118, 125):
-        custom_measurement_log(user=alice, name="Systolic", value=value, frequency="All")
+        custom_measurement_log(user=alice, name="Heart rate", value=value, frequency="All")
 
     assert CustomMeasurement.objects.filter(user=alice).count() == 3
 
@@ -328,6 +328,7 @@ def test_the_frequency_of_an_existing_category_is_kept(alice):
         ({"name": "", "value": 7}, "name_required"),
         ({"name": "x" * 51, "value": 7}, "too_long"),
         ({"name": "Weight", "value": 80}, "standard_measurement"),
+        ({"name": "weigh-in", "value": 80}, "standard_measurement"),
         ({"name": "Sleep", "value": 7, "frequency": "yearly"}, "invalid_frequency"),
         ({"name": "Sleep", "value": 7, "entry_hour": 24}, "invalid_hour"),
         ({"name": "Sleep", "value": 7, "entry_date": "2999-01-01"}, "future_date"),

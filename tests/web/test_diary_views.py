@@ -206,3 +206,21 @@ def test_the_day_befores_meal_is_offered_and_logged_again_with_one_click(alice, 
     assert (today.food_id, today.quantity, today.unit) == (eggs.food_id, eggs.quantity, eggs.unit)
     assert today.meal_type == "breakfast"
     assert "Same breakfast as the day before" not in response.content.decode()
+
+
+def test_a_blood_pressure_is_shown_and_charted(alice, alice_client):
+    today = today_for(alice)
+    for days_ago, systolic, diastolic in ((8, 131, 86), (0, 122, 80)):
+        checkin_upsert(
+            user=alice,
+            entry_date=today - dt.timedelta(days=days_ago),
+            systolic=systolic,
+            diastolic=diastolic,
+        )
+
+    html = alice_client.get(reverse("diary"), **HTMX).content.decode()
+
+    assert "<dt>Systolic</dt><dd>122 mmHg</dd>" in html
+    assert "<dt>Diastolic</dt><dd>80 mmHg</dd>" in html
+    assert html.count('class="chart__svg"') == 2
+    assert "131 → 122 mmHg (-9.0)" in html

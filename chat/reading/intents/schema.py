@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 
 from exercise import vocabulary as activities
+from measurements.fields import KINDS
 from measurements.services import STANDARD_TYPES
 from nutrition.services import ML_PER_GLASS
 from nutrition.vocabulary import MEALS
@@ -15,6 +16,8 @@ from nutrition.vocabulary import MEALS
 INTENT_NAMES = ("log_food", "log_exercise", "log_measurement", "log_water", "ask_question", "chat")
 MEAL_TYPES = MEALS
 STANDARD_MEASUREMENTS = STANDARD_TYPES  # measurements owns the check-in fields
+# The units a check-in value may be given in, by kind: "kg or lb; cm or inches".
+_UNITS = "; ".join(" or ".join(kind.units) for kind in KINDS if kind.argument)
 DISTANCE_UNITS = activities.DISTANCE_UNITS  # exercise owns the distance units
 
 MAX_INTENTS = 20
@@ -93,8 +96,8 @@ NAME is one of:
 - log_exercise: exercise_name (null if not said), duration_minutes (number or null), distance
   (number or null), distance_unit (km, mi, m or null).
   {_example("log_exercise")}
-- log_measurement: measurements, a list. Standard types are weight, neck, waist, hips, steps, each
-  with value and unit (kg or lb; cm or in; null if the user gave none). Anything else is
+- log_measurement: measurements, a list. Standard types are {", ".join(STANDARD_MEASUREMENTS)}, each
+  with value and unit ({_UNITS}; null if the user gave none). Anything else is
   {{"type": "custom", "name": ..., "value": ..., "unit": ...}}.
   {_example("log_measurement")}
 - log_water: glasses_consumed (number, default 1; one glass is {ML_PER_GLASS} ml).

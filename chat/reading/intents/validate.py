@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 from chat.reading.intents.fields import (
     _clean_key,
@@ -33,7 +34,9 @@ from chat.reading.intents.schema import (
     _example,
 )
 from exercise.services import distance_unit_of
-from measurements.units import length_unit_of, weight_unit_of
+from measurements.fields import CHECKIN
+from measurements.units import unit_of
+from measurements.vocabulary import CHECKIN_READINGS, CHECKIN_WORDS
 from nutrition.services import ML_PER_GLASS, water_glasses
 
 # --------------------------------------------------------------------------------------------
@@ -263,8 +266,38 @@ def _measurement_data(data: dict, implied_type: str | None) -> dict:
         label = f"log_measurement item {position}" if len(items) > 1 else "log_measurement"
         if not isinstance(item, dict):
             raise IntentError(f"{label} must be an object like {{'type': 'weight', 'value': 80}}.")
-        cleaned.append(_measurement(_clean_keys(item), label, shared_date, implied_type))
+        item = _clean_keys(item)
+        parts = _reading_parts(item)
+        for part in parts or [item]:
+            cleaned.append(_measurement(part, label, shared_date, implied_type))
     return {"measurements": cleaned}
+
+
+# A reading's words as a model's keys ("blood_pressure") -> the fields it fills, in order.
+_READINGS = {_clean_key(word): fields for word, fields in CHECKIN_READINGS.items()}
+
+
+def _reading_parts(item: dict) -> list[dict] | None:
+    """A reading of several fields as one item each: {"type": "blood_pressure", "value":
+    "120/80"} is a systolic of 120 and a diastolic of 80. None when the item is no reading."""
+    raw_type = _pick(item, "type", "measurement_type", "kind", "metric", "category", "name")
+    fields = _READINGS.get(_clean_key(raw_type)) if isinstance(raw_type, str) else None
+    if fields is None:
+        return None
+    value = _pick(item, "value", "reading", "amount")
+    if isinstance(value, dict):
+        values = [_pick(_clean_keys(value), name) for name in fields]
+    else:
+        values = re.split(r"\s*(?:/|over)\s*", str(value or "").strip())
+    if len(values) != len(fields):
+        raise IntentError(
+            f"A {_clean_key(raw_type).replace('_', ' ')} reading needs {len(fields)} numbers, "
+            f'{"/".join(fields)}, e.g. "120/80"; not {_shown(value)}.'
+        )
+    rest = {k: v for k, v in item.items() if k not in ("type", "name", "value", "reading")}
+    return [
+        {**rest, "type": name, "value": part} for name, part in zip(fields, values, strict=True)
+    ]
 
 
 def _flat_measurements(data: dict, implied_type: str | None) -> list[dict]:
@@ -283,21 +316,12 @@ def _flat_measurements(data: dict, implied_type: str | None) -> list[dict]:
     return items
 
 
+# The types a model writes for a check-in field: its name, the words people use for it and the
+# keys models write for it (measurements/words/checkins.toml); "custom" for anything else.
 _MEASUREMENT_TYPES = {
-    "weight": "weight",
-    "body_weight": "weight",
-    "bodyweight": "weight",
-    "weigh_in": "weight",
-    "neck": "neck",
-    "neck_circumference": "neck",
-    "waist": "waist",
-    "waist_circumference": "waist",
-    "hips": "hips",
-    "hip": "hips",
-    "hip_circumference": "hips",
-    "steps": "steps",
-    "step": "steps",
-    "step_count": "steps",
+    **{_clean_key(word): name for word, name in CHECKIN_WORDS.items()},
+    **{_clean_key(key): name for name, field in CHECKIN.items() for key in field.keys},
+    **{name: name for name in CHECKIN},
     "custom": "custom",
 }
 
@@ -319,7 +343,7 @@ def _measurement(item: dict, label: str, shared_date, implied_type: str | None) 
         raw_type = "custom"
     if not isinstance(raw_type, str):
         raise IntentError(
-            f"{label} needs a type (weight, neck, waist, hips, steps or custom), e.g. "
+            f"{label} needs a type ({', '.join(CHECKIN)} or custom), e.g. "
             f"{_example('log_measurement')}"
         )
     kind = _MEASUREMENT_TYPES.get(_clean_key(raw_type))
@@ -346,15 +370,21 @@ def _measurement(item: dict, label: str, shared_date, implied_type: str | None) 
         unit = None if _is_null(raw_unit) else " ".join(str(raw_unit).split())[:20] or None
         return {"type": "custom", "name": name, "value": _tidy(number), "unit": unit, "date": date}
 
-    if kind == "steps":
-        if not _is_null(raw_unit) and _clean_key(str(raw_unit)) not in ("steps", "step"):
-            raise IntentError(f"{label} steps are counted in steps, not {_shown(raw_unit)}.")
-        return {"type": "steps", "value": math.floor(number + 0.5), "unit": "steps", "date": date}
+    field = CHECKIN[kind]
+    units = field.kind.units
+    if len(units) == 1:  # steps are counted in steps
+        if not _is_null(raw_unit) and unit_of(field.kind, raw_unit) is None:
+            raise IntentError(
+                f"{label} {kind} {'are' if kind.endswith('s') else 'is'} counted in {units[0]}, "
+                f"not {_shown(raw_unit)}."
+            )
+        value = math.floor(number + 0.5) if field.whole else _tidy(number)
+        return {"type": kind, "value": value, "unit": units[0], "date": date}
 
-    if kind == "weight":
-        unit = _unit_from(raw_unit, weight_unit_of, f"{label} weight unit", "kg or lb")
-    else:
-        unit = _unit_from(raw_unit, length_unit_of, f"{label} {kind} unit", "cm or inches")
+    allowed = " or ".join(units)
+    unit = _unit_from(
+        raw_unit, lambda word: unit_of(field.kind, word), f"{label} {kind} unit", allowed
+    )
     return {"type": kind, "value": _tidy(number), "unit": unit, "date": date}
 
 

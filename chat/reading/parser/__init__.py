@@ -37,7 +37,8 @@ Decisions, so the coach and the tests can rely on them:
   last night -> dinner.
 - Water is counted in glasses of 250 ml: a bottle is 2 glasses (500 ml), a litre 4, "500 ml" 2.
 - Steps are a check-in measurement, never exercise; "walked 10000 steps" logs steps only.
-- Sleep, heart rate, blood pressure, body fat and blood glucose are custom measurements.
+- A blood pressure is a check-in reading of two fields ("bp 120/80", "118 over 76"); sleep, heart
+  rate, body fat and blood glucose are custom measurements.
 - "m" after a number is minutes right after hours ("1h 15m"), metres otherwise ("400m").
 """
 

@@ -1,5 +1,5 @@
-"""Check-ins: water, body measurements (weight, waist...) and custom measurements
-(sleep, heart rate, mood out of 10)."""
+"""Check-ins: water, body measurements (weight, waist, a reading of several such as a blood
+pressure...) and custom measurements (sleep, heart rate, mood out of 10)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from chat.reading.parser.vocabulary import (
     NOT_PLAIN_WATER,
     STANDARD_WORDS,
 )
+from measurements.fields import CHECKIN, READINGS
 from measurements.units import length_unit_of, weight_unit_of
+from measurements.vocabulary import CHECKIN_READINGS
 from nutrition.services import water_glasses
 from nutrition.units import unit_word as food_unit
 
@@ -54,6 +56,8 @@ def measurement_items(tokens: list[str], when: When) -> list[dict]:
         token = _without_is(token)
         if token in STANDARD_WORDS:
             item = _standard_measurement(tokens, i, STANDARD_WORDS[token], used)
+        elif token in CHECKIN_READINGS:
+            item = _reading(tokens, i, CHECKIN_READINGS[token], used)
         elif token in CUSTOM_WORDS:
             item = _custom_measurement(tokens, i, *CUSTOM_WORDS[token], used)
         else:
@@ -70,15 +74,18 @@ def measurement_items(tokens: list[str], when: When) -> list[dict]:
 
 def _without_is(token: str) -> str:
     """ "mood's" (mood is) as "mood"; any other word as it is."""
-    if token.endswith("'s") and (token[:-2] in CUSTOM_WORDS or token[:-2] in STANDARD_WORDS):
+    if token.endswith("'s") and _names_measurement(token[:-2]):
         return token[:-2]
     return token
 
 
+def _names_measurement(token: str) -> bool:
+    return token in STANDARD_WORDS or token in CHECKIN_READINGS or token in CUSTOM_WORDS
+
+
 def measures(token: str) -> bool:
-    """Whether a word names a measurement ("weight", "mood", "mood's")."""
-    token = _without_is(token)
-    return token in STANDARD_WORDS or token in CUSTOM_WORDS
+    """Whether a word names a measurement ("weight", "bp", "mood", "mood's")."""
+    return _names_measurement(_without_is(token))
 
 
 def _score_after(tokens: list[str], i: int, used: set[int]) -> tuple[float, int, int] | None:
@@ -146,6 +153,41 @@ def _standard_measurement(tokens: list[str], i: int, kind: str, used: set[int]) 
     return [{"type": kind, "value": value, "unit": length_unit_of(unit_word)}]
 
 
+def _reading(tokens: list[str], i: int, fields: tuple[str, ...], used: set[int]) -> list[dict]:
+    """A reading of several check-in fields said at once: "bp 120/80", "118 over 76"."""
+    found = number_near(tokens, i, used)
+    if found is None:
+        return []
+    _, start, end = found
+    values = tokens[start].split("/")
+    while len(values) < len(fields) and token_at(tokens, end) == "over":  # "118 over 76"
+        value, after = take_quantity(tokens, end + 1, articles=False)
+        if value is None:
+            break
+        values.append(f"{value:g}")
+        end = after
+    if len(values) != len(fields):
+        return []  # "bp 120": which of its numbers is not said
+    used.update(range(start, end + 1))
+    return [
+        {"type": field, "value": float(value), "unit": CHECKIN[field].kind.base}
+        for field, value in zip(fields, values, strict=True)
+    ]
+
+
+def half_a_reading(tokens: list[str]) -> str | None:
+    """What to say when a reading is named with fewer numbers than it has ("bp 120"), else None."""
+    for i, token in enumerate(tokens):
+        fields = CHECKIN_READINGS.get(_without_is(token))
+        if fields and number_near(tokens, i, set()) is not None:
+            reading = next(r for r in READINGS.values() if r.fields == fields)
+            return (
+                f"A {reading.label.lower()} is {len(fields)} numbers ({', '.join(fields)}): say "
+                f"them together, e.g. '{token} {reading.example}'."
+            )
+    return None
+
+
 def _custom_measurement(
     tokens: list[str], i: int, name: str, default_unit: str | None, used: set[int]
 ) -> list[dict]:
@@ -165,34 +207,12 @@ def _custom_measurement(
     used.update(range(start, end + 1))
     unit = CUSTOM_UNITS.get(token_at(tokens, end), default_unit)
     reading = tokens[start]
-    if name == "Blood pressure" and token_at(tokens, end) == "over":  # "118 over 76"
-        diastolic, after = take_quantity(tokens, end + 1, articles=False)
-        if diastolic is not None:
-            used.update(range(end, after + 1))
-            reading = f"{value:g}/{diastolic:g}"
-            unit = default_unit
     if default_unit == SCORE:
         if re.fullmatch(r"\d+(\.\d+)?/10", reading):  # "7/10" is 7, not 0.7
             value = float(reading.split("/")[0])
         if not 0 <= value <= 10:
             return []
         return [{"type": "custom", "name": name, "value": value, "unit": SCORE}]
-    if name == "Blood pressure" and "/" in reading:
-        systolic, diastolic = reading.split("/")
-        return [
-            {
-                "type": "custom",
-                "name": "Blood pressure systolic",
-                "value": float(systolic),
-                "unit": unit,
-            },
-            {
-                "type": "custom",
-                "name": "Blood pressure diastolic",
-                "value": float(diastolic),
-                "unit": unit,
-            },
-        ]
     return [{"type": "custom", "name": name, "value": value, "unit": unit}]
 
 

@@ -29,6 +29,7 @@ from chat.reading.parser.goals import read_goals
 from chat.reading.parser.meal import meal_items, prepared
 from chat.reading.parser.measurements import (
     bed_or_wake,
+    half_a_reading,
     is_water,
     measurement_items,
     measures,
@@ -342,7 +343,11 @@ def _read_clauses(tokens: list[str], when: When, reading: Reading) -> None:
         if domain == "water":
             reading.entries.append(("log_water", {**water_amount(clause), "date": when.date}))
         elif domain == "measurement":
-            reading.measurements.extend(measurement_items(clause, when))
+            items = measurement_items(clause, when)
+            if not items and (hint := half_a_reading(clause)):
+                reading.errors.append(hint)  # "bp 120": which number is it?
+                continue
+            reading.measurements.extend(items)
             if ("log_measurement", None) not in reading.entries:
                 reading.entries.append(("log_measurement", None))
         elif domain == "exercise":
@@ -477,7 +482,7 @@ def _domain(clause: list[str]) -> str | None:
         return None
     if is_water(clause):
         return "water"
-    if measurement_items(clause, When()):
+    if measurement_items(clause, When()) or half_a_reading(clause):
         return "measurement"
     if exercise_item(clause) is not None and not _when_eaten(clause):
         return "exercise"

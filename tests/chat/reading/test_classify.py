@@ -59,6 +59,11 @@ def test_steps_are_a_checkin():
     assert "checkin" in keyword_categories("9,500 steps today")
 
 
+@pytest.mark.parametrize("message", ["bp 120/80", "my systolic was 131", "diastolic 85"])
+def test_a_blood_pressure_is_a_checkin(message):
+    assert "checkin" in keyword_categories(message)
+
+
 def test_weighing_options_is_not_a_weigh_in():
     assert "checkin" not in keyword_categories("I need to weigh my options")
 

@@ -180,20 +180,31 @@ READ = [
         id="one measurement not in a list",
     ),
     pytest.param(
-        '{"intent": "log_measurement", "data": {"measurements": [{"type": "Blood_Pressure", '
-        '"value": 120, "unit": "mmHg"}]}}',
+        '{"intent": "log_measurement", "data": {"measurements": [{"type": "Blood_Glucose", '
+        '"value": 97, "unit": "mg/dL"}]}}',
         [
             measured(
                 {
                     "type": "custom",
-                    "name": "Blood Pressure",
-                    "value": 120,
-                    "unit": "mmHg",
+                    "name": "Blood Glucose",
+                    "value": 97,
+                    "unit": "mg/dL",
                     "date": None,
                 }
             )
         ],
         id="an unknown type is a custom measurement of that name",
+    ),
+    pytest.param(
+        '{"intent": "log_measurement", "data": {"measurements": [{"type": "blood_pressure", '
+        '"value": "120/80", "unit": "mmHg"}]}}',
+        [
+            measured(
+                {"type": "systolic", "value": 120, "unit": "mmHg", "date": None},
+                {"type": "diastolic", "value": 80, "unit": "mmHg", "date": None},
+            )
+        ],
+        id="a blood pressure reading is its two fields",
     ),
     pytest.param(
         '{"intent": "log_measurement", "data": {"measurements": [{"type": "custom", "name": '

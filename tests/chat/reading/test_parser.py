@@ -262,19 +262,24 @@ LOGGED = [
         id="a length with no unit leaves the unit to the user's preference",
     ),
     pytest.param(
-        "blood pressure 120",
-        [measured(custom("Blood pressure", 120, "mmHg"))],
-        id="blood pressure is a custom measurement",
+        "systolic 128",
+        [measured(standard("systolic", 128, "mmHg"))],
+        id="one number of a blood pressure named by its own word",
     ),
     pytest.param(
         "bp 120/80",
+        [measured(standard("systolic", 120, "mmHg"), standard("diastolic", 80, "mmHg"))],
+        id="a blood pressure reading is a check-in of two fields",
+    ),
+    pytest.param(
+        "my bp was 135/85 this morning",
         [
             measured(
-                custom("Blood pressure systolic", 120, "mmHg"),
-                custom("Blood pressure diastolic", 80, "mmHg"),
+                standard("systolic", 135, "mmHg", "today"),
+                standard("diastolic", 85, "mmHg", "today"),
             )
         ],
-        id="a blood pressure reading is two values",
+        id="a blood pressure said with when it was taken",
     ),
     pytest.param(
         "resting heart rate 58 bpm",
@@ -372,12 +377,7 @@ LOGGED = [
     ),
     pytest.param(
         "my blood pressure was 118 over 76",
-        [
-            measured(
-                custom("Blood pressure systolic", 118, "mmHg"),
-                custom("Blood pressure diastolic", 76, "mmHg"),
-            )
-        ],
+        [measured(standard("systolic", 118, "mmHg"), standard("diastolic", 76, "mmHg"))],
         id="a blood pressure said as 118 over 76",
     ),
     pytest.param(

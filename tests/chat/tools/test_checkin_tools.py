@@ -31,3 +31,37 @@ def test_log_checkin_records_several_measurements_in_one_call(alice):
     )
     assert result.ok, result.message
     assert "weight 79.83 kg" in result.message and "waist 84 cm" in result.message
+
+
+def test_the_models_log_checkin_records_a_blood_pressure(alice):
+    result = run_tool(
+        ToolContext.for_user(alice), "log_checkin", {"systolic": 124, "diastolic": 81}
+    )
+
+    assert result.ok, result.message
+    assert result.message == "Logged your blood pressure 124/81 mmHg."
+
+
+def test_a_refused_blood_pressure_keeps_neither_of_its_numbers(alice):
+    ctx = ToolContext.for_user(alice)
+    result = run_tool(ctx, "log_checkin", {"systolic": 70, "diastolic": 110})
+
+    assert not result.ok and "must be higher than the diastolic" in result.message
+    assert result.data == {"refused": ["blood_pressure"]}  # not split into its fields
+    assert run_tool(ctx, "get_checkins", {}).data["checkins"] == []
+
+
+def test_the_trend_of_a_blood_pressure_field_is_in_mmhg(alice):
+    today = today_for(alice)
+    for days_ago, systolic in ((6, 132), (3, 128), (0, 121)):
+        checkin_upsert(
+            user=alice,
+            entry_date=today - dt.timedelta(days=days_ago),
+            systolic=systolic,
+            diastolic=80,
+        )
+
+    result = run_tool(ToolContext.for_user(alice), "measurement_trend", {"measurement": "systolic"})
+
+    assert result.ok and result.data["unit"] == "mmHg" and result.data["measurement"] == "Systolic"
+    assert result.data["first"]["value"] == 132 and result.data["direction"] == "falling"

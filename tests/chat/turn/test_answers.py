@@ -2,6 +2,7 @@
 from their own diary in Postgres, and which questions it leaves to a model."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 
@@ -241,3 +242,26 @@ def test_an_amount_said_after_the_food_is_the_amount_asked_about(alice, catalog)
     answer = food_fact(alice, "how many carbs in a banana, like 2 bananas")
 
     assert answer.startswith("2 medium Bananas, raw has about 54 g of carbs")
+
+
+def test_a_check_in_field_asked_about_this_week_is_read_day_by_day(alice, bob, day):
+    CheckInFactory(user=alice, entry_date=day - dt.timedelta(days=2), waist=Decimal("85"))
+    CheckInFactory(user=alice, entry_date=day, waist=Decimal("84.5"))
+    CheckInFactory(user=alice, entry_date=day - dt.timedelta(days=9), waist=Decimal("90"))
+    CheckInFactory(user=bob, entry_date=day, waist=Decimal("70"))
+
+    answer = data_answer(user=alice, text="what was my waist this week?")
+
+    earlier = day - dt.timedelta(days=2)
+    assert answer == (
+        f"This week ({day - dt.timedelta(days=6)} to {day}): waist 85 cm on "
+        f"{earlier:%a %-d %b}, 84.5 cm on {day:%a %-d %b}."
+    )
+
+
+def test_a_check_in_field_not_recorded_today_is_said_to_be_missing(alice, day):
+    CheckInFactory(user=alice, entry_date=day - dt.timedelta(days=1), hips=Decimal("99"))
+
+    answer = data_answer(user=alice, text="what are my hips today?")
+
+    assert answer == f"Today ({day.isoformat()}): no hips recorded."
