@@ -90,16 +90,8 @@ def checkin_value(*, user, field: fields.Field, value, unit: str | None, prefs) 
     return two_places(convert(kind.name, number, given, kept))
 
 
-@transaction.atomic
-def checkin_upsert(*, user, entry_date=None, **given) -> CheckInMeasurement:
-    """Record the given check-in values for a day; fields not given keep their stored value.
-
-    `given` holds values by field name (measurements.fields.CHECKIN: weight, neck, waist, hips,
-    steps...) and the units they are in by their kind's argument (weight_unit, length_unit),
-    each defaulting to the user's preferred one. One row per user and day. The row is created
-    with INSERT ... ON CONFLICT DO NOTHING and then locked, so concurrent calls for the same day
-    merge instead of failing.
-    """
+def _checkin_changes(user, entry_date, given: dict) -> tuple:
+    """The day and the values, checked, that a check-in of `given` records."""
     units = fields.unit_arguments()
     unknown = set(given) - set(fields.CHECKIN) - set(units)
     if unknown:
@@ -120,7 +112,33 @@ def checkin_upsert(*, user, entry_date=None, **given) -> CheckInMeasurement:
             f"Nothing to record: give at least one of {fields.names('or')}.",
             code="nothing_to_log",
         )
+    return day, changes
 
+
+def checkin_prepare(*, user, entry_date=None, **given) -> CheckInMeasurement:
+    """What `checkin_upsert` would record, checked and not saved: the day's row as stored (or a
+    new one) with the given values, for a caller that decides after seeing it."""
+    day, changes = _checkin_changes(user, entry_date, given)
+    row = CheckInMeasurement.objects.for_user(user).filter(entry_date=day).first()
+    row = row or CheckInMeasurement(user=user, entry_date=day)
+    for name, value in changes.items():
+        setattr(row, name, value)
+    _check_order(row)
+    row.full_clean()
+    return row
+
+
+@transaction.atomic
+def checkin_upsert(*, user, entry_date=None, **given) -> CheckInMeasurement:
+    """Record the given check-in values for a day; fields not given keep their stored value.
+
+    `given` holds values by field name (measurements.fields.CHECKIN: weight, neck, waist, hips,
+    steps...) and the units they are in by their kind's argument (weight_unit, length_unit),
+    each defaulting to the user's preferred one. One row per user and day. The row is created
+    with INSERT ... ON CONFLICT DO NOTHING and then locked, so concurrent calls for the same day
+    merge instead of failing.
+    """
+    day, changes = _checkin_changes(user, entry_date, given)
     row = user_row_for_update(CheckInMeasurement, user=user, entry_date=day)
     for name, value in changes.items():
         setattr(row, name, value)

@@ -64,6 +64,7 @@ def _checkin_parameters() -> dict:
     category="checkin",
     profiles=CORE,
     writes=True,
+    plans=True,
     description=(
         f"Record standard check-in measurements for a day: {checkin_fields.names()}. "
         "Give only what the user said; several at once is fine."
@@ -82,7 +83,7 @@ def log_checkin(ctx, args) -> ToolResult:
     before = row_state(earlier, given) if earlier else dict.fromkeys(given)
     units = {name: args.get(name) for name in checkin_fields.unit_arguments()}
     try:
-        row = measurement_services.checkin_upsert(
+        row = measurement_services.checkin_prepare(
             user=ctx.user, entry_date=args.get("date"), **units, **given
         )
     except ValidationError as refused:
@@ -97,22 +98,32 @@ def log_checkin(ctx, args) -> ToolResult:
             data={"refused": [reading.name for reading in readings]},
         )
     measured = _checkin_summary(row, given, preferences_for(ctx.user))
-    summary = f"{measured} on {row.entry_date}"
-    written = Written(
-        kind="checkin",
-        id=str(row.id),
-        summary=summary,
-        date=str(row.entry_date),
-        chip=measured[:1].upper() + measured[1:],
-        undo={"op": "restore", "before": before, "after": row_state(row, given)},
-        phrase=f"your {measured}",
+
+    def done(row) -> ToolResult:
+        written = Written(
+            kind="checkin",
+            id=str(row.id),
+            summary=f"{measured} on {row.entry_date}",
+            date=str(row.entry_date),
+            chip=measured[:1].upper() + measured[1:],
+            undo={"op": "restore", "before": before, "after": row_state(row, given)},
+            phrase=f"your {measured}",
+        )
+        return ToolResult(
+            ok=True,
+            message=logged_sentence([written], today_for(ctx.user)),
+            data={"date": row.entry_date},
+            written=[written],
+        )
+
+    result = done(row)  # what it would record, for the turn to decide on
+    result.rows = [row]
+    result.plan = lambda: done(
+        measurement_services.checkin_upsert(
+            user=ctx.user, entry_date=args.get("date"), **units, **given
+        )
     )
-    return ToolResult(
-        ok=True,
-        message=logged_sentence([written], today_for(ctx.user)),
-        data={"date": row.entry_date},
-        written=[written],
-    )
+    return result
 
 
 @tool(

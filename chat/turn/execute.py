@@ -22,11 +22,11 @@ from sparky.services import preferences_for
 # The rows the user may review before they are saved (their preference), and the tools that
 # write them without saying which rows beforehand.
 REVIEWED_KINDS = ("food_entry", "exercise_entry")
-_REVIEWED_TOOLS = {"log_food", "log_external_food", "log_exercise"}
+_REVIEWED_TOOLS = {"log_external_food"}
 # Rows a turn adds to the diary, counted against bulk_problem, by kind; a tool that says its rows
 # only once done adds one of its kind.
 _ENTRY_KINDS = ("food_entry", "exercise_entry", "checkin")
-_ENTRY_TOOLS = {"log_food", "log_external_food", "log_exercise", "log_checkin"}
+_ENTRY_TOOLS = {"log_external_food"}
 REVIEW_QUESTION = (
     "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
 )

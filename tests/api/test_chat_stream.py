@@ -335,7 +335,7 @@ def test_the_stream_and_its_events_are_in_the_openapi_description(alice_api):
 def test_a_models_thinking_is_not_streamed_but_the_answer_after_it_is(
     alice_api, alice, catalog, model, fake_llm
 ):
-    fake_llm.reply_text("food")  # the classifier
+    # "good for me" is a request for advice: the coaching tools, with no classifier request
     fake_llm.reply_text(
         "<think>The user asks about bananas; no tool is needed.</think>"
         "Bananas are a good source of potassium.",

@@ -15,8 +15,9 @@ from chat.tools.grounding import Said
 from chat.turn.answers import answer_question
 from chat.turn.execute import question_for, settle
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
+from measurements.fields import CHECKIN
 from measurements.services import STANDARD_TYPES
-from measurements.units import parse_length_unit, parse_weight_unit
+from measurements.units import parse_unit
 from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
 from sparky.dates import today_for
 
@@ -60,13 +61,13 @@ def intent_calls(intent) -> list[tuple[str, dict]]:
                 continue
             args = by_date.setdefault(m.get("date"), {"date": m.get("date")})
             args[kind] = m.get("value")
-            try:  # the tool's enums are kg/lb and cm/inches; an odd unit is left for it to refuse
-                if kind == "weight" and unit:
-                    args["weight_unit"] = parse_weight_unit(unit, unit)
-                elif kind in ("neck", "waist", "hips") and unit:
-                    args["length_unit"] = parse_length_unit(unit, unit)
-            except ValidationError:
-                args[f"{'weight' if kind == 'weight' else 'length'}_unit"] = unit
+            field = CHECKIN.get(kind)
+            given_in = field.kind if field is not None else None
+            if unit and given_in is not None and given_in.argument:
+                try:  # the tool's enums ("kg"/"lb"); an odd unit is left for it to refuse
+                    args[given_in.argument] = parse_unit(given_in.name, unit, unit)
+                except ValidationError:
+                    args[given_in.argument] = unit
         calls[:0] = [("log_checkin", args) for args in by_date.values()]
         return calls
     return []
