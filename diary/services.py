@@ -36,8 +36,7 @@ def preferences_update(*, user, **fields) -> UserPreferences:
     which are always kept in the preferred units."""
     for name in _UNIT_FIELDS.keys() & fields.keys():
         fields[name] = _unit(name, fields[name])
-    sparky_services.preferences_for(user)  # made on first use
-    before = UserPreferences.objects.select_for_update().get(user=user)
+    before = sparky_services.preferences_locked(user)
     old_weight, old_length = before.default_weight_unit, before.default_measurement_unit
     prefs = sparky_services.preferences_update(user=user, **fields)
     if (old_weight, old_length) != (prefs.default_weight_unit, prefs.default_measurement_unit):

@@ -5,6 +5,7 @@ import uuid
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import connection, models, transaction
+from django.utils import timezone
 
 from sparky import vocabulary
 from sparky.models import User, UserPreferences, validate_time_zone
@@ -128,9 +129,17 @@ def storable_text(value: str, *, field: str) -> str:
 
 
 def preferences_for(user: User) -> UserPreferences:
-    """The user's preferences, created with the spec's defaults on first use."""
-    prefs, _ = UserPreferences.objects.get_or_create(user=user)
-    return prefs
+    """The user's preferences: the stored ones, else the spec's defaults (not saved: reading
+    them writes nothing; `preferences_update` stores them on the first change)."""
+    stored = UserPreferences.objects.filter(user=user).first()
+    return stored or UserPreferences(user=user, updated_at=timezone.now())
+
+
+def preferences_locked(user: User) -> UserPreferences:
+    """The user's stored preferences, created with the defaults if need be, locked until the
+    transaction ends: what a change starts from."""
+    UserPreferences.objects.get_or_create(user=user)
+    return UserPreferences.objects.select_for_update().get(user=user)
 
 
 def clean_choice(value, choices, *, field: str, expected: str) -> str:
@@ -194,8 +203,7 @@ def preferences_update(*, user: User, **fields) -> UserPreferences:
             f"{', '.join(sorted(_PREFERENCE_FIELDS))}.",
             code="unknown_field",
         )
-    preferences_for(user)  # made on first use
-    prefs = UserPreferences.objects.select_for_update().get(user=user)
+    prefs = preferences_locked(user)
     new_time_zone = None
 
     for name, value in fields.items():

@@ -8,10 +8,12 @@ from sparky.services import account_create, preferences_for
 # --- preferences -----------------------------------------------------------------------------
 
 
-def test_preferences_are_created_with_the_spec_defaults_once(alice):
+def test_preferences_read_as_the_spec_defaults_and_are_stored_once_changed(alice):
     prefs = preferences_for(alice)
 
-    assert preferences_for(alice) == prefs
+    assert UserPreferences.objects.filter(user=alice).count() == 0  # reading writes nothing
+    preferences_update(user=alice, date_format="dd/MM/yyyy")
+    preferences_update(user=alice, review_photos=False)
     assert UserPreferences.objects.filter(user=alice).count() == 1
     assert (prefs.default_weight_unit, prefs.default_measurement_unit) == ("kg", "cm")
     assert (prefs.date_format, prefs.auto_clear_history, prefs.chat_categories) == (
