@@ -149,11 +149,14 @@ def allowed_tools(turn: Turn) -> ToolSet | None:
     return build_chatbot_tools(turn.user, "full", turn.manual)
 
 
-def gate(turn: Turn, *, origin: str) -> ToolContext:
+def gate(turn: Turn, *, origin: str, profile: str = "full") -> ToolContext:
     """The context every call of this turn runs in: who asks (`origin`: parser, intent-json or
-    model) and what the user said, for the grounding check."""
+    model; `profile`: a small model's details are grounded strictly) and what the user said, for
+    the grounding check."""
     said = Said.of(turn.text, image=turn.image is not None, reading=turn.reading, origin=origin)
-    return ToolContext.for_user(turn.user, image=turn.image, source=turn.source, said=said)
+    return ToolContext.for_user(
+        turn.user, image=turn.image, source=turn.source, said=said, profile=profile
+    )
 
 
 def _switched_off(name: str) -> str:
@@ -211,13 +214,14 @@ def said_lines(turn: Turn, lines: list[str]) -> str:
 
 
 def dispatch_intents(
-    turn: Turn, intents, *, engine: str, bare_food=False, only_if_sure=False
+    turn: Turn, intents, *, engine: str, bare_food=False, only_if_sure=False, profile="full"
 ) -> CoachResponse | None:
     """Run what the intents propose through the executor (chat.turn.execute): every call
     checked, then held for the user or written at once. `only_if_sure` (Sparky reading first in
     front of a model): None, with nothing written, unless every call is a plain save or the
     diary's own refusal, with nothing to choose from or to confirm."""
-    ctx = gate(turn, origin="intent-json" if engine == "intent-json" else "parser")
+    origin = "intent-json" if engine == "intent-json" else "parser"
+    ctx = gate(turn, origin=origin, profile=profile if origin == "intent-json" else "full")
     lines: list = []
     batch, hunches, answered = check_intents(turn, ctx, intents, lines, bare_food)
     if only_if_sure and not _sure(turn, batch, hunches):

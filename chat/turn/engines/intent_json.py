@@ -52,7 +52,7 @@ def run(turn: Turn, config, classification, profile, service) -> CoachResponse:
             engine="intent-json",
             message="\n".join(f"Not saved: {problem}" for problem in parsed.errors),
         )
-    response = dispatch_intents(turn, parsed.intents, engine="intent-json")
+    response = dispatch_intents(turn, parsed.intents, engine="intent-json", profile=profile)
     if parsed.errors:
         response.message += "\n" + "\n".join(f"Not saved: {problem}" for problem in parsed.errors)
     return response
