@@ -333,13 +333,24 @@ class Checked:
 def _guarded(name: str, act) -> ToolResult:
     """A call's work in its own transaction, every failure turned into a result the model can
     read; a refusal keeps nothing."""
-    try:
+
+    def in_transaction() -> ToolResult:
         with transaction.atomic():
             result = act()
             if not result.ok:
                 # A refusal writes nothing, even if the handler had started.
                 transaction.set_rollback(True)
                 result.written = []
+        return result
+
+    return _answered(name, in_transaction)
+
+
+def _answered(name: str, act) -> ToolResult:
+    """What `act` returns, or its failure as a result: the user's input refused by a service,
+    something not found, or a fault of Sparky's (logged, never shown as it is)."""
+    try:
+        return act()
     except ValidationError as exc:
         return _refused(exc)
     except ObjectDoesNotExist as exc:
@@ -347,7 +358,6 @@ def _guarded(name: str, act) -> ToolResult:
     except Exception:
         logger.exception("tool %s failed", name)
         return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
-    return result
 
 
 def _refused(exc: ValidationError) -> ToolResult:
@@ -374,19 +384,12 @@ def check_tool(
     repaired and validated, a model's writes grounded in what the user said, and a planning
     tool's handler asked what it would do. Never raises for the model's mistakes or the user's
     bad input."""
-    checked = _check(ctx, name, raw_arguments, allowed=allowed, dormant_hint=dormant_hint)
+    checked = _check(ctx, name, raw_arguments, allowed, dormant_hint)
     checked.raw = raw_arguments
     return checked
 
 
-def _check(
-    ctx: ToolContext,
-    name: str,
-    raw_arguments,
-    *,
-    allowed: ToolSet | None = None,
-    dormant_hint: str | None = None,
-) -> Checked:
+def _check(ctx, name, raw_arguments, allowed, dormant_hint) -> Checked:
     if allowed is not None:
         t = allowed.get(name)
     else:
@@ -435,15 +438,7 @@ def _check(
 
 def _checked_plan(name: str, check) -> ToolResult:
     """A planning handler's answer, its refusals read as a doing handler's are."""
-    try:
-        result = check()
-    except ValidationError as exc:
-        return _refused(exc)
-    except ObjectDoesNotExist as exc:
-        return ToolResult(ok=False, message=(str(exc) or "Not found.") + " Nothing was saved.")
-    except Exception:
-        logger.exception("tool %s failed", name)
-        return ToolResult(ok=False, message=f"{name} failed unexpectedly; nothing was saved.")
+    result = _answered(name, check)
     if not result.ok:
         result.plan = None
     return result

@@ -19,14 +19,12 @@ from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
 from sparky.services import preferences_for
 
-# The rows the user may review before they are saved (their preference), and the tools that
-# write them without saying which rows beforehand.
+# The rows the user may review before they are saved (their preference), and the rows a turn
+# adds to the diary, counted against bulk_problem.
 REVIEWED_KINDS = ("food_entry", "exercise_entry")
-_REVIEWED_TOOLS = {"log_external_food"}
-# Rows a turn adds to the diary, counted against bulk_problem, by kind; a tool that says its rows
-# only once done adds one of its kind.
 _ENTRY_KINDS = ("food_entry", "exercise_entry", "checkin")
-_ENTRY_TOOLS = {"log_external_food"}
+# Loggers that say their row only once done (no plan): each adds one food entry.
+_UNPLANNED_LOGGERS = {"log_external_food"}
 REVIEW_QUESTION = (
     "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
 )
@@ -61,14 +59,18 @@ def settle(turn: Turn, batch: list[Checked]) -> str | None:
 
 
 def hold(turn: Turn, batch: list[Checked], question: str) -> None:
-    waiting = [[c.name, c.raw] for c in batch if c.keeps or c.result.confirm]
+    """Nothing of the batch is written: its calls wait for the user's yes to `question`."""
+    _wait(turn, [[c.name, c.raw] for c in batch if c.keeps or c.result.confirm], question)
+    for c in batch:
+        turn.record(c.name, c.result.held(), c.raw)
+
+
+def _wait(turn: Turn, calls: list[list], question: str) -> None:
     turn.pending_confirmation = {
-        "calls": (turn.pending_confirmation or {}).get("calls", []) + waiting,
+        "calls": (turn.pending_confirmation or {}).get("calls", []) + calls,
         "question": question,
         "created_at": timezone.now().isoformat(),
     }
-    for c in batch:
-        turn.record(c.name, c.result.held(), c.raw)
 
 
 def commit(turn: Turn, batch: list[Checked]) -> None:
@@ -82,15 +84,15 @@ def commit(turn: Turn, batch: list[Checked]) -> None:
         if c.deferred and c.done.confirm:
             late.append(c)
     if late:
-        hold(turn, [], _confirm_question([c.done.confirm for c in late]))
-        turn.pending_confirmation["calls"] += [[c.name, c.raw] for c in late]
+        question = _confirm_question([c.done.confirm for c in late])
+        _wait(turn, [[c.name, c.raw] for c in late], question)
     turn.announce_saved()  # saved for good: its chips may be shown now
 
 
 def _bulk_question(turn: Turn, batch: list[Checked]) -> str | None:
     earlier = [w for w in turn.written if w.kind in _ENTRY_KINDS]
     rows = [w for c in batch if c.keeps for w in c.result.written if w.kind in _ENTRY_KINDS]
-    unsaid = sum(1 for c in batch if c.deferred and c.name in _ENTRY_TOOLS)
+    unsaid = sum(1 for c in batch if c.deferred and c.name in _UNPLANNED_LOGGERS)
     food_ids = [w.id for w in earlier if w.kind == "food_entry"]
     kcal = sum(
         (entry_nutrients(e).get("calories") or 0)
@@ -121,7 +123,7 @@ def _review_question(turn: Turn, batch: list[Checked]) -> str | None:
     saved."""
     reviewed = any(
         w.kind in REVIEWED_KINDS for c in batch if c.keeps for w in c.result.written
-    ) or any(c.deferred and c.name in _REVIEWED_TOOLS for c in batch)
+    ) or any(c.deferred and c.name in _UNPLANNED_LOGGERS for c in batch)
     if not reviewed:
         return None
     prefs = preferences_for(turn.user)
