@@ -340,80 +340,127 @@ def _store_reply(turn: Turn, user_message: ChatMessage, response: CoachResponse)
 # --- one turn --------------------------------------------------------------------------------
 
 
-def _respond(turn: Turn) -> CoachResponse:
-    if turn.image is None:
-        chosen = resolve_confirmation(turn) or resolve_pick(turn)
-        if chosen is not None:
-            return chosen
+@dataclasses.dataclass
+class _Route:
+    """Who answers the turn: the user's AI service and its connection (None: Sparky alone), the
+    tools it may be offered, the categories the message was classified into, and what came of
+    the model if it was asked (it failed before saving anything; it handed the message back)."""
 
+    service: object = None
+    config: object = None
+    profile: str = "core"
+    classification: object = None
+    failure: Exception | None = None
+    handed_back: bool = False
+
+
+def _route(turn: Turn) -> _Route:
+    """The AI service that answers this turn, or none, with one plain note when the user's
+    service is set up but can't be asked (its settings need attention, it keeps failing)."""
     service = active_ai_service(turn.user)
-    config, config_problem = None, None
-    if service is not None:
-        try:
-            config = llm.config_for(service, turn.user)
-        except llm.LLMError as exc:
-            config_problem = str(exc)
-    if config is not None and circuit.is_open(turn.user):
-        who = config.spoken_name
+    route = _Route(service=service, profile=service.tool_profile if service else "core")
+    if service is None:
+        return route
+    try:
+        route.config = llm.config_for(service, turn.user)
+    except llm.LLMError as exc:
+        # the settings' own words (a refused address, an unknown type): no model, no path
+        turn.notes.append(
+            f"Your AI service needs attention ({exc}); Sparky answered this one on its own."
+        )
+        return route
+    if circuit.is_open(turn.user):
+        who = route.config.spoken_name
         turn.notes.append(
             f"{who[0].upper()}{who[1:]} failed several times in a row, so Sparky answered this "
             "one on its own."
         )
-        config = None
-    if config_problem:
-        # the settings' own words (a refused address, an unknown type): no model, no path
-        turn.notes.append(
-            f"Your AI service needs attention ({config_problem}); Sparky answered this one on "
-            "its own."
-        )
+        route.config = None
+    return route
 
-    profile = service.tool_profile if service is not None else "core"
 
-    def classified(llm_classify):
-        return classify(
-            text=turn.text,
-            has_image=turn.image is not None,
-            profile=profile,
-            manual=turn.manual,
-            previous_reply=turn.previous.content if turn.previous else None,
-            llm_classify=llm_classify,
-            keywords=list(turn.reading.categories),
-        )
+def _classified(turn: Turn, route: _Route, llm_classify) -> None:
+    route.classification = classify(
+        text=turn.text,
+        has_image=turn.image is not None,
+        profile=route.profile,
+        manual=turn.manual,
+        previous_reply=turn.previous.content if turn.previous else None,
+        llm_classify=llm_classify,
+        keywords=list(turn.reading.categories),
+    )
+    turn.add_usage(route.classification.usage, prefix="classifier_")
 
-    sure = None
-    if config is not None and (service.sparky_reads_first or turn.reading.diary_command):
-        classification = classified(_offline_classifier(turn))
-        sure = offline.run_if_sure(turn, classification)
-    if sure is None:
-        classification = classified(
-            _llm_classifier(turn, config) if config else _offline_classifier(turn)
-        )
-        turn.add_usage(classification.usage, prefix="classifier_")
 
-    if sure is not None:
-        response = sure
-    elif config is None:
-        response = offline.run(turn, classification)
-    else:
-        try:
-            if config.supports_tools:
-                response = agent.run(turn, config, classification, profile, service)
-            else:
-                response = intent_json.run(turn, config, classification, profile, service)
-        except llm.LLMError as exc:
-            opened = circuit.record_failure(turn.user)
-            if turn.written:
-                response = _provider_failure(turn, config, exc, opened)
-            else:
-                response = _offline_instead(turn, config, exc, classification)
-        else:
-            circuit.record_success(turn.user)
-            if response is None:  # the model handed the message back: Sparky's parser reads it
-                response = _handed_back(turn, classification)
-        response.categories = classification.categories
-        response.mode = classification.mode
-        response.phase = classification.phase
+def _answers_a_question(turn: Turn) -> CoachResponse | None:
+    """The user's answer to Sparky's last question: yes/no to a review, an option's number."""
+    if turn.image is not None:
+        return None
+    return resolve_confirmation(turn) or resolve_pick(turn)
 
+
+def _sparky_reads_first(turn: Turn, route: _Route) -> CoachResponse | None:
+    """In front of a model, Sparky's parser answers what it reads with certainty."""
+    if route.config is None or not (route.service.sparky_reads_first or turn.reading.diary_command):
+        return None
+    _classified(turn, route, _offline_classifier(turn))
+    return offline.run_if_sure(turn, route.classification)
+
+
+def _the_model(turn: Turn, route: _Route) -> CoachResponse | None:
+    """The model, by tool calls or intent JSON. None when it handed the message back or failed
+    before saving anything: Sparky's parser answers then."""
+    if route.config is None:
+        return None
+    config = route.config
+    _classified(turn, route, _llm_classifier(turn, config))
+    engine = agent if config.supports_tools else intent_json
+    try:
+        response = engine.run(turn, config, route.classification, route.profile, route.service)
+    except llm.LLMError as exc:
+        opened = circuit.record_failure(turn.user)
+        if turn.written:
+            return _provider_failure(turn, config, exc, opened)
+        route.failure = exc
+        return None
+    circuit.record_success(turn.user)
+    route.handed_back = response is None
+    return response
+
+
+def _sparky_alone(turn: Turn, route: _Route) -> CoachResponse:
+    """Sparky's parser: with no model, after the model failed, or with what it handed back."""
+    if route.classification is None:
+        _classified(turn, route, _offline_classifier(turn))
+    if route.failure is not None:
+        return _offline_instead(turn, route.config, route.failure, route.classification)
+    if route.handed_back:
+        return _handed_back(turn, route.classification)
+    return offline.run(turn, route.classification)
+
+
+# Who may answer a turn, in order: the first with an answer answers. Each writes nothing unless
+# it answers, and then only through the executor (chat.turn.execute).
+_ANSWERERS = (_sparky_reads_first, _the_model, _sparky_alone)
+
+
+def _respond(turn: Turn) -> CoachResponse:
+    if (chosen := _answers_a_question(turn)) is not None:
+        return chosen  # answered as the question was asked, with nothing else added
+    route = _route(turn)
+    response = None
+    for answer in _ANSWERERS:
+        if (response := answer(turn, route)) is not None:
+            break
+    return _finished(turn, route, response)
+
+
+def _finished(turn: Turn, route: _Route, response: CoachResponse) -> CoachResponse:
+    """The reply as sent: its categories, the question it waits on, its options and notes."""
+    if route.classification is not None:
+        response.categories = route.classification.categories
+        response.mode = route.classification.mode
+        response.phase = route.classification.phase
     if turn.pending_confirmation and response.action not in ("error", "confirm"):
         question = turn.pending_confirmation["question"]
         if question not in response.message:
@@ -422,7 +469,7 @@ def _respond(turn: Turn) -> CoachResponse:
     if response.action == "confirm" and turn.pending_confirmation:
         response.review = review_items(turn.pending_confirmation, user=turn.user)
     if turn.option_requests and response.action != "error":
-        attach_options(turn, response, config)
+        attach_options(turn, response, route.config)
     if turn.notes:
         response.message = "\n\n".join([response.message, *turn.notes]).strip()
     return response
