@@ -67,3 +67,10 @@ KM_PER_UNIT: dict[str, Decimal] = {unit: Decimal(d["km"]) for unit, d in _DISTAN
 DISTANCE_SPELLINGS: dict[str, str] = {
     word: unit for unit, d in _DISTANCES.items() for word in d["words"]
 }
+
+
+with (_FILE.parent / "muscles.toml").open("rb") as handle:
+    # Muscle group as the catalog names it -> the words people ask for it by.
+    MUSCLE_GROUPS: dict[str, tuple[str, ...]] = {
+        group: tuple(words) for group, words in tomllib.load(handle)["groups"].items()
+    }

@@ -53,6 +53,7 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
+from chat.reading.question import Question, read_question
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
@@ -174,6 +175,8 @@ class Reading:
     manual: str | None = None
     # A command on the diary's own record ("my usual breakfast", "same dinner as yesterday").
     diary_command: bool = False
+    # What a question asks of which domain (chat.reading.question), when it places it.
+    question: Question | None = None
 
     @property
     def reports_nothing(self) -> bool:
@@ -195,17 +198,19 @@ def read(text: str) -> Reading:
     text = text or ""
     tokens = tuple(tokenise(text)) if text.strip() else ()
     parse = parse_message(text)
+    kind = _kind(spelled_out(text), list(tokens), parse)
     return Reading(
         text=text,
         tokens=tokens,
         numbers=numbers_in(text),
         parse=parse,
         categories=tuple(keyword_categories(text)),
-        kind=_kind(spelled_out(text), list(tokens), parse),
+        kind=kind,
         answer=yes_or_no(text),
         pick=numeric_reply(text),
         manual=manual_reply(text),
         diary_command=read_usual(text) is not None or read_repeat(text) is not None,
+        question=read_question(spelled_out(text), tokens, kind, search_subject(text)),
     )
 
 

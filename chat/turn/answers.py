@@ -15,23 +15,26 @@ from django.core.exceptions import ValidationError
 from chat.reading.message import question_kind, search_subject, wants_advice
 from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import spelled_out, tokenise
+from chat.reading.question import Period, Question, period_of
 from chat.reading.vocabulary import ASKING
 from chat.tools.base import ToolContext
 from chat.tools.reports import weekly_report
 from diary.selectors import daily_summary
+from exercise import answers as exercise_answers
 from exercise.phrases import activity_words
 from exercise.selectors import exercise_diary
+from measurements import answers as body_answers
 from measurements import fields as checkin_fields
 from measurements import vocabulary as body
-from measurements.selectors import checkin_history, kept_unit, measurements_for, weight_trend
+from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition import vocabulary as food_words
+from nutrition.answers import water_answer
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
 from nutrition.vocabulary import MEAL_NAMES, MEALS
-from sparky.dates import parse_day
-from sparky.services import preferences_for
+from sparky.dates import parse_day, today_for
 from sparky.words import alternation, words_pattern
 
 
@@ -158,7 +161,8 @@ def _custom_answer(user, day, text: str) -> str | None:
 
 def _checkin_answer(user, text: str) -> str | None:
     """The values of the check-in fields a question names that the day's topics do not answer
-    (weight and steps have lines of their own): "what was my blood pressure this week?"."""
+    (weight and steps have lines of their own) over the days it asks about: "what was my blood
+    pressure this week?", from the body's history (measurements.answers)."""
     named = [
         (label, fields)
         for label, fields in checkin_fields.asked(tokenise(text))
@@ -166,30 +170,8 @@ def _checkin_answer(user, text: str) -> str | None:
     ]
     if not named:
         return None
-    today = parse_day(user, "today")
-    week = bool(_WEEK.search(text))
-    day = parse_day(user, "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today")
-    rows = checkin_history(user=user, days=7 if week else (today - day).days + 1)
-    rows = [row for row in reversed(rows) if week or row["date"] == day]  # oldest first
-    prefs = preferences_for(user)
-    parts = []
-    for label, fields in named:
-        unit = kept_unit(fields[-1].name, prefs)
-        said = [
-            "/".join(f"{Decimal(row[f.name]).normalize():f}" for f in fields)
-            + f" {unit}"
-            + (f" on {row['date']:%a %-d %b}" if week else "")
-            for row in rows
-            if all(row[f.name] is not None for f in fields)
-        ]
-        parts.append(
-            f"{label.lower()} {', '.join(said)}" if said else f"no {label.lower()} recorded"
-        )
-    if week:
-        when = f"This week ({today - dt.timedelta(days=6)} to {today})"
-    else:
-        when = f"{'Today' if day == today else 'Yesterday'} ({day.isoformat()})"
-    return f"{when}: " + "; ".join(parts) + "."
+    start, end, when = period_of(text).dates(today_for(user))
+    return body_answers.history_answer(user, named, start, end, when)
 
 
 def _weight_line(user, weight, unit: str) -> str:
@@ -307,7 +289,7 @@ _AMOUNT_AFTER = _ci(
 )
 
 
-def food_fact(user, text: str) -> str | None:
+def food_fact(user, text: str, *, quiet: bool = False) -> str | None:
     """The answer to a question about a food ("how many carbs are in 2 slices of bread?"): the
     amount asked about (its household measure when none is said), found and counted as logging
     it would; the nutrient asked for first. None when the question names no food; a plain "not
@@ -329,6 +311,8 @@ def food_fact(user, text: str) -> str | None:
     except ValidationError:
         facts = None
     if facts is None:
+        if quiet:  # asked of a thing that may be no food: the caller says what it can't find
+            return None
         return (
             f"I couldn't find {phrase!r} in the food catalog, so I can't give its numbers. Try "
             "another name for it."
@@ -389,11 +373,47 @@ def search_answer(user, text: str) -> str | None:
     )
 
 
-class _Asked:
-    """A question read on its own, for callers that have only its text."""
+def domain_answer(user, question: Question) -> str | None:
+    """A question answered from the domain it asks about (chat.reading.question): the exercise
+    catalog or the user's workouts, their body's readings, their water; a thing described by
+    the exercise catalog, else by the food catalog. None when that domain has no answer."""
+    start, end, when = question.period.dates(today_for(user))
+    if question.domain == "exercise":
+        if question.ask == "search":
+            return exercise_answers.search_answer(user, question.subject)
+        if question.ask == "detail":
+            return exercise_answers.detail_answer(user, question.subject)
+        if start is None:  # "when did I last work out": the last 30 days
+            start, end, when = Period("month").dates(end)
+        return exercise_answers.history_answer(user, start, end, when)
+    if question.domain == "body":
+        return body_answers.history_answer(user, list(question.named), start, end, when)
+    if question.domain == "water":
+        return water_answer(user, start, end, when)
+    if question.domain == "goals":
+        return _goals_answer(user, end, when)
+    if question.domain == "thing":
+        return exercise_answers.detail_answer(user, question.subject) or food_fact(
+            user, f"calories in {question.subject}", quiet=True
+        )
+    return None
 
-    def __init__(self, text: str, kind: str):
-        self.text, self.kind = text, kind
+
+def _goals_answer(user, day, when: str) -> str:
+    """The goals that apply on `day`, each with how far the day has come."""
+    summary = daily_summary(user=user, day=day)
+    lines = [calories_line(summary)] if summary["calories"]["goal"] is not None else []
+    lines += [
+        _nutrient_line(summary, name, _NUTRIENT_NAMES.get(name, name.replace("_", " ")))
+        for name, row in summary["nutrients"].items()
+        if name != "calories" and row["goal"] is not None
+    ]
+    water = summary["water"]
+    if water["goal"]:
+        lines.append(f"water {water['glasses']} of {water['goal']} glasses")
+    if not lines:
+        return "You have no goals set yet: set them in Settings, Goals, or tell me one."
+    return f"Your goals, {when[0].lower()}{when[1:]}: " + "; ".join(lines) + "."
 
 
 def answer_for(*, user, reading) -> str | None:
@@ -401,6 +421,8 @@ def answer_for(*, user, reading) -> str | None:
     catalog search, the user's own numbers. None when a model should answer (advice, anything
     else) or the question is not one of these after all."""
     text = spelled_out(reading.text)  # "calroies": the words the user meant
+    if reading.question is not None and (answer := domain_answer(user, reading.question)):
+        return answer
     if reading.kind == "search":
         return search_answer(user, text)
     if reading.kind == "food_question":
@@ -413,10 +435,9 @@ def answer_for(*, user, reading) -> str | None:
 def answer_question(*, user, text: str) -> str:
     text = spelled_out(text)
     kind = question_kind(text)
-    if kind in ("search", "food_question"):
-        answer = answer_for(user=user, reading=_Asked(text, kind))
-        if answer is not None:
-            return answer
+    found = {"search": search_answer, "food_question": food_fact}.get(kind)
+    if found is not None and (answer := found(user, text)) is not None:
+        return answer
     if wants_advice(text) and not _WEEK.search(text):
         day = parse_day(user, "today")
         return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."

@@ -254,8 +254,8 @@ def test_a_check_in_field_asked_about_this_week_is_read_day_by_day(alice, bob, d
 
     earlier = day - dt.timedelta(days=2)
     assert answer == (
-        f"This week ({day - dt.timedelta(days=6)} to {day}): waist 85 cm on "
-        f"{earlier:%a %-d %b}, 84.5 cm on {day:%a %-d %b}."
+        f"This week ({day - dt.timedelta(days=6):%-d %b} to {day:%-d %b}): waist 85 cm on "
+        f"{earlier:%a %-d %b}, 84.5 cm on {day:%a %-d %b} (down 0.5 cm)."
     )
 
 

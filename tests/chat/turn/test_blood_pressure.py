@@ -55,7 +55,7 @@ def test_the_weeks_blood_pressure_is_answered_from_the_diary(alice, bob):
     response = handle_turn(alice, "what was my blood pressure this week?")
 
     assert response.message == (
-        f"This week ({today - dt.timedelta(days=6)} to {today}): blood pressure "
+        f"This week ({today - dt.timedelta(days=6):%-d %b} to {today:%-d %b}): blood pressure "
         f"128/84 mmHg on {earlier:%a %-d %b}, 121/79 mmHg on {today:%a %-d %b}."
     )
     assert CheckInMeasurement.objects.for_user(alice).count() == 2

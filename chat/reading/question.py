@@ -1,0 +1,137 @@
+"""What a question asks and of which domain, read from its words: the exercise catalog or the
+user's workouts, their body's readings over a period, their water over several days, or a thing
+to describe ("what is a burpee"). Read once with the message (chat.reading.message.Reading
+.question); chat.turn.answers answers it from the domain it names.
+
+A question this does not place (a food's facts, the day's numbers, what was eaten, advice) has
+no Question: those are read as before, by the Reading's kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+
+from chat.reading.vocabulary import ASKING
+from exercise import vocabulary as exercise_words
+from measurements import fields as checkin_fields
+from nutrition import vocabulary as food_words
+from sparky.dates import WEEKDAYS
+from sparky.words import alternation, words_pattern
+
+_WORDS = ASKING["question"]
+_EXERCISE = words_pattern({*_WORDS["exercise"], *exercise_words.WORDS})
+_MUSCLES = words_pattern({w for words in exercise_words.MUSCLE_GROUPS.values() for w in words})
+_ME = words_pattern(_WORDS["me"])
+_BURN = words_pattern(_WORDS["burn"])
+_WATER = words_pattern(food_words.WATER_WORDS)
+_GOALS = words_pattern(_WORDS["goals"])
+_NUTRIENTS = words_pattern(
+    {*food_words.NUTRIENT_OF_WORD, *food_words.CALORIE_WORDS, *food_words.WATER_WORDS}
+)
+_NOT_A_NAME = words_pattern(_WORDS["not_a_name"])
+_DESCRIBE = re.compile(
+    rf"^\W*(?:{alternation(_WORDS['describe'])})\s+(?:an?\s+|the\s+)?(?P<subject>[a-z][\w\s'-]*?)"
+    r"\s*[?.!]*$",
+    re.I,
+)
+# "how many calories does swimming burn", "calories burned rowing"
+_BURNING = re.compile(
+    rf"\b(?:does|do|is|for)\s+(?P<subject>[a-z][\w\s'-]*?)\s+(?:{alternation(_WORDS['burn'])})\b"
+    rf"|\b(?:{alternation(_WORDS['burn'])})\s+(?:by\s+|from\s+|doing\s+)?"
+    r"(?P<after>[a-z][\w\s'-]*?)\s*[?.!]*$",
+    re.I,
+)
+_PERIODS = {name: words_pattern(words) for name, words in _WORDS["periods"].items()}
+_SINCE = re.compile(rf"\bsince\s+(?:last\s+)?(?P<day>{alternation(WEEKDAYS)})\b", re.I)
+
+
+@dataclasses.dataclass(frozen=True)
+class Period:
+    """The days a question asks about: "day" (today or `back` days ago), "week", "month",
+    "since" a weekday, or "latest" (the last record, whenever it was)."""
+
+    name: str = "day"
+    back: int = 0
+    weekday: str | None = None
+
+    def dates(self, today: dt.date) -> tuple[dt.date | None, dt.date, str]:
+        """(first day or None for "latest", last day, how a reply names the period)."""
+        if self.name == "week":
+            start = today - dt.timedelta(days=6)
+            return start, today, f"This week ({start:%-d %b} to {today:%-d %b})"
+        if self.name == "month":
+            start = today - dt.timedelta(days=29)
+            return start, today, f"The last 30 days ({start:%-d %b} to {today:%-d %b})"
+        if self.name == "since":
+            back = (today.weekday() - WEEKDAYS.index(self.weekday)) % 7 or 7
+            start = today - dt.timedelta(days=back)
+            return start, today, f"Since {start:%A %-d %b}"
+        if self.name == "latest":
+            return None, today, "Latest"
+        day = today - dt.timedelta(days=self.back)
+        label = "Today" if self.back == 0 else "Yesterday"
+        return day, day, f"{label} ({day.isoformat()})"
+
+    @property
+    def several_days(self) -> bool:
+        return self.name in ("week", "month", "since")
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """domain: "exercise", "body", "water", "goals" or "thing" (the catalogs decide which);
+    ask: "search", "detail" or "history"; subject: what is searched or described."""
+
+    domain: str
+    ask: str
+    period: Period
+    subject: str | None = None
+    # For "body": the check-in readings named, as measurements.fields.asked gives them.
+    named: tuple = ()
+
+
+def period_of(text: str) -> Period:
+    if found := _SINCE.search(text):
+        return Period("since", weekday=found.group("day").lower())
+    for name in ("latest", "week", "month", "yesterday"):
+        if _PERIODS[name].search(text):
+            return Period("day", back=1) if name == "yesterday" else Period(name)
+    return Period()
+
+
+def read_question(text: str, tokens, kind: str, search: str | None) -> Question | None:
+    """The Question a message asks, or None when it is not one this module places. `kind` is
+    the Reading's kind and `search` the subject of a catalog search, if it is one."""
+    if kind not in ("search", "food_question", "data_question", "question", "advice"):
+        return None
+    period = period_of(text)
+    described = _DESCRIBE.match(text)
+    mine = bool(_ME.search(described.group("subject") if described else text))
+    if _EXERCISE.search(text):
+        if _MUSCLES.search(text) and not mine:
+            return Question("exercise", "search", period, subject=text)
+        if search:
+            return Question("exercise", "search", period, subject=search)
+        if mine and kind != "advice":
+            return Question("exercise", "history", period)
+        if burning := _BURNING.search(text):
+            subject = burning.group("subject") or burning.group("after")
+            return Question("exercise", "detail", period, subject=subject.strip())
+        if described and not _NOT_A_NAME.search(described.group("subject")):
+            return Question("exercise", "detail", period, subject=described.group("subject"))
+        return None
+    if kind == "advice":
+        return None
+    named = tuple(checkin_fields.asked(list(tokens)))
+    if named and mine and (period.name != "day" or period.back):
+        return Question("body", "history", period, named=named)
+    if _WATER.search(text) and mine and period.several_days:
+        return Question("water", "history", period)
+    if _GOALS.search(text) and mine and not _NUTRIENTS.search(text):
+        return Question("goals", "detail", period)
+    subject = described.group("subject") if described else ""
+    if subject and not mine and len(subject.split()) <= 3 and not _NOT_A_NAME.search(subject):
+        return Question("thing", "detail", period, subject=subject)
+    return None

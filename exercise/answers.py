@@ -1,0 +1,124 @@
+"""What Sparky says when asked about exercise: the catalog searched by name or muscle group, one
+exercise described with what it burns for this user, and the user's workouts over a period.
+Each answer is a plain sentence or two; nothing is logged."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.db.models.functions import Length
+
+from exercise import vocabulary
+from exercise.models import Exercise, ExerciseEntry
+from exercise.phrases import activity_words
+from exercise.services.search import exercise_find_best, exercise_search
+from exercise.services.values import exercise_calories
+from sparky.dates import today_for
+
+# "Muscle group: Chest." in the catalog's descriptions (wger's exercises).
+_GROUP_IN = "Muscle group: {}."
+# A word of the question -> the muscle group it asks for.
+_GROUP_OF_WORD = {
+    word: group for group, words in vocabulary.MUSCLE_GROUPS.items() for word in words
+}
+SHOWN = 5
+# The half hour an exercise's burn is told for.
+_HALF_HOUR = 30
+
+
+def muscle_group(words: str) -> str | None:
+    """The muscle group a phrase names ("leg", "my abs", "upper back"), as the catalog names it."""
+    plain = f" {re.sub(r'[^a-z ]+', ' ', (words or '').lower())} "
+    for word in sorted(_GROUP_OF_WORD, key=len, reverse=True):
+        if f" {word} " in plain:
+            return _GROUP_OF_WORD[word]
+    return None
+
+
+def _burn(user, exercise: Exercise) -> str:
+    kcal = exercise_calories(
+        user=user, exercise=exercise, duration_minutes=_HALF_HOUR, day=today_for(user)
+    )
+    return f"about {kcal} kcal in {_HALF_HOUR} min"
+
+
+def search_answer(user, subject: str) -> str:
+    """The exercises a search asks for: by muscle group when it names one ("chest exercises"),
+    else by name ("rowing"), each with what half an hour of it burns for this user."""
+    group = muscle_group(subject)
+    if group is not None:
+        found = list(
+            Exercise.objects.visible_to(user)
+            .filter(description__contains=_GROUP_IN.format(group))
+            .order_by("-is_custom", Length("name"), "name")[:SHOWN]
+        )
+        what = f"exercises for the {group.lower()}"
+        heading = f"In the exercise catalog, {what}:"
+    else:
+        found = exercise_search(user=user, query=subject, limit=SHOWN)
+        what = repr(subject)
+        heading = f"In the exercise catalog for {what}:"
+    if not found:
+        return f"Nothing in the exercise catalog matches {what}. Try another name for it."
+    lines = [f"{n}. {e.name}: {_burn(user, e)}" for n, e in enumerate(found, 1)]
+    return (
+        f"{heading}\n"
+        + "\n".join(lines)
+        + "\nNothing was logged; tell me what you did (e.g. '20 minutes of it') to log it."
+    )
+
+
+def _first_sentence(description: str | None) -> str:
+    text = (description or "").split("\n")[0].strip()
+    found = re.match(r"(.+?[.!?])(\s|$)", text)
+    return (found.group(1) if found else text).strip()
+
+
+def detail_answer(user, subject: str) -> str | None:
+    """One exercise described: what it is, its muscle group, and what it burns for this user;
+    None when the catalog has no confident match for `subject`."""
+    exercise = exercise_find_best(user=user, name=subject)
+    if exercise is None:
+        return None
+    said = [f"{exercise.name}"]
+    about = _first_sentence(exercise.description)
+    if about and not about.lower().startswith(exercise.name.lower()[:12]):
+        said.append(f": {about}")
+    line = "".join(said).rstrip(".") + "."
+    group = re.search(r"Muscle group: ([A-Za-z ]+)\.", exercise.description or "")
+    if group:
+        line += f" It works the {group.group(1).lower()}."
+    return f"{line} For you, {_burn(user, exercise)}. Nothing was logged."
+
+
+def _minutes(minutes: int) -> str:
+    return f"{minutes} min"
+
+
+def history_answer(user, start: dt.date, end: dt.date, when: str) -> str:
+    """The user's workouts from `start` to `end` (a day or several): each with its minutes and
+    kcal, then the total. `when` names the period ("Today (2026-12-02)", "This week")."""
+    entries = list(
+        ExerciseEntry.objects.for_user(user)
+        .filter(entry_date__gte=start, entry_date__lte=end)
+        .select_related("exercise")
+        .order_by("entry_date", "created_at", "id")
+    )
+    if not entries:
+        return f"{when}: no workouts logged."
+    several_days = start != end
+    parts = []
+    for entry in entries:
+        part = f"{activity_words(entry.exercise.name)} {_minutes(entry.duration_minutes)}"
+        if entry.distance is not None:
+            part += f", {float(entry.distance):g} {entry.distance_unit or 'km'}"
+        part += f" ({entry.calories_burned} kcal)"
+        if several_days:
+            part += f" on {entry.entry_date:%a %-d %b}"
+        parts.append(part)
+    minutes = sum(e.duration_minutes for e in entries)
+    kcal = sum(e.calories_burned or 0 for e in entries)
+    count = len(entries)
+    total = f"{count} workout{'s' if count != 1 else ''}, {minutes} min, {kcal} kcal in all"
+    return f"{when}: " + "; ".join(parts) + f". {total}."
