@@ -32,6 +32,16 @@ Added later, all optional (a case without them is judged exactly as before):
   (action "options" or "confirm"): "my son had 3 pancakes" is no food to look up.
 - food.kcal_offered: N, after a `before` that ended with options: the food written must have the
   calories option N showed (within 2 % or 2 kcal), "a pick logs exactly what it showed".
+- diary: what the user's whole diary holds after the scored message, `before` turns' entries
+  included, for a message that changes what is there (a correction, an undo, "one more"), however
+  it got there (an entry edited in place, or removed and written again). A domain it names is
+  judged on the diary instead of on what the message added:
+  `"diary": {"food": {"entries": 2, "kcal": [250, 420], "names": ["toast", "egg"]}}`.
+  food: entries (a count, or [low, high]), kcal [low, high] of all entries, names (words each
+  found in a different entry's food name, in any order), meal (every entry's meal), meals
+  ({"lunch": 1, "breakfast": 2}: entries per meal); exercise: entries, minutes, kcal in all;
+  checkin: {"weight": [low, high]}: every value held for the field (one a day) in range, at least
+  one; water: glasses in all (a number or [low, high]).
 
 For questions (question_cases.jsonl):
 
@@ -89,12 +99,15 @@ SETS = {
     "told": HERE / "told_meal_cases.jsonl",
     # A second batch of told meals, written apart from the reader and measured once: no floor yet.
     "told2": HERE / "told_meal_cases_2.jsonl",
+    # Conversations (corrections, questions per domain, advice, wishes, plans) written apart from
+    # the reader, NOT TO BE TUNED ON (its file says why): floored at its first measure.
+    "conversation": HERE / "conversation_cases.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
     {
         "food", "exercise", "checkin", "custom", "water", "goals", "asks", "reply", "offers",
-        "reply_number", "reply_not",
+        "reply_number", "reply_not", "diary",
     }
 )  # fmt: skip
 # What a user must never read: the machinery behind an answer. One list, checked on every reply of
@@ -149,6 +162,12 @@ def machinery(reply: str) -> list[str]:
 
 FOOD_KEYS = frozenset({"entries", "kcal", "names", "meal", "kcal_offered"})
 EXERCISE_KEYS = frozenset({"entries", "minutes", "kcal"})
+DIARY_KEYS = {
+    "food": frozenset({"entries", "kcal", "names", "meal", "meals"}),
+    "exercise": EXERCISE_KEYS,
+    "checkin": None,
+    "water": None,
+}
 GOAL_FIELDS = ("calories", "protein", "carbs", "fat", "water_goal")
 
 
@@ -182,6 +201,14 @@ def _check_expect(case_id, expect) -> None:
     for part, keys in (("food", FOOD_KEYS), ("exercise", EXERCISE_KEYS)):
         if isinstance(expect.get(part), dict):
             problems += [f"{part}.{k}" for k in sorted(set(expect[part]) - keys)]
+    diary = expect.get("diary")
+    if diary is not None:
+        if not isinstance(diary, dict):
+            raise ValueError(f"case {case_id!r}: diary must be an object")
+        problems += [f"diary.{k}" for k in sorted(set(diary) - set(DIARY_KEYS))]
+        for part, keys in DIARY_KEYS.items():
+            if keys is not None and isinstance(diary.get(part), dict):
+                problems += [f"diary.{part}.{k}" for k in sorted(set(diary[part]) - keys)]
     if problems:
         raise ValueError(f"case {case_id!r}: unknown expectations {problems}")
 
@@ -274,6 +301,7 @@ class Outcome:
     options: list[dict] = dataclasses.field(default_factory=list)  # what the reply offers
     offered: list[dict] = dataclasses.field(default_factory=list)  # what the last `before` offered
     earlier: list[str] = dataclasses.field(default_factory=list)  # the `before` turns' replies
+    diary: Diary | None = None  # the whole diary after the scored message
 
     @property
     def machinery(self) -> list[tuple[str, list[str]]]:
@@ -335,9 +363,12 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
     """What is wrong with this outcome for this case; empty when it passes."""
     want = case.expect
     problems: list[str] = []
+    whole = want.get("diary") or {}
+    if whole:
+        problems += _diary_problems(whole, outcome.diary)
     food = want.get("food")
     if food is None:
-        if outcome.food:
+        if outcome.food and "food" not in whole:
             problems.append(f"logged food it should not: {outcome.describe()}")
     else:
         if "entries" in food and len(outcome.food) != food["entries"]:
@@ -354,7 +385,7 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
             problems += _offered_kcal(food["kcal_offered"], kcal, outcome.offered)
     exercise = want.get("exercise")
     if exercise is None:
-        if outcome.exercise:
+        if outcome.exercise and "exercise" not in whole:
             problems.append(f"logged exercise it should not: {outcome.describe()}")
     else:
         if "entries" in exercise and len(outcome.exercise) != exercise["entries"]:
@@ -376,10 +407,10 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
             elif not _within(got[name], bounds):
                 problems.append(f"{domain} {name} {got[name]:g}, expected {bounds}")
         extra = sorted(set(got) - set(expected))
-        if extra:
+        if extra and domain not in whole:
             problems.append(f"{domain} logged it should not: {', '.join(extra)}")
     water = want.get("water", 0)
-    if outcome.water != water:
+    if outcome.water != water and ("water" not in whole or "water" in want):
         problems.append(f"water +{outcome.water}, expected +{water}")
     goals = {k: float(v) for k, v in (want.get("goals") or {}).items()}
     if outcome.goals != goals:
@@ -410,9 +441,75 @@ def judge(case: Case, outcome: Outcome) -> list[str]:
 
 
 def reports_nothing(case: Case) -> bool:
-    """A message that reports nothing done: its case expects no diary domain and no question back
-    (a question back is about something reported: a dish to pick)."""
-    return not set(case.expect) & set(WRITE_DOMAINS) and not case.expect.get("asks")
+    """A message that reports nothing done: its case expects no diary domain, no change to the
+    diary (`diary`) and no question back (a question back is about something reported: a dish to
+    pick)."""
+    expect = case.expect
+    return not set(expect) & {*WRITE_DOMAINS, "diary"} and not expect.get("asks")
+
+
+def _names_match(words: list[str], names: list[str]) -> bool:
+    """Each word matched by a different name that contains it, in any order."""
+    taken: dict[int, int] = {}  # name index -> word index
+
+    def place(w: int, seen: set[int]) -> bool:
+        for n, name in enumerate(names):
+            if n in seen or words[w].lower() not in name.lower():
+                continue
+            seen.add(n)
+            if n not in taken or place(taken[n], seen):
+                taken[n] = w
+                return True
+        return False
+
+    return all(place(w, set()) for w in range(len(words)))
+
+
+def _diary_problems(whole: dict, diary: Diary | None) -> list[str]:
+    """What the whole diary after the message gets wrong against `expect["diary"]`."""
+    if diary is None:
+        return ["no diary after the message"]
+    problems = []
+    food = whole.get("food")
+    if food is not None:
+        entries = list(diary.food.values())
+        shown = "; ".join(f"{e['quantity']:g} {e['unit'] or ''} {e['name']}" for e in entries)
+        if "entries" in food and not _within(len(entries), food["entries"]):
+            problems.append(f"diary has {len(entries)} food entries, expected {food['entries']}")
+        kcal = sum(e["kcal"] for e in entries)
+        if "kcal" in food and not _within(kcal, food["kcal"]):
+            problems.append(f"diary has {kcal:.0f} kcal of food, expected {food['kcal']}")
+        names = [e["name"] for e in entries]
+        if "names" in food and not _names_match(food["names"], names):
+            problems.append(f"diary has {shown or 'no food'}, expected names {food['names']}")
+        if "meal" in food and any(e["meal"] != food["meal"] for e in entries):
+            problems.append(f"diary meals {[e['meal'] for e in entries]}, expected {food['meal']}")
+        if "meals" in food:
+            counts = {m: sum(e["meal"] == m for e in entries) for m in {e["meal"] for e in entries}}
+            if counts != {m: n for m, n in food["meals"].items() if n}:
+                problems.append(f"diary meals {counts}, expected {food['meals']}")
+    exercise = whole.get("exercise")
+    if exercise is not None:
+        entries = list(diary.exercise.values())
+        if "entries" in exercise and not _within(len(entries), exercise["entries"]):
+            problems.append(
+                f"diary has {len(entries)} exercise entries, expected {exercise['entries']}"
+            )
+        minutes = sum(e["minutes"] or 0 for e in entries)
+        if "minutes" in exercise and not _within(minutes, exercise["minutes"]):
+            problems.append(f"diary has {minutes} exercise minutes, expected {exercise['minutes']}")
+        burned = sum(e["kcal"] or 0 for e in entries)
+        if "kcal" in exercise and not _within(burned, exercise["kcal"]):
+            problems.append(f"diary has {burned} kcal burned, expected {exercise['kcal']}")
+    for name, bounds in (whole.get("checkin") or {}).items():
+        values = [float(v) for (_, f), v in diary.checkin.items() if f == name and v is not None]
+        if not values or not all(_within(v, bounds) for v in values):
+            problems.append(f"diary {name} {values}, expected {bounds}")
+    if "water" in whole:
+        glasses = sum(diary.water.values())
+        if not _within(glasses, whole["water"]):
+            problems.append(f"diary has {glasses} glasses of water, expected {whole['water']}")
+    return problems
 
 
 def _number_problems(wanted: list, reply: str) -> list[str]:
@@ -483,7 +580,9 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
         earlier.append(getattr(answer, "message", "") or "")
     before = snapshot(user)
     response = send(user, case.text)
-    outcome = changes(before, snapshot(user))
+    after = snapshot(user)
+    outcome = changes(before, after)
+    outcome.diary = after
     outcome.reply = getattr(response, "message", "") or ""
     outcome.action = getattr(response, "action", "") or ""
     outcome.options = list(getattr(response, "options", None) or [])
