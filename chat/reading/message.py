@@ -33,6 +33,7 @@ import dataclasses
 import re
 
 from chat.reading.classify import keyword_categories
+from chat.reading.correction import Correction, read_correction
 from chat.reading.intents import ParseResult
 from chat.reading.parser import CHANGE_HINT, parse_message, tokenise
 from chat.reading.parser.changes import read_repeat, read_usual
@@ -177,6 +178,8 @@ class Reading:
     diary_command: bool = False
     # What a question asks of which domain (chat.reading.question), when it places it.
     question: Question | None = None
+    # The correction of something logged it asks for (chat.reading.correction).
+    correction: Correction | None = None
 
     @property
     def reports_nothing(self) -> bool:
@@ -198,7 +201,9 @@ def read(text: str) -> Reading:
     text = text or ""
     tokens = tuple(tokenise(text)) if text.strip() else ()
     parse = parse_message(text)
-    kind = _kind(spelled_out(text), list(tokens), parse)
+    correction = read_correction(text) if tokens else None
+    sure = correction is not None and correction.sure
+    kind = "change" if sure else _kind(spelled_out(text), list(tokens), parse)
     return Reading(
         text=text,
         tokens=tokens,
@@ -211,6 +216,7 @@ def read(text: str) -> Reading:
         manual=manual_reply(text),
         diary_command=read_usual(text) is not None or read_repeat(text) is not None,
         question=read_question(spelled_out(text), tokens, kind, search_subject(text)),
+        correction=correction,
     )
 
 

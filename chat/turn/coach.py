@@ -39,6 +39,7 @@ from chat.reading.classify import classify
 from chat.reading.message import wants_advice
 from chat.reading.parser import guess_categories
 from chat.turn import steps
+from chat.turn.corrections import correct
 from chat.turn.engines import agent, intent_json, offline
 from chat.turn.picks import attach_options, resolve_confirmation, resolve_pick
 from chat.turn.prompts import classifier_prompt
@@ -393,10 +394,11 @@ def _classified(turn: Turn, route: _Route, llm_classify) -> None:
 
 
 def _answers_a_question(turn: Turn) -> CoachResponse | None:
-    """The user's answer to Sparky's last question: yes/no to a review, an option's number."""
+    """The user's answer to Sparky's last question (yes/no to a review, an option's number), or
+    a correction of what Sparky just saved ("make that 3 eggs", "undo that")."""
     if turn.image is not None:
         return None
-    return resolve_confirmation(turn) or resolve_pick(turn)
+    return resolve_confirmation(turn) or resolve_pick(turn) or correct(turn)
 
 
 def _sparky_reads_first(turn: Turn, route: _Route) -> CoachResponse | None:

@@ -1,0 +1,267 @@
+"""A message read as a correction of what was just logged: undo it, delete an entry, change its
+amount, its minutes or its meal, or swap its food for the one really had. What the correction
+names ("the toast", "the run") is kept as words; which entry that is, the conversation decides
+(chat.turn.memory), never the reader.
+
+"actually the toast was 2 slices", "make that 3 eggs", "2 bananas not 1", "it was lunch",
+"move the eggs to breakfast", "remove the cookie", "I didn't have the banana", "undo that",
+"not rice, quinoa", "the run was 40 min".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from chat.reading.parser.food import FoodItem, food_item
+from chat.reading.parser.tokens import tokenise
+from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
+from chat.reading.vocabulary import load
+from measurements import vocabulary as durations
+from nutrition.vocabulary import MEAL_NAMES
+from sparky.words import alternation
+
+_WORDS = load("changes")["correcting"]
+_FILLER = re.compile(rf"^(?:{alternation(_WORDS['fillers'])})\b[\s,.!:;-]*")
+# Fillers that open other messages as well ("no coffee today", "please log 2 eggs").
+_WEAK = frozenset(_WORDS["weak"])
+_AFTER = re.compile(rf"(?:[\s,]+(?:{alternation(_WORDS['after'])}))+$")
+_LAST = alternation(_WORDS["last"])
+_REMOVE = alternation(REMOVE_WORDS | {"scratch", "get rid of", "lose"})
+_WAS = alternation(_WORDS["was"])
+_REALLY = rf"(?:(?:{alternation(_WORDS['really'])})\s+)?"
+_MEAL = alternation(MEAL_NAMES)
+_TIME = alternation(durations.MINUTES | durations.HOURS)
+_NOT_HAD = alternation(CORRECTIONS["not_had"])
+# The entry named: "the toast", "my run", "the 2 eggs", "that coffee", or the last one.
+_NAMED = r"(?:(?:the|my|that|those|these)\s+)(?P<target>[a-z][a-z' -]*?)"
+
+_ENTRY = rf"(?:(?:{_LAST})|{_NAMED})"
+# An entry named without "the" before "was": "yoga was 40 min", "tennis was 60".
+_BARE_ENTRY = rf"(?:(?:{_LAST})|{_NAMED}|(?P<bare>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?))"
+_IT_WAS = alternation(_WORDS["it_was"])
+_UNDO = re.compile(
+    rf"\b(?:{alternation(_WORDS['undo'])})\b(?:\s+(?:the\s+)?(?P<target>[a-z][a-z' ]*))?"
+)
+_REMOVE_LAST = re.compile(rf"^(?:{_REMOVE})\s+(?:{_LAST})$")
+_DAYS = rf"(?:\s+(?:from|for|at)\s+(?:my\s+)?(?:{_MEAL}|today|yesterday))?"
+_REMOVE_NAMED = (
+    re.compile(rf"^(?:{_REMOVE})\s+{_NAMED}{_DAYS}$"),
+    re.compile(
+        rf"^i\s+(?:didn'?t|did not|never)\s+{_REALLY}(?:{_NOT_HAD})\s+{_NAMED}(?:\s+after all)?$"
+    ),
+    re.compile(
+        rf"^(?:{alternation(_WORDS['take_off'])})\s+{_NAMED}\s+(?:{alternation(_WORDS['off'])})"
+        rf"(?:\s+of\s+.*)?$"
+    ),
+)
+_MOVE = (
+    re.compile(
+        rf"^{_ENTRY}\s+(?:{_WAS})\s+(?:for\s+|at\s+|my\s+|a\s+)?(?P<meal>{_MEAL})"
+        rf"(?:,?\s+not\s+(?:for\s+)?(?:{_MEAL}))?$"
+    ),
+    re.compile(
+        rf"^(?:{alternation(_WORDS['move'])})\s+{_ENTRY}\s+(?:to|into|under|in|as|for)\s+"
+        rf"(?:my\s+)?(?P<meal>{_MEAL})$"
+    ),
+    re.compile(rf"^(?P<meal>{_MEAL}),?\s+not\s+(?:{_MEAL})$"),
+)
+_MINUTES = (
+    re.compile(
+        rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>{_TIME})"
+        r"(?:\s+not\s+\d+.*)?$"
+    ),
+    # "more like 2.5 hrs": the last workout's time
+    re.compile(rf"^{_REALLY}(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>{_TIME})(?:\s+not\s+\d+.*)?$"),
+)
+_NUMBER_WORD = r"(?:\d|a\b|an\b|one\b|two\b|three\b|four\b|five\b|half\b)"
+# "make that 3 eggs", "change the toast to 2 slices", "the toast was 2 slices", "it was 3"
+_AMOUNT = (
+    re.compile(
+        rf"^(?:{alternation(_WORDS['change'])})\s+{_ENTRY}\s+(?:to\s+|into\s+)?(?P<amount>.+)$"
+    ),
+    re.compile(rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<amount>{_NUMBER_WORD}.*)$"),
+    re.compile(r"^i\s+meant\s+(?P<amount>.+)$"),
+    re.compile(
+        r"^(?:(?:i\s+(?:had|ate|drank)|it\s+was|there\s+were)\s+)?(?P<amount>\d+(?:\.\d+)?\s+"
+        r"[a-z].*?),?\s+not\s+(?:just\s+|only\s+)?(?:\d+(?:\.\d+)?|one|two|three|four|five|a|an)\b.*$"
+    ),
+)
+# Said after a correction's signal (an "oops", "it was", "only"): the amount alone, "2 cups of
+# rice", "only one cookie", "81.4 not 84.1".
+_SIGNALLED_AMOUNT = re.compile(
+    rf"^(?:(?:{_IT_WAS})\s+)?{_REALLY}(?P<amount>{_NUMBER_WORD}[^,]*?)"
+    r"(?:,?\s+not\s+(?:just\s+|only\s+)?(?:\d+(?:\.\d+)?|one|two|three|four|five|a|an)\b.*)?$"
+)
+# "not rice, it was quinoa", "it was quinoa not rice", "quinoa instead of rice"
+_FOOD = r"[a-z][a-z' -]*?"
+_NAMED_WAS = r"(?:(?:the|my|that)\s+)(?P<was>[a-z][a-z' -]*?)"
+_SWAP = (
+    re.compile(
+        rf"^not\s+(?:the\s+|a\s+|an\s+)?(?P<was>{_FOOD}),?\s+(?:it\s+was\s+|it'?s\s+|"
+        rf"i\s+had\s+|but\s+|just\s+)?(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
+    ),
+    re.compile(
+        rf"^(?:it\s+was\s+|i\s+had\s+)(?P<really>(?:an?\s+|some\s+)?{_FOOD}),?\s+not\s+"
+        r"(?:the\s+|a\s+|an\s+)?(?P<was>[a-z][a-z' -]*)$"
+    ),
+    re.compile(
+        rf"^(?:i\s+had\s+)?(?P<really>(?:an?\s+|some\s+)?{_FOOD})\s+(?:instead of|rather than)"
+        r"\s+(?:the\s+|a\s+|an\s+)?(?P<was>[a-z][a-z' -]*)$"
+    ),
+    re.compile(
+        rf"^(?:that|it|they|those)\s+(?:{alternation(_WORDS['was_not'])})\s+(?:the\s+|a\s+|an\s+)?"
+        rf"(?P<was>{_FOOD}),?\s+(?:{_IT_WAS})\s+(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
+    ),
+    re.compile(
+        rf"^(?:switch|change|swap)\s+{_NAMED_WAS}\s+(?:to|for|with)\s+"
+        r"(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
+    ),
+)
+# After a signal, a food alone: "it was a diet coke", "no sorry, sweet potato", "turkey not
+# chicken".
+_SIGNALLED_SWAP = (
+    re.compile(
+        rf"^(?P<really>(?:an?\s+|some\s+)?{_FOOD})\s+not\s+(?:the\s+|a\s+|an\s+)?"
+        r"(?P<was>[a-z][a-z' -]*)$"
+    ),
+    re.compile(rf"^(?:(?:{_IT_WAS})\s+)?(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"),
+)
+
+
+def _first(patterns, text: str):
+    return next((found for p in patterns if (found := p.match(text))), None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Correction:
+    """action: "undo" (the last reply's saves), "delete", "change" or "swap"; `target` the words
+    naming the entry (None: the last thing logged)."""
+
+    action: str
+    target: str | None = None
+    quantity: float | None = None
+    unit: str | None = None
+    meal: str | None = None
+    minutes: int | None = None
+    food: str | None = None  # swap: what was really had, as said ("a diet coke")
+    # Whether the message is a correction whatever the diary holds ("oops", "make that", "not");
+    # "the run was 45 min" is one only if a run was just logged.
+    sure: bool = True
+
+
+def _plain(text: str) -> tuple[str, bool]:
+    """The message's words without what opens and closes a correction, and whether a signal of
+    one ("oops", "sorry", "actually"; not a bare "no" or "please") was said."""
+    text = " ".join(re.sub(r"[?!;:]+|\.(?!\d)", " ", (text or "").lower()).split())
+    text = text.replace("\u2019", "'")
+    signalled = False
+    while (found := _FILLER.match(text)) and found.end():
+        said = found.group(0).strip(" ,.!:;-")
+        signalled = signalled or said not in _WEAK
+        text = text[found.end() :]
+    plain = _AFTER.sub("", text).strip(" ,")
+    return plain, signalled or plain != text.strip(" ,")
+
+
+def _target(words: str | None) -> str | None:
+    words = (words or "").strip()
+    return None if not words or re.fullmatch(_LAST, words) else words
+
+
+_BARE_AMOUNT = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)?")
+
+
+def _amount(said: str, target: str | None) -> Correction | None:
+    """A change of amount: "3 eggs", "2 slices", "3"; the food it names is the entry's."""
+    item = food_item(tokenise(said))
+    if not isinstance(item, FoodItem) or not (item.data.get("food_name") or "").strip():
+        bare = _BARE_AMOUNT.fullmatch(said.strip())
+        if bare is None:
+            return None
+        return Correction(
+            "change", target, quantity=float(bare.group("n")), unit=bare.group("unit")
+        )
+    data = item.data
+    name = (data.get("food_name") or "").strip()
+    if data.get("quantity") is None:
+        return None
+    if target is None and name:
+        target = name
+    return Correction(
+        "change", target, quantity=float(data["quantity"]), unit=data.get("unit") or None
+    )
+
+
+def read_correction(text: str) -> Correction | None:
+    """The correction a message asks for, or None when it asks none. A message of several
+    clauses is read clause by clause ("scratch the coffee, didn't have it")."""
+    plain, signalled = _plain(text)
+    if not plain:
+        return None
+    found = _read(plain, signalled)
+    if found is None and "," in plain:
+        for clause in plain.split(","):
+            clause, said = _plain(clause)
+            signalled = signalled or said
+            if clause and (found := _read(clause, signalled)) is not None:
+                break
+    if found is None:
+        return None
+    sure = (
+        signalled
+        or found.action in ("undo", "delete")
+        or found.meal is not None
+        or bool(_EXPLICIT.search(plain))
+    )
+    return dataclasses.replace(found, sure=sure)
+
+
+# Words that make a message a correction whatever the diary holds.
+_EXPLICIT = re.compile(
+    rf"\b(?:{alternation({*_WORDS['change'], *_WORDS['move'], *_WORDS['explicit']})})\b"
+)
+# What a food said alone after a signal can't be: "no coffee today" is no swap.
+_NOT_A_SWAP = re.compile(
+    rf"\b(?:{_MEAL}|today|yesterday|tonight|this morning|was|were|that|had|have|for|with)\b"
+)
+
+
+def _entry_words(found: re.Match) -> str | None:
+    groups = found.groupdict()
+    return _target(groups.get("target") or groups.get("bare"))
+
+
+def _read(plain: str, signalled: bool) -> Correction | None:
+    if _REMOVE_LAST.match(plain):
+        return Correction("undo")
+    if found := _UNDO.search(plain):
+        return Correction("undo", _target(found.group("target")))
+    if found := _first(_REMOVE_NAMED, plain):
+        return Correction("delete", _target(found.group("target")))
+    if found := _first(_MOVE, plain):
+        target = found.groupdict().get("target")
+        return Correction("change", _target(target), meal=MEAL_NAMES[found.group("meal")])
+    if found := _first(_MINUTES, plain):
+        minutes = float(found.group("n")) * (60 if found.group("unit") in durations.HOURS else 1)
+        return Correction("change", _entry_words(found), minutes=round(minutes))
+    swap = None if re.search(r"\d", plain) else _first(_SWAP, plain)
+    if swap is None and (found := _first(_AMOUNT, plain)):
+        return _amount(found.group("amount"), _entry_words(found))
+    if swap is None and signalled and (found := _SIGNALLED_AMOUNT.match(plain)):
+        return _amount(re.sub(r"^the\s+", "", found.group("amount")), None)
+    if swap is None and signalled and not re.search(r"\d", plain):
+        swap = _first(_SIGNALLED_SWAP, plain)
+        if swap is not None and "was" not in swap.groupdict():
+            really = swap.group("really").strip()
+            if _NOT_A_SWAP.search(really) or len(really.split()) > 4:
+                return None
+            return Correction("swap", None, food=really)
+    if found := swap:
+        was, really = (found.group("was") or "").strip(), found.group("really").strip()
+        if re.search(rf"\b(?:{_MEAL})\b", f"{was} {really}"):
+            return None
+        if really.split()[-1] == "one":  # "not a regular coke, a diet one"
+            really = f"{really.rsplit(' ', 1)[0]} {was.split()[-1]}"
+        return Correction("swap", was, food=really)
+    return None

@@ -1,0 +1,232 @@
+"""Corrections Sparky makes itself, offline and in front of any model: the entry a correction
+names is found among what the conversation saved (chat.turn.memory), and changed, deleted or
+swapped through the diary's own tools and the one executor (chat.turn.execute), with undo; it is
+never logged a second time. When it can't tell which entry, it asks, naming the candidates; when
+nothing recent fits, the message goes on to the next answerer."""
+
+from __future__ import annotations
+
+from chat.reading.correction import Correction
+from chat.tools import check_tool
+from chat.tools.base import Written
+from chat.turn.engines.dispatch import allowed_tools, gate
+from chat.turn.execute import settle
+from chat.turn.memory import Remembered, last_saved, named, recent_replies, remembered
+from chat.turn.types import CoachResponse, Turn
+from chat.turn.undo import UndoRefused, reply_undo
+from measurements import fields as checkin_fields
+from measurements.fields import CHECKIN
+from measurements.units import parse_unit
+from nutrition.services import entry_nutrients
+from nutrition.units import unit_text
+from sparky.words import singular
+
+_EDIT = {"food": "edit_food_entry", "exercise": "edit_exercise_entry"}
+_DELETE = {"food": "delete_food_entry", "exercise": "delete_exercise_entry"}
+
+
+def correct(turn: Turn) -> CoachResponse | None:
+    """The correction the message asks for, done; None when it asks none, or names nothing
+    the conversation saved (another answerer reads it then)."""
+    correction = turn.reading.correction
+    if correction is None or turn.image is not None:
+        return None
+    if correction.action == "undo":
+        return _undo(turn, correction)
+    if (fixed := _checkin_fix(turn, correction)) is not None:
+        return fixed
+    entries = remembered(turn.user, turn.history)
+    kind = "exercise" if correction.minutes is not None else None
+    if correction.action == "swap":
+        kind = "food"
+    if correction.target:
+        chosen = named(entries, correction.target, kind)
+    else:
+        chosen = last_saved(entries, kind)
+    if not chosen:
+        return None
+    several_ok = correction.meal is not None and not correction.target
+    if len(chosen) > 1 and not several_ok:
+        return _which(chosen)
+    calls = [call for entry in chosen for call in _calls(correction, entry)]
+    if not calls:
+        return None
+    before = {str(e.row.id): _amount(e) for e in chosen}
+    response = _done(turn, calls)
+    if response.action == "logged":
+        response.message = _said(turn, correction, chosen, before) or response.message
+    return response
+
+
+def _amount(entry: Remembered) -> str:
+    """An entry's amount and calories as a reply says them: "1 slice (64 kcal)", "30 min"."""
+    row = entry.row
+    if entry.kind == "exercise":
+        return f"{row.duration_minutes} min"
+    kcal = entry_nutrients(row).get("calories")
+    unit = f" {unit_text(row.quantity, row.unit)}" if row.unit else ""
+    return f"{float(row.quantity):g}{unit}" + (f" ({round(kcal)} kcal)" if kcal is not None else "")
+
+
+def _said(turn: Turn, correction: Correction, chosen: list[Remembered], before: dict) -> str:
+    """What was done, in plain words: "The toast is now 2 slices (128 kcal), not 1 slice (64
+    kcal)."; "" to keep the tools' own lines."""
+    fresh = remembered(turn.user, turn.history)
+    now = {str(e.row.id): e for e in fresh}
+    parts = []
+    for entry in chosen:
+        name = correction.target or _short(entry)
+        after = now.get(str(entry.row.id))
+        if correction.action == "delete":
+            parts.append(f"Deleted the {name}, {before[str(entry.row.id)]}.")
+        elif correction.action == "swap" or after is None:
+            return ""
+        elif correction.meal and correction.quantity is None:
+            parts.append(f"Moved the {name} to {correction.meal}.")
+        else:
+            parts.append(f"The {name} is now {_amount(after)}, not {before[str(entry.row.id)]}.")
+    return " ".join(parts)
+
+
+def _checkin_fix(turn: Turn, correction: Correction) -> CoachResponse | None:
+    """A number put right in the check-in the last reply saved ("typo, 81.4 not 84.1", "the
+    weight should be 76.5"): the same day's field saved again with it."""
+    if correction.action != "change" or correction.quantity is None or correction.meal:
+        return None
+    replies = recent_replies(turn.user, turn.history)
+    saved = (
+        [
+            e
+            for e in ((replies[0].metadata.get("response") or {}).get("entries") or [])
+            if isinstance(e, dict) and e.get("kind") == "checkin"
+        ]
+        if replies
+        else []
+    )
+    if not saved:
+        return None
+    after = (saved[-1].get("undo") or {}).get("after") or {}
+    fields = [name for name in after if name in CHECKIN and after[name] is not None]
+    if correction.target:
+        fields = [
+            f
+            for _, named in checkin_fields.asked(correction.target.split())
+            for f in (field.name for field in named)
+            if f in fields
+        ]
+    if len(fields) != 1:
+        return None
+    field = CHECKIN[fields[0]]
+    args = {field.name: correction.quantity, "date": saved[-1].get("date") or "today"}
+    unit = parse_unit(field.kind.name, correction.unit, "") if correction.unit else ""
+    if unit and field.kind.argument:
+        args[field.kind.argument] = unit
+    response = _done(turn, [("log_checkin", args)])
+    if response.action == "logged":
+        response.message = f"Fixed: {response.message[0].lower()}{response.message[1:]}"
+    return response
+
+
+def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
+    row, kind = entry.row, entry.kind
+    if correction.action == "delete":
+        return [(_DELETE[kind], {"entry_id": str(row.id)})]
+    if correction.action == "swap":
+        log = {
+            "food_name": correction.food,
+            "meal_type": row.meal_type,
+            "date": row.entry_date.isoformat(),
+        }
+        return [(_DELETE[kind], {"entry_id": str(row.id)}), ("log_food", log)]
+    if kind == "exercise":
+        minutes = correction.minutes
+        if minutes is None and correction.quantity is not None and not correction.unit:
+            minutes = correction.quantity  # "the run was 40"
+        if minutes is None:
+            return []
+        return [(_EDIT[kind], {"entry_id": str(row.id), "duration_minutes": minutes})]
+    changes: dict = {}
+    if correction.meal:
+        changes["meal_type"] = correction.meal
+    if correction.quantity is not None:
+        changes["quantity"] = correction.quantity
+        if correction.unit and singular(correction.unit) != singular(row.unit or ""):
+            changes["unit"] = correction.unit  # the same unit keeps the entry's own size of it
+    if not changes:
+        return []
+    return [(_EDIT[kind], {"entry_id": str(row.id), **changes})]
+
+
+def _done(turn: Turn, calls: list[tuple[str, dict]]) -> CoachResponse:
+    ctx = gate(turn, origin="parser")  # Sparky's own reading of the message
+    allowed = allowed_tools(turn)
+    batch = [check_tool(ctx, name, args, allowed=allowed) for name, args in calls]
+    refused = [c.result.message for c in batch if not c.result.ok and not c.result.confirm]
+    if refused:
+        for c in batch:
+            turn.record(c.name, c.result, c.raw)
+        return CoachResponse(
+            action="none", engine="sparky", message="Nothing changed: " + " ".join(refused)
+        )
+    question = settle(turn, batch)
+    if question:
+        return CoachResponse(action="confirm", engine="sparky", message=question)
+    said = [c.done.message for c in batch if c.done is not None and c.done.message]
+    return CoachResponse(action="logged", engine="sparky", message=" ".join(said))
+
+
+def _which(chosen: list[Remembered]) -> CoachResponse:
+    listed = "; ".join(f"{n}. {_line(e)}" for n, e in enumerate(chosen, 1))
+    return CoachResponse(
+        action="none",
+        engine="sparky",
+        message=f"Which one did you mean? {listed}. Say it with its name, e.g. 'the "
+        f"{_short(chosen[0])} was ...'. Nothing was changed.",
+    )
+
+
+def _short(entry: Remembered) -> str:
+    return entry.names[0].split(",")[0].lower()
+
+
+def _line(entry: Remembered) -> str:
+    row = entry.row
+    if entry.kind == "food":
+        unit = f" {row.unit}" if row.unit else ""
+        return f"{float(row.quantity):g}{unit} {entry.names[0]} ({row.meal_type})"
+    return f"{entry.names[0]} {row.duration_minutes} min"
+
+
+def _undo(turn: Turn, correction: Correction) -> CoachResponse | None:
+    """Take back the newest reply's saves (the one whose entries the words name, if they name
+    any), through the same undo as the reply's button."""
+    replies = recent_replies(turn.user, turn.history)
+    if correction.target:
+        fits = named(remembered(turn.user, turn.history), correction.target)
+        replies = [e.reply for e in fits[:1]] or [
+            r for r in replies if correction.target.split()[-1] in str(r.metadata).lower()
+        ][:1]
+    if not replies:
+        return CoachResponse(
+            action="none",
+            engine="sparky",
+            message="There is nothing recent of yours to undo. Every entry in the diary beside "
+            "the chat has Delete.",
+        )
+    reply = replies[0]
+    try:
+        undone = reply_undo(turn.user, reply.id)
+    except UndoRefused as exc:
+        return CoachResponse(action="none", engine="sparky", message=str(exc))
+    for entry in (reply.metadata.get("response") or {}).get("entries") or []:
+        what = str(entry.get("chip") or entry.get("summary") or "").split(" · ")[0]
+        turn.written.append(
+            Written(
+                kind="undone",
+                id=str(entry.get("id")),
+                summary=str(entry.get("summary") or ""),
+                date=entry.get("date"),
+                chip=f"Undone: {what}",
+            )
+        )
+    return CoachResponse(action="logged", engine="sparky", message=undone.message)

@@ -1,0 +1,148 @@
+"""Corrections Sparky makes itself (chat.turn.corrections): the entry a correction names is found
+among what the conversation saved and changed, deleted or swapped once, with undo, offline and
+in front of a model without asking it; never logged a second time."""
+
+from decimal import Decimal
+
+import pytest
+
+from chat.turn.coach import handle_turn
+from chat.turn.undo import reply_undo
+from exercise.models import ExerciseEntry
+from measurements.models import CheckInMeasurement
+from nutrition.models import FoodEntry
+from nutrition.services import entry_nutrients
+
+pytestmark = pytest.mark.django_db
+
+
+def foods(user):
+    return list(FoodEntry.objects.for_user(user).select_related("food").order_by("created_at"))
+
+
+def kcal(user) -> int:
+    return round(sum(entry_nutrients(e)["calories"] for e in foods(user)))
+
+
+def test_the_toast_becomes_two_slices_and_nothing_is_added(alice, catalog):
+    handle_turn(alice, "2 eggs and a slice of whole wheat toast for breakfast")
+    one_slice = kcal(alice)
+
+    response = handle_turn(alice, "actually the toast was 2 slices")
+
+    entries = foods(alice)
+    assert len(entries) == 2
+    toast = next(e for e in entries if e.food.name.startswith("Bread"))
+    assert toast.quantity == 2 and toast.meal_type == "breakfast"
+    assert abs(kcal(alice) - (one_slice + 86)) <= 1  # one more 28 g slice at 306 kcal per 100 g
+    assert response.message.startswith("The toast is now 2 slices")
+    assert response.options is None
+
+
+def test_make_that_changes_the_last_entry_and_its_undo_restores_it(alice, catalog):
+    handle_turn(alice, "2 eggs")
+
+    response = handle_turn(alice, "make that 3 eggs")
+
+    (egg,) = foods(alice)
+    assert egg.quantity == 3
+    reply_undo(alice, response.message_id)
+    (egg,) = foods(alice)
+    assert egg.quantity == 2
+
+
+def test_one_item_of_several_is_deleted_by_its_name(alice, bob, catalog):
+    handle_turn(bob, "a banana")
+    handle_turn(alice, "a banana and a cup of oats for breakfast")
+
+    response = handle_turn(alice, "remove the oats")
+
+    assert [e.food.name.split(",")[0] for e in foods(alice)] == ["Bananas"]
+    assert "Deleted the oats" in response.message
+    assert len(foods(bob)) == 1
+
+
+def test_that_was_lunch_moves_the_whole_last_meal(alice, catalog):
+    handle_turn(alice, "2 eggs and a banana for breakfast")
+
+    handle_turn(alice, "oops that was lunch, not breakfast")
+
+    assert {e.meal_type for e in foods(alice)} == {"lunch"}
+    assert len(foods(alice)) == 2
+
+
+def test_a_workouts_minutes_are_changed_not_logged_again(alice, catalog):
+    handle_turn(alice, "ran for 30 minutes")
+
+    response = handle_turn(alice, "the run was 45 min actually")
+
+    (run,) = ExerciseEntry.objects.for_user(alice)
+    assert run.duration_minutes == 45
+    assert "45 min" in response.message
+
+
+def test_undo_that_takes_back_the_last_reply_only(alice, catalog):
+    handle_turn(alice, "a banana")
+    handle_turn(alice, "2 eggs")
+
+    response = handle_turn(alice, "undo that")
+
+    assert [e.food.name.split(",")[0] for e in foods(alice)] == ["Bananas"]
+    assert response.message.startswith("Undone:")
+    assert [e["kind"] for e in response.entries] == ["undone"]
+
+
+def test_a_food_swapped_for_another_is_replaced_once(alice, catalog):
+    handle_turn(alice, "a cup of oats for breakfast")
+
+    handle_turn(alice, "not oats, it was greek yogurt")
+
+    (entry,) = foods(alice)
+    assert entry.food.name.startswith("Yogurt") and entry.meal_type == "breakfast"
+
+
+def test_when_the_words_fit_two_entries_sparky_asks_which_and_changes_nothing(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+    handle_turn(alice, "2 eggs for lunch")
+
+    response = handle_turn(alice, "make the eggs 3")
+
+    assert sorted(e.quantity for e in foods(alice)) == [2, 2]
+    assert "Which one" in response.message and "breakfast" in response.message
+
+
+def test_a_correction_in_front_of_a_model_is_made_without_asking_it(
+    alice, catalog, reads_first_service, fake_llm
+):
+    handle_turn(alice, "2 eggs for breakfast")
+
+    response = handle_turn(alice, "actually make that 3 eggs")
+
+    (egg,) = foods(alice)
+    assert egg.quantity == 3
+    assert response.engine == "sparky"
+    assert fake_llm.completion_requests == []
+
+
+def test_a_mistyped_weight_is_put_right_on_the_same_day(alice):
+    handle_turn(alice, "weight 84.1 kg")
+
+    response = handle_turn(alice, "typo, 81.4 not 84.1")
+
+    (checkin,) = CheckInMeasurement.objects.for_user(alice)
+    assert checkin.weight == Decimal("81.4")
+    assert response.message.startswith("Fixed:")
+
+
+def test_a_meal_told_as_what_it_was_is_logged_when_nothing_was_logged_before(alice, catalog):
+    response = handle_turn(alice, "lunch was 2 eggs and a banana")
+
+    assert len(foods(alice)) == 2
+    assert response.action == "logged"
+
+
+def test_a_correction_of_nothing_logged_changes_nothing_and_says_how(alice, catalog):
+    response = handle_turn(alice, "oops, make that 3 eggs")
+
+    assert foods(alice) == []
+    assert response.action != "logged"
