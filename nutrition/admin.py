@@ -67,8 +67,9 @@ class FoodForm(NutrientLabelsForm):
         )
         help_texts = {
             "display_name": (
-                "The short name shown in the diary, replies and options (e.g. 'Egg, raw'); blank "
-                "shows the name. Reloading the catalog derives it again for catalog foods."
+                "The short name shown in the diary, replies and options (e.g. 'Egg'); blank shows "
+                "the name. Reloading the catalog derives it again for catalog foods, from "
+                "nutrition/words/display_names.toml or the naming rules."
             )
         }
 
@@ -105,6 +106,7 @@ class FoodAdmin(CatalogAdmin):
     inlines = (FoodVariantInline,)
     list_display = (
         "name",
+        "display_name",
         "serving",
         "kcal",
         "protein_g",
@@ -117,6 +119,7 @@ class FoodAdmin(CatalogAdmin):
         "share_approved",
         "user",
     )
+    list_editable = ("display_name",)  # curating the names people read, a page at a time
     list_filter = (OriginFilter, SharingFilter, "source", "food_group")
     search_fields = ("name", "display_name", "original_name", "=barcode")
     search_help_text = (

@@ -404,3 +404,22 @@ def test_staff_can_find_and_correct_a_foods_short_name(staff_client):
 
     assert listed(found) == ["Egg, whole, raw, fresh"]
     assert 'name="display_name" value="Egg, raw"' in page.content.decode()
+
+
+def test_staff_can_rename_foods_from_the_list(staff_client):
+    egg = public_food("Egg, whole, raw, fresh", "01123", display_name="Egg, raw")
+    changelist = reverse("admin:nutrition_food_changelist")
+
+    page = staff_client.get(changelist)
+    assert 'name="form-0-display_name" value="Egg, raw"' in page.content.decode()
+
+    staff_client.post(
+        changelist,
+        {
+            "form-TOTAL_FORMS": "1", "form-INITIAL_FORMS": "1", "form-0-id": str(egg.pk),
+            "form-0-display_name": "Egg", "_save": "Save",
+        },
+    )  # fmt: skip
+
+    egg.refresh_from_db()
+    assert egg.display_name == "Egg"
