@@ -1,5 +1,7 @@
 """Foods, their household servings, the food diary, goals and water (spec tables)."""
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
@@ -178,7 +180,15 @@ class FoodVariant(NutrientColumns):
         ]
 
     def __str__(self) -> str:
-        return f"{self.serving_size:g} {self.serving_unit} of {self.food_id}"
+        """'1 medium (118 g) of Banana': the admin lists and picks servings by it."""
+        grams = f" ({_plain(self.gram_weight)} g)" if self.gram_weight is not None else ""
+        size = _plain(self.serving_size)
+        return f"{size} {self.serving_unit}{grams} of {self.food.readable_name}"
+
+
+def _plain(number) -> str:
+    """118.000 -> '118', 0.5 -> '0.5'."""
+    return f"{Decimal(str(number)).normalize():f}"
 
 
 class MealType(models.TextChoices):

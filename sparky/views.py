@@ -11,6 +11,7 @@ from django.contrib.auth import authenticate, login
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_http_methods
 
 from sparky import logins, services
@@ -90,3 +91,9 @@ def signup(request):
         messages.success(request, "Welcome to Sparky! Tell the coach what you ate or did today.")
         return redirect("chat:page")
     return render(request, "registration/signup.html", {"form": form, "owner": owner})
+
+
+def favicon(request):
+    """/favicon.ico, which browsers ask for whatever the page links: Sparky's icon, not a 404
+    in the log."""
+    return redirect(static("img/sparky.svg"), permanent=True)

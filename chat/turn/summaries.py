@@ -238,6 +238,11 @@ _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "
 def _send_progress_summary(message_id: str) -> None:
     """Hand the summary to the workers; when the broker cannot be reached, say so in one line
     and write it here, as with no broker at all (the user gets their note either way)."""
+    if progress_summary_task.app.conf.task_always_eager:
+        # No broker: run it here without asking for a broker connection (kombu would warn
+        # "No hostname was supplied" for the one it cannot have).
+        progress_summary_task.apply((message_id,))
+        return
     try:
         progress_summary_task.apply_async((message_id,), retry_policy=_PUBLISH_RETRY)
     except (KombuOperationalError, OSError) as exc:

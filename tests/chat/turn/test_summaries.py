@@ -4,6 +4,7 @@ These call create_progress_summary directly, the way the task does; no Celery in
 """
 
 import datetime as dt
+import logging
 import uuid
 from decimal import Decimal
 
@@ -130,3 +131,13 @@ def test_a_forged_entry_of_another_user_is_not_counted(alice, bob, soup):
 
     assert "450 kcal eaten" in summary.content
     assert "Those 2 items" not in summary.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_no_broker_the_summary_is_written_without_asking_for_a_broker(alice, catalog, caplog):
+    with caplog.at_level(logging.WARNING):
+        turn = handle_turn(alice, "a banana")
+
+    assert ChatMessage.objects.filter(user=alice, metadata__kind=KIND).count() == 1
+    assert turn.action == "logged"
+    assert not [r for r in caplog.records if r.name.startswith("kombu")]  # "No hostname..."
