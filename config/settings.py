@@ -63,8 +63,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # outside WhiteNoise: its static files reach uvicorn as an async stream (sparky.asgi_files)
-    "sparky.asgi_files.AsyncFileStreamMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,16 +1,16 @@
 """Files streamed under ASGI without Django's warning.
 
 WhiteNoise (static files) and `FileResponse` stream a file through a synchronous iterator. Served
-by uvicorn, Django would consume it whole and warn, once per process, "StreamingHttpResponse must
-consume synchronous iterators in order to serve them asynchronously". This middleware, outside
-WhiteNoise in MIDDLEWARE, hands such a response to the server as an asynchronous iterator that
-reads the file a chunk at a time in a worker thread. Under WSGI (tests, runserver) it does nothing.
+by uvicorn, Django would consume it in one go and warn, once per process, "StreamingHttpResponse
+must consume synchronous iterators in order to serve them asynchronously". This ASGI handler
+(config.asgi) hands such a response to the server as an asynchronous iterator that reads the file
+a chunk at a time in a worker thread, as Django's own static files handler does for runserver.
 """
 
 from __future__ import annotations
 
 from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIRequest
+from django.core.handlers.asgi import ASGIHandler
 
 _END = object()
 
@@ -24,12 +24,9 @@ async def _read_in_thread(iterator):
         yield chunk
 
 
-class AsyncFileStreamMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        if isinstance(request, ASGIRequest) and response.streaming and not response.is_async:
+class FileStreamingASGIHandler(ASGIHandler):
+    async def get_response_async(self, request):
+        response = await super().get_response_async(request)
+        if response.streaming and not response.is_async:
             response.streaming_content = _read_in_thread(iter(response.streaming_content))
         return response
