@@ -58,8 +58,8 @@ def daily_summary(*, user, day) -> dict:
           # - burned; kcal, Decimal to 0.1 (burned is an int)
       "nutrients": {name: {"consumed", "goal", "remaining", "percent", "unit"}},
           # every name in nutrition.models.NUTRIENTS, calories included; remaining = goal -
-          # consumed (calories: the one figure above, exercise counted back in); percent = consumed / goal x 100 as an int; goal/remaining/percent None
-          # when that goal is not set
+          # consumed (calories: the one figure above, exercise counted back in); percent =
+          # consumed / goal x 100 as an int; goal/remaining/percent None when that goal is not set
       "exercise": {"minutes", "calories_burned", "count"},
       "water": {"glasses", "goal", "goal_is_default", "remaining"},   # glasses; goal 8 default
       "measurements": measurements_for(...)   # {"checkin": {...} | None, "custom": [...], ...}

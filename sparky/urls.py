@@ -10,4 +10,5 @@ urlpatterns = [
     path("accounts/login/", views.EmailLoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("settings/api-token/", views.api_token, name="settings_api_token"),
 ]
