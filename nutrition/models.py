@@ -40,6 +40,16 @@ NUTRIENTS = (
     "calcium",
     "iron",
 )
+# Outside the database a nutrient has one name: the spec's food column monounsaturated_unsaturated
+# is monounsaturated_fat in the API, as the goals (the spec's user_goals column) call it.
+PUBLIC_NAMES = {"monounsaturated_unsaturated": "monounsaturated_fat"}
+
+
+def public_nutrient(name: str) -> str:
+    """The nutrient's name in the API and in goals ("monounsaturated_fat")."""
+    return PUBLIC_NAMES.get(name, name)
+
+
 NUTRIENT_UNITS = {
     "calories": "kcal",
     "cholesterol": "mg",
