@@ -30,7 +30,7 @@ def test_a_refused_request_is_logged_once(client, caplog):
     assert handlers  # the root handler is the one that prints
 
 
-def test_a_static_file_is_streamed_to_an_asgi_server_without_a_warning(settings):
+def test_a_static_file_is_streamed_to_an_asgi_server_without_a_warning(db, settings):
     settings.WHITENOISE_USE_FINDERS = True  # serve from static/ (nothing collected in tests)
     from sparky.asgi_files import FileStreamingASGIHandler
 
