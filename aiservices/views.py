@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from aiservices import llm, services
 from aiservices.forms import AIServiceForm
@@ -23,6 +24,9 @@ from aiservices.services import ServiceTestFailed
 from sparky.forms import attach_service_error
 
 FAILED_TESTS = "ai_service_failed_tests"  # session key: service id -> what the test found
+# Session key: ids of services the user asked to use once they pass ("use it once it passes"),
+# that failed their first test: the next passing test makes them active.
+WANTED = "ai_service_wanted"
 
 
 def _own_service(request, service_id) -> AIServiceSettings:
@@ -36,6 +40,12 @@ def _remember_failure(request, service, message: str | None) -> None:
     else:
         failed[str(service.id)] = message
     request.session[FAILED_TESTS] = failed
+
+
+def _remember_wish(request, service, wanted: bool) -> None:
+    ids = set(request.session.get(WANTED) or [])
+    (ids.add if wanted else ids.discard)(str(service.id))
+    request.session[WANTED] = sorted(ids)
 
 
 def _in_use(user) -> str:
@@ -53,6 +63,7 @@ def _activate(request, service, *, insist: bool = False) -> bool:
         )
     except ServiceTestFailed as failed:
         _remember_failure(request, service, failed.result.message)
+        _remember_wish(request, service, True)
         messages.error(
             request,
             f"{service.service_name} did not pass the connection test, so Sparky keeps using "
@@ -60,6 +71,7 @@ def _activate(request, service, *, insist: bool = False) -> bool:
         )
         return False
     _remember_failure(request, service, None)
+    _remember_wish(request, service, False)
     if insist:
         messages.success(request, f"Sparky now uses {service.service_name} (untested).")
     else:
@@ -167,6 +179,7 @@ def ai_service_delete(request, service_id: uuid.UUID):
     name = service.service_name
     services.ai_service_delete(user=request.user, service_id=service.id)
     _remember_failure(request, service, None)
+    _remember_wish(request, service, False)
     messages.success(request, f"Deleted {name}.")
     return redirect("settings_ai")
 
@@ -177,6 +190,15 @@ def ai_service_test(request, service_id: uuid.UUID):
     service = _own_service(request, service_id)
     result = llm.test_service(service, request.user)
     _remember_failure(request, service, None if result.ok else result.message)
+    wanted = str(service.id) in (request.session.get(WANTED) or [])
+    if result.ok and wanted and not service.is_active:
+        # Saved with "use it once it passes": this pass is the one it waited for.
+        services.ai_service_activate(user=request.user, service_id=service.id, tested=result)
+        _remember_wish(request, service, False)
+        messages.success(
+            request, f"{service.service_name} passed the connection test: Sparky now uses it."
+        )
+        return HttpResponseClientRefresh() if request.htmx else redirect("settings_ai")
     context = {"s": service, "ok": result.ok, "text": result.message}
     if request.htmx:
         return render(request, "settings/ai_list.html#test-result", context)

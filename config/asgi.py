@@ -6,10 +6,15 @@ session manager (Django itself has no lifespan handling, so lifespan goes to the
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_app = get_asgi_application()  # sets Django up before anything imports models
+django.setup(set_prefix=False)  # before anything imports models
+
+from sparky.asgi_files import FileStreamingASGIHandler  # noqa: E402
+
+# Django's ASGI handler, streaming files (WhiteNoise's static files) without a sync-iterator warning
+django_app = FileStreamingASGIHandler()
 
 from chat.web.mcp import MCP_PATH, http_app  # noqa: E402
 

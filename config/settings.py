@@ -290,6 +290,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print each 4xx/5xx a second time
+        # beside the root's: its records go to the root handler alone.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "LiteLLM": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
         "axes": {"level": "WARNING"},  # a line per failed login at INFO; lockouts still show

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from diary import selectors
 from diary.services import preferences_update
 from measurements.fields import CHECKIN, KINDS
-from nutrition.models import NUTRIENTS
+from nutrition.models import NUTRIENTS, public_nutrient
 from sparky import services
 from sparky.dates import parse_day
 from sparky.models import UserPreferences
@@ -33,7 +33,12 @@ class NutrientProgressSerializer(serializers.Serializer):
 NutrientsProgressSerializer = type(
     "NutrientsProgressSerializer",
     (serializers.Serializer,),
-    {name: NutrientProgressSerializer() for name in NUTRIENTS},
+    {
+        public_nutrient(name): NutrientProgressSerializer(
+            **({"source": name} if public_nutrient(name) != name else {})
+        )
+        for name in NUTRIENTS
+    },
 )
 
 

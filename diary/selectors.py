@@ -58,8 +58,8 @@ def daily_summary(*, user, day) -> dict:
           # - burned; kcal, Decimal to 0.1 (burned is an int)
       "nutrients": {name: {"consumed", "goal", "remaining", "percent", "unit"}},
           # every name in nutrition.models.NUTRIENTS, calories included; remaining = goal -
-          # consumed; percent = consumed / goal x 100 as an int; goal/remaining/percent None
-          # when that goal is not set
+          # consumed (calories: the one figure above, exercise counted back in); percent =
+          # consumed / goal x 100 as an int; goal/remaining/percent None when that goal is not set
       "exercise": {"minutes", "calories_burned", "count"},
       "water": {"glasses", "goal", "goal_is_default", "remaining"},   # glasses; goal 8 default
       "measurements": measurements_for(...)   # {"checkin": {...} | None, "custom": [...], ...}
@@ -87,6 +87,11 @@ def daily_summary(*, user, day) -> dict:
     calories = nutrients["calories"]
     burned = exercise["calories_burned"]
     calorie_goal = calories["goal"]
+    # One "remaining" for calories wherever the summary says it: exercise burned counts back in.
+    calorie_remaining = (
+        None if calorie_goal is None else calorie_goal - calories["consumed"] + burned
+    )
+    calories["remaining"] = calorie_remaining
     water_glasses = water_for(user=user, day=day)
     water_goal = goal.water_goal if goal is not None and goal.water_goal is not None else None
     return {
@@ -97,9 +102,7 @@ def daily_summary(*, user, day) -> dict:
             "goal": calorie_goal,
             "burned": burned,
             "net": calories["consumed"] - burned,
-            "remaining": None
-            if calorie_goal is None
-            else calorie_goal - calories["consumed"] + burned,
+            "remaining": calorie_remaining,
             "remaining_formula": REMAINING_FORMULA,
         },
         "nutrients": nutrients,

@@ -378,7 +378,8 @@ def food_entry_edit(request, entry_id: uuid.UUID):
         ),
         context={
             "title": "Edit entry",
-            "name": entry.food.name,
+            "name": entry.food.readable_name,
+            "full_name": entry.food.name,
             "edit_url": "diary_food_edit",
             "row_id": f"food-{entry.id}",
             "unit": entry.unit or entry.food.serving_unit or "serving",

@@ -4,6 +4,8 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.views.main import ORDER_VAR
+from django.db.models import Case, IntegerField, Value, When
 
 from nutrition import catalog
 from nutrition.models import (
@@ -15,6 +17,7 @@ from nutrition.models import (
     WaterIntake,
     nutrient_unit,
 )
+from nutrition.services import food_search
 from sparky.admin import CatalogAdmin, DiaryRowAdmin, OriginFilter, SharingFilter
 
 
@@ -67,8 +70,9 @@ class FoodForm(NutrientLabelsForm):
         )
         help_texts = {
             "display_name": (
-                "The short name shown in the diary, replies and options (e.g. 'Egg, raw'); blank "
-                "shows the name. Reloading the catalog derives it again for catalog foods."
+                "The short name shown in the diary, replies and options (e.g. 'Egg'); blank shows "
+                "the name. Reloading the catalog derives it again for catalog foods, from "
+                "nutrition/words/display_names.toml or the naming rules."
             )
         }
 
@@ -105,6 +109,7 @@ class FoodAdmin(CatalogAdmin):
     inlines = (FoodVariantInline,)
     list_display = (
         "name",
+        "display_name",
         "serving",
         "kcal",
         "protein_g",
@@ -117,6 +122,7 @@ class FoodAdmin(CatalogAdmin):
         "share_approved",
         "user",
     )
+    list_editable = ("display_name",)  # curating the names people read, a page at a time
     list_filter = (OriginFilter, SharingFilter, "source", "food_group")
     search_fields = ("name", "display_name", "original_name", "=barcode")
     search_help_text = (
@@ -167,6 +173,22 @@ class FoodAdmin(CatalogAdmin):
             },
         ),
     )
+
+    def get_search_results(self, request, queryset, search_term):
+        """Every food the words match, in the order the app's own search ranks them ("banana":
+        bananas first, not 37th alphabetically), then the rest by name; a column staff sort by
+        (the changelist's "o") still sorts."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if not search_term.strip() or ORDER_VAR in request.GET:
+            return found, duplicates
+        ranked = [f.pk for f in food_search(user=request.user, query=search_term, limit=100)]
+        relevance = Case(
+            *(When(pk=pk, then=Value(rank)) for rank, pk in enumerate(ranked)),
+            default=Value(len(ranked)),
+            output_field=IntegerField(),
+        )
+        ranked_first = found.annotate(search_rank=relevance).order_by("search_rank", "name", "pk")
+        return ranked_first, duplicates
 
     @admin.display(description="serving")
     def serving(self, food: Food) -> str:

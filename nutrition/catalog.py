@@ -24,7 +24,7 @@ from django.db.models import Count, Max
 
 from nutrition import survey
 from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
-from nutrition.names import short_food_name
+from nutrition.names import catalog_display_name
 from sparky import curation
 
 SR28_SOURCE = "usda_sr28"
@@ -191,7 +191,9 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[su
                 source_id=ndb,
                 name=readable_food_name(long_description),
                 original_name=long_description[:255],
-                display_name=short_food_name(long_description),
+                display_name=catalog_display_name(
+                    long_description, food_group=groups.get(group_code, "")
+                ),
                 food_group=groups.get(group_code, "")[:100],
                 nutrients={column: found.get(column) for column in NUTRIENTS},
             )

@@ -1,5 +1,7 @@
 """Foods, their household servings, the food diary, goals and water (spec tables)."""
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
@@ -38,6 +40,16 @@ NUTRIENTS = (
     "calcium",
     "iron",
 )
+# Outside the database a nutrient has one name: the spec's food column monounsaturated_unsaturated
+# is monounsaturated_fat in the API, as the goals (the spec's user_goals column) call it.
+PUBLIC_NAMES = {"monounsaturated_unsaturated": "monounsaturated_fat"}
+
+
+def public_nutrient(name: str) -> str:
+    """The nutrient's name in the API and in goals ("monounsaturated_fat")."""
+    return PUBLIC_NAMES.get(name, name)
+
+
 NUTRIENT_UNITS = {
     "calories": "kcal",
     "cholesterol": "mg",
@@ -178,7 +190,15 @@ class FoodVariant(NutrientColumns):
         ]
 
     def __str__(self) -> str:
-        return f"{self.serving_size:g} {self.serving_unit} of {self.food_id}"
+        """'1 medium (118 g) of Banana': the admin lists and picks servings by it."""
+        grams = f" ({_plain(self.gram_weight)} g)" if self.gram_weight is not None else ""
+        size = _plain(self.serving_size)
+        return f"{size} {self.serving_unit}{grams} of {self.food.readable_name}"
+
+
+def _plain(number) -> str:
+    """118.000 -> '118', 0.5 -> '0.5'."""
+    return f"{Decimal(str(number)).normalize():f}"
 
 
 class MealType(models.TextChoices):

@@ -15,12 +15,37 @@ rules, each a table below:
 - brands in capitals read as words ("SNICKERS Bar" -> "Snickers Bar"), and a maker named before
   its product goes ("GENERAL MILLS, CHEERIOS" -> "Cheerios").
 
+- a fruit, a nut or an egg is eaten raw, so "raw" says nothing: "Bananas, raw" -> "Banana" (a
+  whole fruit eaten one at a time reads singular), "Nuts, almonds, raw" -> "Almonds";
+- a low-calorie soda is a diet one ("Beverages, carbonated, low calorie, cola" -> "Diet cola");
+  milk is said by its fat ("Whole milk", "2% milk").
+
+Above all the rules sits a curated table (nutrition/words/display_names.toml) of the foods people
+log most, keyed by the catalog's original description: `catalog_display_name` reads it first.
+
 The long name stays the food's `name`: search, the detail view and the admin show it whole.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
+
+from sparky.words import singular
+
+_WORDS = tomllib.loads(
+    (Path(__file__).resolve().parent / "words" / "display_names.toml").read_text("utf-8")
+)
+# The curated names: original description -> the name people use.
+CURATED: dict[str, str] = dict(_WORDS["names"])
+# Food groups (SR28's and FNDDS's) whose foods are eaten raw: "raw" goes from their names.
+RAW_AS_EATEN_GROUPS = frozenset(_WORDS["raw_as_eaten"]["groups"])
+RAW_AS_EATEN_HEADS = frozenset(_WORDS["raw_as_eaten"]["heads"])
+# Whole foods eaten one at a time: raw, their plural head reads singular ("Bananas" -> "Banana").
+ONE_AT_A_TIME = frozenset(_WORDS["one_at_a_time"]["foods"])
+# Soda names SR28 spells for nutritionists ("cola or pepper-type" -> "cola").
+SODA_NAMES: dict[str, str] = dict(_WORDS["soda_names"])
 
 MAX_LENGTH = 60  # beyond this, details in the middle go (the last one, how it is cooked, stays)
 
@@ -61,6 +86,7 @@ FILLER = frozenset(
         *("cultured", "homemade", "nfs", "not further specified", "with added vitamin d"),
         *("variety meats and by-products", "enriched flour", "table", "ready-to-bake or -fry"),
         *("with aspartame", "unsweetened", "salad or cooking", "all commercial varieties"),
+        *("with skin", "contains caffeine", "regular", "all", "with salt"),
     }
 )
 FILLER_PATTERNS = (
@@ -152,13 +178,27 @@ _CAPS_WORD = re.compile(r"\b(?:Mc)?[A-Z][A-Z'&.]*[A-Z]\b'?S?")
 _SHOUTED = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
 
 
-def short_food_name(description: str) -> str:
+def catalog_display_name(description: str, *, name: str = "", food_group: str = "") -> str:
+    """The display name of a catalog food: the curated table's for its original description,
+    else the rules' reading of `name` (the readable name, when the loader made one) or of the
+    description.
+
+    >>> catalog_display_name("Beverages, carbonated, cola, regular")
+    'Cola'
+    """
+    if description in CURATED:
+        return CURATED[description]
+    return short_food_name(name or description, food_group=food_group)
+
+
+def short_food_name(description: str, *, food_group: str = "") -> str:
     """The name people read for an SR28 description; the description itself when no rule applies.
+    `food_group` (the catalog's) tells a fruit or a nut, whose "raw" goes.
 
     >>> short_food_name("Bread, white, commercially prepared, toasted")
     'White bread, toasted'
     >>> short_food_name("Egg, whole, raw, fresh")
-    'Egg, raw'
+    'Egg'
     """
     if description in WHOLE_NAMES:
         return WHOLE_NAMES[description]
@@ -173,7 +213,9 @@ def short_food_name(description: str) -> str:
     head, details = _join_parts(head, details)
     details = [d for d in details if not _is_filler(d)]
     details = _without_plain_cooked(details)
+    head, details = _eaten_raw(head, details, food_group)
     head, details = _with_kind(head, details)
+    head, details = _milk_by_fat(head, details)
     details = _shortened(head, details)
     name = ", ".join([_readable(head), *(_readable(d) for d in details)])
     name = name[:1].upper() + name[1:]
@@ -215,13 +257,52 @@ def _without_labels(parts: list[str]) -> list[str]:
     if len(rest) > 1 and rest[0].lower() in LABELS:
         rest = rest[1:]
         if len(rest) > 1 and rest[0].lower() in SUBLABELS:
-            soda = rest[0].lower() == "carbonated" and rest[1].lower() in SODA_FLAVOURS
+            carbonated = rest[0].lower() == "carbonated"
             rest = rest[1:]
-            if soda:
-                rest[0] = f"{rest[0]} soda"
+            if carbonated:
+                rest = _soda(rest)
     if rest[0].lower() == "babyfood":
         rest[0] = "Baby food"
     return rest
+
+
+def _soda(parts: list[str]) -> list[str]:
+    """A carbonated drink as people order it: "low calorie, cola or pepper-type" -> "Diet cola",
+    "orange" -> "Orange soda"."""
+    diet = len(parts) > 1 and parts[0].lower() in ("low calorie", "diet")
+    rest = parts[1:] if diet else list(parts)
+    soda = SODA_NAMES.get(rest[0].lower(), rest[0])
+    if soda.lower() in SODA_FLAVOURS:
+        soda = f"{soda} soda"
+    return [f"diet {soda.lower()}" if diet else soda, *rest[1:]]
+
+
+def _eaten_raw(head: str, details: list[str], food_group: str) -> tuple[str, list[str]]:
+    """A fruit, a nut or an egg without its "raw"; a whole fruit eaten one at a time, singular."""
+    if "raw" not in (d.lower() for d in details):
+        return head, details
+    if food_group not in RAW_AS_EATEN_GROUPS and head.lower() not in RAW_AS_EATEN_HEADS:
+        return head, details
+    details = [d for d in details if d.lower() != "raw"]
+    one = singular(head)
+    if not details and one in ONE_AT_A_TIME and one != head.lower():
+        head = head[:1] + one[1:]
+    return head, details
+
+
+def _milk_by_fat(head: str, details: list[str]) -> tuple[str, list[str]]:
+    """Milk by its fat as people say it: "Whole milk, 3.25% milkfat" -> "Whole milk",
+    "Reduced fat milk, 2% milkfat" -> "2% milk"."""
+    if not head.lower().endswith(" milk") or not details:
+        return head, details
+    fat = re.fullmatch(r"(\d+(?:\.\d+)?)% milkfat", details[0].lower())
+    if fat is None:
+        return head, details
+    if head.lower() == "whole milk":
+        return head, details[1:]
+    if head.lower() in ("reduced fat milk", "lowfat milk"):
+        return f"{fat.group(1)}% milk", details[1:]
+    return head, details
 
 
 def _without_makers(parts: list[str]) -> list[str]:

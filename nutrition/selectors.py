@@ -87,6 +87,7 @@ def frequent_foods(*, user, days: int = 14, limit: int = 10) -> list[dict]:
             {
                 "food_id": item["food"].id,
                 "name": item["food"].readable_name,
+                "full_name": item["food"].name,
                 "times": item["times"],
                 "last_logged": item["last"],
                 "usual_quantity": quantity,

@@ -11,14 +11,33 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 
 from nutrition import services
-from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant, MealType, UserGoal
+from nutrition.models import (
+    NUTRIENTS,
+    PUBLIC_NAMES,
+    Food,
+    FoodEntry,
+    FoodVariant,
+    MealType,
+    UserGoal,
+    public_nutrient,
+)
 from sparky.serializers import CatalogRowSerializer, number
 
 
-def _nutrient_out() -> serializers.DecimalField:
+def _nutrient_out(**kw) -> serializers.DecimalField:
     return serializers.DecimalField(
-        max_digits=12, decimal_places=3, allow_null=True, read_only=True
+        max_digits=12, decimal_places=3, allow_null=True, read_only=True, **kw
     )
+
+
+# Every nutrient under its public name (nutrition.models.PUBLIC_NAMES); the one renamed is
+# declared on each serializer with its column as the source.
+PUBLIC_NUTRIENTS = [public_nutrient(name) for name in NUTRIENTS]
+
+
+def _column(name: str) -> dict:
+    """The source of a nutrient's field under its public name (none when the names agree)."""
+    return {"source": name} if public_nutrient(name) != name else {}
 
 
 NutrientsSerializer = type(
@@ -27,7 +46,7 @@ NutrientsSerializer = type(
     {
         "__doc__": "Every nutrient (kcal; g; mg for minerals, cholesterol and vitamin C; µg RAE "
         "for vitamin A); null where the food has no value.",
-        **{name: _nutrient_out() for name in NUTRIENTS},
+        **{public_nutrient(name): _nutrient_out(**_column(name)) for name in NUTRIENTS},
     },
 )
 
@@ -36,9 +55,11 @@ NutrientsSerializer = type(
 
 
 class FoodVariantSerializer(serializers.ModelSerializer):
+    monounsaturated_fat = _nutrient_out(source="monounsaturated_unsaturated")
+
     class Meta:
         model = FoodVariant
-        fields = ["id", "serving_size", "serving_unit", "gram_weight", *NUTRIENTS]
+        fields = ["id", "serving_size", "serving_unit", "gram_weight", *PUBLIC_NUTRIENTS]
         read_only_fields = fields
 
 
@@ -47,6 +68,7 @@ class FoodSerializer(CatalogRowSerializer):
 
     is_own = serializers.SerializerMethodField(help_text="One of your custom foods.")
     variants = FoodVariantSerializer(many=True, read_only=True)
+    monounsaturated_fat = _nutrient_out(source="monounsaturated_unsaturated")
     display_name = serializers.CharField(
         source="readable_name",
         read_only=True,
@@ -61,7 +83,7 @@ class FoodSerializer(CatalogRowSerializer):
             "display_name",
             "serving_size",
             "serving_unit",
-            *NUTRIENTS,
+            *PUBLIC_NUTRIENTS,
             "is_custom",
             "is_own",
             "shared_with_public",
@@ -90,7 +112,20 @@ FoodWriteSerializer = type(
             max_length=14, required=False, allow_null=True, allow_blank=True
         ),
         "shared_with_public": serializers.BooleanField(required=False),
-        **{name: number(required=False, allow_null=True) for name in NUTRIENTS},
+        **{
+            public_nutrient(name): number(required=False, allow_null=True, **_column(name))
+            for name in NUTRIENTS
+        },
+        # The name this nutrient had in the API before: still accepted from older clients.
+        **{
+            old: number(
+                required=False,
+                allow_null=True,
+                write_only=True,
+                help_text=f"Deprecated: the old name of {new}.",
+            )
+            for old, new in PUBLIC_NAMES.items()
+        },
     },
 )
 

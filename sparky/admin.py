@@ -17,6 +17,11 @@ from django.utils.text import smart_split, unescape_string_literal
 from sparky import curation
 from sparky.models import User, UserPreferences
 
+# The admin says whose it is (not "Django administration").
+admin.site.site_header = "Sparky admin"
+admin.site.site_title = "Sparky admin"
+admin.site.index_title = "Catalog, diaries and accounts"
+
 
 class SparkyUserCreationForm(AdminUserCreationForm):
     class Meta:

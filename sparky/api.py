@@ -472,6 +472,13 @@ def token_issue(*, user: User) -> Token:
 
 
 @transaction.atomic
+def token_replace(*, user: User) -> Token:
+    """A new API token for the user; the old one (if any) stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
+@transaction.atomic
 def token_revoke(*, user: User) -> bool:
     deleted, _ = Token.objects.filter(user=user).delete()
     return bool(deleted)

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
-from sparky import logins, services
+from sparky import api, logins, services
 from sparky.forms import EmailLoginForm, SignupForm
 from sparky.models import User
 
@@ -90,3 +94,28 @@ def signup(request):
         messages.success(request, "Welcome to Sparky! Tell the coach what you ate or did today.")
         return redirect("chat:page")
     return render(request, "registration/signup.html", {"form": form, "owner": owner})
+
+
+def favicon(request):
+    """/favicon.ico, which browsers ask for whatever the page links: Sparky's icon, not a 404
+    in the log."""
+    return redirect(static("img/sparky.svg"), permanent=True)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def api_token(request):
+    """Settings: the API token (also MCP's). A new token is shown on the page that made it and
+    never again; revoking it stops every client that uses it."""
+    new_token = None
+    if request.method == "POST" and request.POST.get("action") == "revoke":
+        if api.token_revoke(user=request.user):
+            messages.success(request, "API token revoked: clients using it are signed out.")
+        return redirect("settings_api_token")
+    if request.method == "POST":
+        new_token = api.token_replace(user=request.user).key
+    token = Token.objects.filter(user=request.user).only("created").first()
+    context = {"tab": "api", "has_token": token is not None, "new_token": new_token}
+    context["created"] = token.created if token else None
+    return render(request, "settings/api_token.html", context)

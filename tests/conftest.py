@@ -12,6 +12,14 @@ def _fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
+def _static_files_as_in_development(settings):
+    # Tests run with DEBUG off and nothing collected into STATIC_ROOT: WhiteNoise looks the files
+    # up per request, as in development, instead of warning "No directory at: .../staticfiles/"
+    # each time a test client builds the middleware.
+    settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     # Throttles (sign-ups per address, chat turns, the token endpoint) count in the cache: every
     # test starts with none of another test's requests counted.

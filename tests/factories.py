@@ -20,7 +20,7 @@ from factory.django import DjangoModelFactory
 from exercise.models import Exercise, ExerciseEntry
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from nutrition.models import Food, FoodEntry, FoodVariant, UserGoal
-from nutrition.names import short_food_name
+from nutrition.names import catalog_display_name
 from sparky import curation
 from sparky.dates import today_for
 from sparky.models import User
@@ -58,7 +58,7 @@ class FoodFactory(DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Testfood {n}, raw")
     original_name = factory.LazyAttribute(lambda o: o.name)
-    display_name = factory.LazyAttribute(lambda o: short_food_name(o.name))
+    display_name = factory.LazyAttribute(lambda o: catalog_display_name(o.original_name))
     calories = Decimal(100)
     protein = Decimal(0)
     carbs = Decimal(0)

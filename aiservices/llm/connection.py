@@ -206,8 +206,8 @@ def _explain(
     status = error.status
     if isinstance(error, errors.LLMTimeout):
         return Cause.TIMEOUT, (
-            f"{what} at {where} accepted the connection but sent no answer within {timeout:g} s "
-            "(timed out). It may be busy, or still loading the model; try again in a minute."
+            f"{what} didn't answer within {max(1, round(timeout))} seconds. It may be busy, or "
+            "still loading the model: test it again in a minute."
         )
     if isinstance(error, errors.LLMAuthError):
         return Cause.KEY_REJECTED, (

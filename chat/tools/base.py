@@ -56,6 +56,8 @@ class Written:
     # What the reply's chip shows: the row in a few words ("Egg, raw · 143 kcal"). The summary
     # above is the full sentence the reply is made of; a chip repeating it would say it twice.
     chip: str = ""
+    # The chip's tooltip when there is more to say than the summary: the food's full catalog name.
+    title: str = ""
     # How to take it back (chat.turn.undo): {"op": "delete", "after": {...}} for a row it created,
     # {"op": "restore", "before": {...}, "after": {...}} for values it changed, {"op":
     # "recreate", "row": {...}} for a row it deleted, {"op": "water", "added": n}.

@@ -77,6 +77,11 @@ def entry_chip(entry: FoodEntry) -> str:
     return entry.food.readable_name + (f" · {round(kcal)} kcal" if kcal is not None else "")
 
 
+def _with_full_name(line: str, food) -> str:
+    """A chip's tooltip: the reply's line, and the food's full catalog name when it is longer."""
+    return line if food.name == food.readable_name else f"{line} · {food.name}"
+
+
 def written_custom_food(food) -> Written:
     """A food of the user's own that the call created (undo deletes it while nothing uses it)."""
     return written_new("food", food, noun="food")
@@ -92,6 +97,7 @@ def written_food(entry: FoodEntry, *, before: dict | None = None) -> Written:
         summary=entry_line(entry),
         date=entry.entry_date.isoformat(),
         chip=entry_chip(entry),
+        title=_with_full_name(entry_line(entry), entry.food),
         phrase=entry_phrase(entry, kcal) if before is None else "",
         meal=entry.meal_type,
         undo=undo_of(before, after),

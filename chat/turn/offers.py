@@ -181,7 +181,7 @@ def _food_option(food, request: dict) -> dict:
             break
         except ValidationError:
             continue
-    option = {"name": food.readable_name, "food_id": str(food.id)}
+    option = {"name": food.readable_name, "full_name": food.name, "food_id": str(food.id)}
     if portion is None:  # the stored serving
         option.update(
             serving_size=float(food.serving_size or 100), serving_unit=food.serving_unit or "g"
@@ -211,7 +211,7 @@ def describe_option(kind: str, option: dict) -> str:
             if option.get(k) is not None
         )
         kcal = option.get("calories")
-        kcal_text = f"{kcal:g} kcal" if kcal is not None else "kcal unknown"
+        kcal_text = f"{round(kcal)} kcal" if kcal is not None else "kcal unknown"
         name = option["name"] + (" (estimate)" if option.get("estimate") else "")
         return f"{name} — {serving}: {kcal_text}" + (f", {macros}" if macros else "")
     cph = option.get("calories_per_hour")

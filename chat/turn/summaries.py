@@ -19,9 +19,11 @@ from chat.models import ChatMessage
 from chat.turn.answers import calories_line
 from diary.selectors import daily_summary
 from measurements.fields import CHECKIN
+from measurements.selectors import kept_unit
 from nutrition.models import FoodEntry
 from nutrition.services import entry_nutrients
 from sparky.dates import now_for, today_for
+from sparky.services import preferences_for
 
 logger = logging.getLogger(__name__)
 KIND = "progress_summary"
@@ -123,12 +125,31 @@ def tip_for(*, user, kinds: set[str], summary: dict, meal: dict | None = None) -
         if water["remaining"]:
             return f"{water['remaining']} more glasses to reach your water goal."
         return "Water goal reached for today."
-    if kinds & _BODY:
+    checkin = (summary.get("measurements") or {}).get("checkin") or {}
+    if "checkin" in kinds and checkin.get("weight"):
         return (
             "Weigh in at the same time of day, ideally in the morning, so the trend reflects "
             "real change rather than meals and water."
         )
+    if kinds & _BODY:
+        return "Noting it at about the same time each day makes the trend easy to read."
     return "Keep it up."
+
+
+def _checkin_text(user, checkin: dict) -> str:
+    """The day's check-in as the summary shows it: each value in the unit it is kept in, without
+    needless decimals ("weight 81.4 kg, waist 90 cm, steps 8000")."""
+    prefs = preferences_for(user)
+    shown = []
+    for name, value in checkin.items():
+        if name not in _SUMMED or not value:
+            continue
+        unit = kept_unit(name, prefs)
+        number = f"{Decimal(str(value)).normalize():f}"
+        shown.append(
+            f"{CHECKIN[name].label.lower()} {number}" + ("" if unit == name else f" {unit}")
+        )
+    return ", ".join(shown)
 
 
 def build_progress_summary(
@@ -153,11 +174,14 @@ def build_progress_summary(
     if "water" in kinds or kinds & _EXERCISE:
         water = summary["water"]
         parts.append(f"water {water['glasses']}/{water['goal']} glasses")
-    if kinds & _BODY:
-        checkin = (summary.get("measurements") or {}).get("checkin") or {}
-        shown = [f"{k} {v}" for k, v in checkin.items() if k in _SUMMED and v]
+    if "checkin" in kinds:
+        # only after a check-in: sleep or mood logged alone do not bring the day's weight up
+        shown = _checkin_text(user, (summary.get("measurements") or {}).get("checkin") or {})
         if shown:
-            parts.append(", ".join(shown))
+            parts.append(shown)
+    if "custom_measurement" in kinds:
+        measured = [e.get("chip") for e in entries or [] if e.get("kind") == "custom_measurement"]
+        parts += [m[:1].lower() + m[1:] for m in measured if m]
     tip = tip_for(user=user, kinds=kinds, summary=summary, meal=meal)
     text = f"{label} so far: " + "; ".join(parts) + "."
     if meal and meal["items"] > 1:
@@ -238,6 +262,11 @@ _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "
 def _send_progress_summary(message_id: str) -> None:
     """Hand the summary to the workers; when the broker cannot be reached, say so in one line
     and write it here, as with no broker at all (the user gets their note either way)."""
+    if progress_summary_task.app.conf.task_always_eager:
+        # No broker: run it here without asking for a broker connection (kombu would warn
+        # "No hostname was supplied" for the one it cannot have).
+        progress_summary_task.apply((message_id,))
+        return
     try:
         progress_summary_task.apply_async((message_id,), retry_policy=_PUBLISH_RETRY)
     except (KombuOperationalError, OSError) as exc:

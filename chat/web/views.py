@@ -71,7 +71,11 @@ def chip_for(entry: dict) -> dict:
     """
     summary = str(entry.get("summary") or "")
     text = entry.get("chip") or summary.split(" (", 1)[0]
-    return {"kind": entry.get("kind") or "entry", "text": text, "title": summary}
+    return {
+        "kind": entry.get("kind") or "entry",
+        "text": text,
+        "title": entry.get("title") or summary,
+    }
 
 
 def _is_reply(message: ChatMessage) -> bool:
@@ -95,7 +99,11 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
     pending = chat_options.pending_options(message) if latest_reply else None
     if pending and not too_old(pending):
         choices = [
-            {"number": i, "label": chat_options.describe_option(pending.get("kind"), option)}
+            {
+                "number": i,
+                "label": chat_options.describe_option(pending.get("kind"), option),
+                "title": option.get("full_name") or "",
+            }
             for i, option in enumerate(pending["options"], 1)
         ]
     confirm = meta.get("confirm")

@@ -447,8 +447,8 @@ def _check_crumb(food: Food, portion: units.Portion, kcal: Decimal) -> None:
         return
     said = f"{amount.normalize():f} {units.unit_text(amount, portion.unit)}".strip()
     raise ValidationError(
-        f"{said} of {food.name} is {kcal:,.1f} kcal, a crumb rather than a helping. Did you "
-        f"mean 1 {units.unit_text(1, portion.unit)} ({kcal / amount:,.0f} kcal)? Say the amount "
-        "again, or confirm to log it as it is.",
+        f"{said} of {food.readable_name} is {kcal:,.1f} kcal, a crumb rather than a helping. Did "
+        f"you mean 1 {units.unit_text(1, portion.unit)} ({kcal / amount:,.0f} kcal)? Say the "
+        "amount again, or confirm to log it as it is.",
         code="implausible",
     )

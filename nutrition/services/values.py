@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from nutrition import units, vocabulary
 from nutrition.models import (
     NUTRIENTS,
+    PUBLIC_NAMES,
     Food,
     FoodEntry,
     MealType,
@@ -39,7 +40,7 @@ MAX_WATER_GOAL = 100
 # Word -> meal ("supper" -> dinner, "brekkie" -> breakfast): nutrition/words/meals.toml.
 MEAL_SYNONYMS = {word: MealType(meal) for word, meal in vocabulary.MEAL_WORDS.items()}
 # UserGoal calls one nutrient differently from the food columns; both names are accepted.
-_GOAL_ALIASES = {"monounsaturated_unsaturated": "monounsaturated_fat"}
+_GOAL_ALIASES = PUBLIC_NAMES
 GOAL_FIELDS = tuple(_GOAL_ALIASES.get(n, n) for n in NUTRIENTS)
 FOOD_FIELDS = ("name", "serving_size", "serving_unit", "barcode", "shared_with_public")
 

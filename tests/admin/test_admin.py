@@ -404,3 +404,59 @@ def test_staff_can_find_and_correct_a_foods_short_name(staff_client):
 
     assert listed(found) == ["Egg, whole, raw, fresh"]
     assert 'name="display_name" value="Egg, raw"' in page.content.decode()
+
+
+def test_staff_can_rename_foods_from_the_list(staff_client):
+    egg = public_food("Egg, whole, raw, fresh", "01123", display_name="Egg, raw")
+    changelist = reverse("admin:nutrition_food_changelist")
+
+    page = staff_client.get(changelist)
+    assert 'name="form-0-display_name" value="Egg, raw"' in page.content.decode()
+
+    staff_client.post(
+        changelist,
+        {
+            "form-TOTAL_FORMS": "1", "form-INITIAL_FORMS": "1", "form-0-id": str(egg.pk),
+            "form-0-display_name": "Egg", "_save": "Save",
+        },
+    )  # fmt: skip
+
+    egg.refresh_from_db()
+    assert egg.display_name == "Egg"
+
+
+def test_the_admin_says_it_is_sparkys(staff_client):
+    page = staff_client.get(reverse("admin:index")).content.decode()
+
+    assert "Sparky admin" in page and "Django administration" not in page
+
+
+def test_the_food_search_lists_the_best_match_first_not_the_first_in_the_alphabet(staff_client):
+    for i, name in enumerate(
+        [
+            "Babyfood, fruit, bananas and strawberry, junior",
+            "Bread, banana, prepared from recipe",
+            "Beverages, banana smoothie, with yogurt",
+            "Cereals, banana nut crunch",
+            "Bananas, raw",
+            "Bananas, dehydrated, or banana powder",
+        ]
+    ):
+        public_food(name, f"09{i:03d}")
+
+    found = staff_client.get(reverse("admin:nutrition_food_changelist"), {"q": "banana"})
+
+    assert listed(found)[0] == "Bananas, raw"
+    by_name = staff_client.get(
+        reverse("admin:nutrition_food_changelist"), {"q": "banana", "o": "1"}
+    )  # a column sort still sorts
+    assert listed(by_name)[0] == "Babyfood, fruit, bananas and strawberry, junior"
+
+
+def test_a_serving_reads_as_its_amount_and_food(staff_client):
+    banana = public_food("Bananas, raw", "09040", display_name="Banana")
+    serving = FoodVariant.objects.create(
+        food=banana, sequence=1, serving_size=1, serving_unit="medium", gram_weight=118
+    )
+
+    assert str(serving) == "1 medium (118 g) of Banana"

@@ -73,7 +73,7 @@ def test_the_offline_parser_streams_its_reply_at_once(alice_api, alice, catalog)
     entry = named(events, "entry")[0]
     saved = FoodEntry.objects.for_user(alice).get()
     assert entry["id"] == str(saved.pk) and entry["kind"] == "food_entry"
-    assert entry["chip"].startswith("Egg, raw")
+    assert entry["chip"].startswith("Egg · ")
     done = named(events, "done")[0]
     assert named(events, "text") == [{"text": done["message"]}]  # the whole reply at once
     assert done["action"] == "logged" and done["engine"] == "offline"

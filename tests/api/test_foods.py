@@ -121,3 +121,39 @@ def test_a_food_has_its_short_display_name_beside_the_full_name(alice_api, alice
     logged = alice_api.get(f"/api/food-entries/{entry.pk}/").json()
     assert logged["food_display_name"] == "Egg, raw"
     assert logged["food_name"] == "Egg, whole, raw, fresh"
+
+
+def test_monounsaturated_fat_has_one_name_in_foods_entries_goals_and_the_summary(alice_api, alice):
+    made = alice_api.post(
+        "/api/foods/",
+        {"name": "Olive spread", "serving_size": 10, "serving_unit": "g", "calories": 70,
+         "monounsaturated_fat": 5},
+        format="json",
+    )  # fmt: skip
+    assert made.status_code == 201, made.json()
+    food = made.json()
+    assert food["monounsaturated_fat"] == 5 and "monounsaturated_unsaturated" not in food
+    goal = alice_api.patch(
+        "/api/goals/default/", {"calories": 2000, "monounsaturated_fat": 20}, format="json"
+    )
+    assert goal.status_code == 200 and goal.json()["monounsaturated_fat"] == 20
+    entry = alice_api.post(
+        "/api/food-entries/", {"food": food["id"], "quantity": 2}, format="json"
+    ).json()
+    summary = alice_api.get("/api/summary/").json()
+
+    assert entry["nutrients"]["monounsaturated_fat"] == 10
+    assert "monounsaturated_unsaturated" not in entry["nutrients"]
+    assert summary["nutrients"]["monounsaturated_fat"]["consumed"] == 10
+    assert summary["nutrients"]["monounsaturated_fat"]["goal"] == 20
+
+
+def test_the_old_name_of_monounsaturated_fat_is_still_accepted(alice_api):
+    made = alice_api.post(
+        "/api/foods/",
+        {"name": "Old client spread", "calories": 70, "monounsaturated_unsaturated": 4},
+        format="json",
+    )
+
+    assert made.status_code == 201, made.json()
+    assert made.json()["monounsaturated_fat"] == 4

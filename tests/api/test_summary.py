@@ -19,6 +19,7 @@ def test_the_summary_shows_the_day_against_the_goal(alice_api, alice):
     assert body["goal_source"] == "default"
     assert body["calories"]["consumed"] == 500 and body["calories"]["burned"] == 200
     assert body["calories"]["remaining"] == 1700
+    assert body["nutrients"]["calories"]["remaining"] == 1700  # one figure, one definition
     assert body["nutrients"]["calories"]["percent"] == 25
     assert body["water"] == {"glasses": 3, "goal": 8, "goal_is_default": False, "remaining": 5}
 

@@ -81,6 +81,6 @@ def test_a_photo_is_reviewed_then_logged(
     card.get_by_role("button", name="Log all").click()
 
     expect(reply.get_by_role("status")).to_contain_text("Logged 2")
-    expect(page.locator("#diary")).to_contain_text("Egg, raw")
+    expect(page.locator("#diary")).to_contain_text("Egg")
     [entry] = FoodEntry.objects.for_user(carol)
     assert entry.quantity == 2 and entry.meal_type == "lunch"

@@ -113,6 +113,13 @@ def _matrix(w, bob) -> dict:
             ),
         ],
         "settings_clear_history": [("POST", "/settings/history/clear/", None, 302)],
+        "favicon": [("GET", "/favicon.ico", None, 301)],
+        # bob's own token: made and shown to him, then revoked; alice's is never touched
+        "settings_api_token": [
+            ("GET", "/settings/api-token/", None, 200),
+            ("POST", "/settings/api-token/", {"action": "create"}, 200),
+            ("POST", "/settings/api-token/", {"action": "revoke"}, 302),
+        ],
         "settings_goals": [
             ("GET", "/settings/goals/", None, 200),
             ("POST", "/settings/goals/", {"calories": "1800"}, 302),

@@ -40,8 +40,8 @@ def test_a_streamed_turn_sends_its_chips_then_the_drawn_reply_and_the_days(
     events = events_of(response)
     assert [name for name, _ in events] == ["step", "entry", "entry", "text", "done"]
     chips = [data for name, data in events if name == "entry"]
-    assert chips[0]["text"].startswith("Egg, raw") and chips[0]["kind"] == "food_entry"
-    assert chips[0]["title"].startswith("2 large Egg, raw")
+    assert chips[0]["text"].startswith("Egg · ") and chips[0]["kind"] == "food_entry"
+    assert chips[0]["title"].startswith("2 large Egg (")
     done = events[-1][1]
     reply = ChatMessage.objects.for_user(alice).filter(metadata__has_key="reply_to").get()
     assert f'id="msg-{reply.pk}"' in done["html"] and "Undo" in done["html"]

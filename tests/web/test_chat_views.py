@@ -56,7 +56,12 @@ def test_a_logging_message_returns_the_reply_fragment_and_the_diary_event(
     assert "2 eggs for breakfast" in html  # the user's message
     assert 'class="msg msg--reply' in html
     assert 'class="chip chip--food_entry"' in html  # the entry it wrote
-    assert "Egg, raw" in html and "Egg, whole, raw, fresh" not in html  # the short name
+    assert ">Egg · 143 kcal<" in html  # the short name; the full one only on hover
+    assert all(
+        "Egg, whole, raw, fresh" in title
+        for title in re.findall(r'title="([^"]*)"', html)
+        if "Egg, whole" in title
+    ) and html.count("Egg, whole, raw, fresh") == len(re.findall(r'title="[^"]*Egg, whole', html))
     assert diary_event(response) == {"dates": [today_for(alice).isoformat()]}
     entry = FoodEntry.objects.for_user(alice).get()
     assert entry.meal_type == "breakfast"
@@ -68,10 +73,11 @@ def test_a_chip_says_what_was_saved_in_a_few_words_not_the_reply_again(alice_cli
     html = response.content.decode()
     reply = ChatMessage.objects.filter(message_type="assistant").latest("created_at")
     chips = re.findall(r'<li class="chip chip--food_entry"[^>]*>([^<]*)</li>', html)
-    assert chips == ["Egg, raw · 143 kcal", "Bananas, raw · 105 kcal"]
+    assert chips == ["Egg · 143 kcal", "Banana · 105 kcal"]
     for chip in chips:
         assert chip not in reply.content  # the reply has its own words
-    assert 'title="2 large Egg, raw (breakfast, ' in html  # the full line on hover
+    assert 'title="2 large Egg (breakfast, ' in html  # the full line on hover
+    assert "143 kcal) · Egg, whole, raw, fresh" in html  # and the food's full catalog name
 
 
 def test_a_chip_of_an_older_reply_without_its_own_words_is_cut_short():

@@ -40,7 +40,8 @@ def test_the_diary_fragment_lists_meals_exercise_water_and_goals(alice, alice_cl
     assert response.status_code == 200
     assert "<html" not in html
     assert 'id="diary"' in html
-    assert "Breakfast" in html and "Egg, raw" in html
+    assert "Breakfast" in html and ">Egg</span>" in html
+    assert 'title="Egg, whole, raw, fresh"' in html  # the full name one hover away
     assert 'title="Egg, whole, raw, fresh"' in html  # the full name on hover
     assert "143 kcal" in html
     assert "Walking, 3.5 mph, brisk" in html and "30 min" in html
@@ -77,7 +78,7 @@ def test_the_day_switcher_goes_back_but_never_into_the_future(alice, alice_clien
 def test_the_diary_only_shows_the_users_own_entries(alice, bob_client, eggs):
     html = bob_client.get(reverse("diary"), **HTMX).content.decode()
 
-    assert "Egg, raw" not in html
+    assert "Egg, whole, raw, fresh" not in html
 
 
 def test_editing_an_entry_changes_its_amount_and_meal(alice, alice_client, eggs):
@@ -114,7 +115,7 @@ def test_deleting_an_entry_removes_it_from_the_diary(alice, alice_client, eggs):
 
     assert response.status_code == 200
     assert not FoodEntry.objects.for_user(alice).exists()
-    assert "Egg, raw" not in response.content.decode()
+    assert "Egg, whole, raw, fresh" not in response.content.decode()
 
 
 def test_bob_gets_404_for_alices_food_entries(alice, bob_client, eggs):

@@ -448,3 +448,66 @@ def test_a_private_server_url_is_refused_next_to_the_url_field(alice, alice_clie
     assert response.status_code == 200
     assert "10.0.0.7 is a private address" in html
     assert not AIServiceSettings.objects.for_user(alice).exists()
+
+
+def test_a_service_waiting_to_pass_is_used_once_a_retest_passes(
+    alice, alice_client, fake_llm, private_ai
+):
+    # "Add and test" with "use it once it passes": the model is busy loading, the test times out
+    fake_llm.reply_error(503, {"error": {"message": "loading model"}})
+    form = service_form(service_type="custom", custom_url=fake_llm.openai_base, model_name="m")
+    alice_client.post(reverse("settings_ai_add"), form)
+    service = AIServiceSettings.objects.for_user(alice).get()
+    assert not service.is_active
+
+    fake_llm.reply_text("ok")
+    response = alice_client.post(
+        reverse("settings_ai_test", args=[service.id]), HTTP_HX_REQUEST="true"
+    )
+
+    service.refresh_from_db()
+    assert service.is_active
+    assert response.headers["HX-Refresh"] == "true"  # the page redraws with it active
+    page = alice_client.get(reverse("settings_ai")).content.decode()
+    assert "passed the connection test: Sparky now uses it" in page
+
+
+def test_a_passing_test_of_a_service_nobody_asked_to_use_changes_nothing(
+    alice, alice_client, fake_llm, private_ai
+):
+    service = ai_service_create(
+        user=alice, service_name="Spare", service_type="custom", api_key="",
+        model_name="m", custom_url=fake_llm.openai_base,
+    )  # fmt: skip
+    fake_llm.reply_text("ok")
+
+    alice_client.post(reverse("settings_ai_test", args=[service.id]), HTTP_HX_REQUEST="true")
+
+    service.refresh_from_db()
+    assert not service.is_active
+
+
+def test_deleting_a_service_mentions_its_api_key_only_when_it_has_one(
+    alice, alice_client, alices_service, settings
+):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    ai_service_create(
+        user=alice, service_name="Local", service_type="ollama", api_key="", model_name="m",
+    )  # fmt: skip
+
+    html = alice_client.get(reverse("settings_ai")).content.decode()
+
+    assert "Delete Work OpenAI and its API key?" in html
+    assert "Delete Local?" in html
+
+
+def test_a_long_model_id_wraps_on_the_service_card(alice, alice_client, settings):
+    settings.SPARKY_ALLOW_PRIVATE_AI_URLS = True
+    ai_service_create(
+        user=alice, service_name="Local", service_type="ollama", api_key="",
+        model_name="hf.co/someone/a-very-long-model-repository-name-GGUF:Q4_K_M",
+    )  # fmt: skip
+
+    html = alice_client.get(reverse("settings_ai")).content.decode()
+
+    assert '<dd class="break">hf.co/someone/a-very-long-model' in html

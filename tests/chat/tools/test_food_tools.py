@@ -199,7 +199,7 @@ def test_recent_foods_counts_the_users_own_logging(alice, bob, catalog):
     result = call(alice, "recent_foods", {"days": 7})
 
     assert result.ok
-    assert [row["name"] for row in result.data["foods"]] == [catalog["bananas"].name]
+    assert [row["name"] for row in result.data["foods"]] == [catalog["bananas"].readable_name]
 
 
 # --- edit_food_entry, delete_food_entry -------------------------------------------------------

@@ -4,6 +4,7 @@ These call create_progress_summary directly, the way the task does; no Celery in
 """
 
 import datetime as dt
+import logging
 import uuid
 from decimal import Decimal
 
@@ -130,3 +131,35 @@ def test_a_forged_entry_of_another_user_is_not_counted(alice, bob, soup):
 
     assert "450 kcal eaten" in summary.content
     assert "Those 2 items" not in summary.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_no_broker_the_summary_is_written_without_asking_for_a_broker(alice, catalog, caplog):
+    with caplog.at_level(logging.WARNING):
+        turn = handle_turn(alice, "a banana")
+
+    assert ChatMessage.objects.filter(user=alice, metadata__kind=KIND).count() == 1
+    assert turn.action == "logged"
+    assert not [r for r in caplog.records if r.name.startswith("kombu")]  # "No hostname..."
+
+
+@pytest.mark.django_db
+def test_sleep_and_mood_bring_up_neither_the_weight_nor_a_weigh_in_tip(alice):
+    handle_turn(alice, "weight 81.4 kg")
+    turn = handle_turn(alice, "slept 7 hours, mood 8/10")
+    reply = ChatMessage.objects.get(pk=turn.message_id)
+
+    summary = create_progress_summary(message_id=str(reply.id)).content
+
+    assert "weight" not in summary.lower() and "weigh in" not in summary.lower()
+    assert "sleep" in summary.lower() and "mood" in summary.lower()
+
+
+@pytest.mark.django_db
+def test_a_weigh_in_shows_in_the_users_unit_without_needless_decimals(alice):
+    turn = handle_turn(alice, "weight 81.4 kg")
+
+    summary = create_progress_summary(message_id=turn.message_id).content
+
+    assert "weight 81.4 kg" in summary and "81.40" not in summary
+    assert "Weigh in at the same time of day" in summary

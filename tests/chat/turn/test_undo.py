@@ -68,7 +68,7 @@ def test_an_entry_edited_since_the_reply_is_kept_as_edited(alice, catalog):
 
     left = FoodEntry.objects.for_user(alice).get()
     assert left.id == egg.id and left.quantity == 3
-    assert done.kept == ["2 large Egg, raw (changed since)"]
+    assert done.kept == ["2 large Egg (changed since)"]
     assert "changed since" in done.message
 
 
@@ -215,7 +215,7 @@ def test_the_page_offers_undo_under_a_reply_that_saved_something(alice, catalog,
 
     drawn = client.post(f"/chat/turn/undo/{saved.message_id}/", HTTP_HX_REQUEST="true")
     assert drawn.status_code == 200
-    assert "Undone: 1 medium Bananas" in drawn.content.decode()
+    assert "Undone: 1 medium Banana" in drawn.content.decode()
     assert "undo__button" not in drawn.content.decode()
     assert "diary-changed" in drawn["HX-Trigger"]
     assert not FoodEntry.objects.for_user(alice).exists()
