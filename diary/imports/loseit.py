@@ -15,6 +15,7 @@ from __future__ import annotations
 from diary.imports import rows as cells_of
 from diary.imports.rows import EXERCISE_ENTRY, Parsed, Row, RowProblem, plain
 from diary.imports.trackers import food_entry
+from measurements import vocabulary
 
 SOURCE = "loseit"
 REQUIRED = ("Date", "Name", "Type", "Quantity", "Units", "Calories")
@@ -30,8 +31,6 @@ NUTRIENTS = {
     "Sodium (mg)": "sodium",
 }
 DATE_FORMATS = ("%m/%d/%Y", "%Y-%m-%d")
-_MINUTES = {"minutes", "minute", "min", "mins"}
-_HOURS = {"hours", "hour", "hr", "hrs"}
 
 
 def recognises(header: list[str]) -> bool:
@@ -71,9 +70,9 @@ def parse(text: str) -> Parsed:
 def _exercise(parsed: Parsed, line: int, cells: dict, day, name: str) -> None:
     quantity = cells_of.number(cells, "Quantity", required=True)
     units = (cells.get("Units") or "minutes").strip().lower()
-    if units in _HOURS:
+    if units in vocabulary.HOURS:
         quantity *= 60
-    elif units not in _MINUTES:
+    elif units not in vocabulary.MINUTES:
         raise RowProblem("Units", f"{units!r} is not a duration; minutes or hours are expected.")
     minutes = int(quantity.to_integral_value())
     if minutes < 1:

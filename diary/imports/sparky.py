@@ -34,6 +34,7 @@ from measurements.fields import CHECKIN as CHECKIN_FIELDS
 from measurements.fields import unit_arguments
 from nutrition.models import NUTRIENTS
 from nutrition.services import GOAL_FIELDS
+from nutrition.vocabulary import MEALS
 
 SOURCE = "sparky"
 FORMAT = "sparky-export"  # diary.exports.FORMAT (the exporter sits above the importer's reach)
@@ -90,8 +91,8 @@ def _food_entry(parsed: Parsed, line: int, item: dict) -> None:
     quantity = cells_of.number(item, "quantity", required=True)
     unit = cells_of.text(item, "unit", longest=50)
     meal = cells_of.text(item, "meal_type", required=True)
-    if meal not in {"breakfast", "lunch", "dinner", "snack"}:
-        raise RowProblem("meal_type", f"{meal!r} is not breakfast, lunch, dinner or snack.")
+    if meal not in MEALS:
+        raise RowProblem("meal_type", f"{meal!r} is not one of {', '.join(MEALS)}.")
     nutrients = _nutrients(item)
     sequence = cells_of.number(item, "serving_sequence")
     parsed.add(
