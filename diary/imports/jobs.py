@@ -18,6 +18,7 @@ import logging
 from celery import shared_task
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from diary.imports import formats, sparky
 from diary.imports.rows import KINDS, Parsed, kind_label
@@ -171,8 +172,24 @@ def import_confirm(*, user, job_id) -> ImportJob:
     job.status = ImportJob.Status.QUEUED
     job.save(update_fields=["status", "updated_at"])
     job_id, user_id = str(job.pk), str(user.pk)
-    transaction.on_commit(lambda: import_run_task.delay(job_id, user_id))
+    transaction.on_commit(lambda: _send(job_id, user_id), robust=True)
     return job
+
+
+# A broker that does not answer is given about a second: the page waits for it.
+_PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def _send(job_id: str, user_id: str) -> None:
+    """Hand the run to the workers; when the broker cannot be reached, say so in one line and
+    run it here, as with no broker at all (the import is done either way)."""
+    try:
+        import_run_task.apply_async((job_id, user_id), retry_policy=_PUBLISH_RETRY)
+    except (KombuOperationalError, OSError) as exc:
+        logger.warning(
+            "The task broker is unreachable (%s); the import runs in-process.", type(exc).__name__
+        )
+        import_run(job_id=job_id, user_id=user_id)
 
 
 @contextlib.contextmanager

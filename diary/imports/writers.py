@@ -1,14 +1,20 @@
 """Each row of an import written through its domain's services: the only writers of the diary.
 
-A food from another tracker becomes the user's own food with the file's numbers for the amount
-eaten (nutrition.services.food_option_add, which reuses the same food for the same amount and
-calories); a Sparky export's catalog foods and exercises are found again in this catalog.
+A food from another tracker is the catalog food of exactly that name when the amount eaten of it
+holds the file's calories; otherwise it becomes the user's own food with the file's numbers for
+the amount eaten (nutrition.services.food_option_add, which reuses the same food for the same
+amount and calories). A Sparky export's catalog foods and exercises are found again in this
+catalog.
 Services run with `confirmed=True`: the file is what the user logged, not a slip to question.
 """
 
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from diary.imports.rows import (
     CHECKIN,
@@ -67,6 +73,11 @@ def already_yours(*, user, rows: list[Row]) -> dict[str, uuid.UUID]:
     return found
 
 
+# A tracker's food is the catalog food of the same name when their calories for the amount
+# eaten agree this closely; else it is a food of the user's own with the file's numbers.
+CATALOG_KCAL_SPREAD = Decimal("0.05")
+
+
 class Writer:
     """Writes rows for one user, remembering the foods and exercises of a Sparky export's file
     (by their ids in the file) for the entries that follow them."""
@@ -75,6 +86,7 @@ class Writer:
         self.user = user
         self.foods: dict[str, Food] = {}
         self.exercises: dict[str, Exercise] = {}
+        self.catalog_names: dict[str, Food | None] = {}
 
     def remember(self, row: Row, object_id) -> None:
         """A custom food or exercise imported before (or the user's already): its entries in
@@ -129,8 +141,12 @@ class Writer:
             "confirmed": True,
         }
         ref = values.get("food_ref")
+        if ref is None:  # another tracker's food: the catalog's when it is the same food
+            entry = self._catalog_entry(values, common)
+            if entry is not None:
+                return food_services.food_entry_save(entry).pk
         food = self._catalog_food(ref) if ref else None
-        if food is None:  # another tracker's food, or a food this Sparky lacks: the user's own
+        if food is None:  # not in the catalog, or a food this Sparky lacks: the user's own
             entry = food_services.food_option_add(
                 option=values["food"], quantity=values["quantity"], unit=values["unit"], **common
             )
@@ -145,6 +161,36 @@ class Writer:
             food=food, quantity=values["quantity"], unit=values["unit"], variant=variant, **common
         )
         return entry.pk
+
+    def _catalog_entry(self, values: dict, common: dict) -> FoodEntry | None:
+        """The entry of the catalog food the row names exactly ("Bananas, raw"), when that
+        amount of it holds the row's calories (within CATALOG_KCAL_SPREAD): the same food, not
+        a namesake; else None."""
+        option = values["food"]
+        name = option["name"]
+        if name.lower() not in self.catalog_names:
+            found = (
+                Food.objects.visible_to(self.user)
+                .filter(is_custom=False)
+                .filter(Q(name__iexact=name) | Q(display_name__iexact=name))
+                .order_by("name")
+                .first()
+            )
+            self.catalog_names[name.lower()] = found
+        food = self.catalog_names[name.lower()]
+        if food is None or option.get("calories") is None:
+            return None
+        try:
+            entry = food_services.food_entry_prepare(
+                food=food, quantity=values["quantity"], unit=values["unit"], **common
+            )
+            kcal = food_services.entry_nutrients(entry)["calories"]
+        except ValidationError:
+            return None  # a unit the catalog food cannot take ("1 Container")
+        said = Decimal(option["calories"])
+        if kcal is None or abs(kcal - said) > max(said * CATALOG_KCAL_SPREAD, Decimal(1)):
+            return None
+        return entry
 
     def _goal(self, values: dict, file_id: str):
         goal = food_services.goal_set(user=self.user, **values)

@@ -141,6 +141,21 @@ def test_a_cronometer_import_makes_each_food_the_users_own_with_the_files_servin
     assert calories_on(alice, NOV_2) == Decimal(166 + 42 + 248 + 205 + 164)
 
 
+def test_a_food_named_and_counted_as_in_the_catalog_is_the_catalog_food(alice, catalog):
+    text = (
+        "Day,Group,Food Name,Amount,Energy (kcal)\n"
+        '2026-11-02,Snacks,"Bananas, raw",118.00 g,105\n'  # the catalog's numbers
+        '2026-11-02,Snacks,"Bananas, raw",1.00 bunch,300\n'  # another banana than the catalog's
+    )
+
+    run(alice, upload(alice, "bananas.csv", text.encode()))
+
+    first, second = FoodEntry.objects.for_user(alice).order_by("created_at")
+    assert first.food == catalog["bananas"] and (first.quantity, first.unit) == (118, "g")
+    assert second.food.is_custom and second.food.calories == 300
+    assert calories_on(alice, NOV_2) == Decimal(105 + 300)
+
+
 # --- Lose It! ----------------------------------------------------------------------------------
 
 
