@@ -5,11 +5,24 @@ from __future__ import annotations
 import json
 from types import ModuleType
 
-from diary.imports import cronometer, loseit, myfitnesspal, sparky
+from diary.imports import (
+    cronometer,
+    loseit,
+    myfitnesspal,
+    myfitnesspal_exercise,
+    myfitnesspal_measurements,
+    sparky,
+)
 from diary.imports.rows import Parsed, csv_rows
 
 # In the order they are tried: Cronometer's and Lose It!'s headers are the more specific.
-CSV_FORMATS: tuple[ModuleType, ...] = (cronometer, loseit, myfitnesspal)
+CSV_FORMATS: tuple[ModuleType, ...] = (
+    cronometer,
+    loseit,
+    myfitnesspal,
+    myfitnesspal_exercise,
+    myfitnesspal_measurements,
+)
 NAMES = {
     "cronometer": "Cronometer",
     "loseit": "Lose It!",
@@ -18,27 +31,32 @@ NAMES = {
 }
 EXPECTED = (
     "a MyFitnessPal Nutrition Summary (Date, Meal, Calories, Fat (g), ..., Protein (g)), "
+    "Exercise Summary (Date, Exercise, ..., Exercise Calories, Exercise Minutes, ...) "
+    "or Measurement Summary (Date, Weight, ...), "
     "a Cronometer servings export (Day, Group, Food Name, Amount, Energy (kcal), ...), "
     "a Lose It! food log (Date, Name, Type, Quantity, Units, Calories, ...) "
     "or a Sparky JSON export"
 )
 
 
-def detect(text: str) -> str | None:
-    """The source that wrote `text` ("myfitnesspal", "cronometer", "loseit", "sparky"), or None."""
+def detect(text: str) -> ModuleType | None:
+    """The module that reads `text` (its SOURCE says which tracker wrote it), or None."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            return sparky.SOURCE if sparky.recognises_json(json.loads(stripped)) else None
+            return sparky if sparky.recognises_json(json.loads(stripped)) else None
         except ValueError:
             return None
     header, _rows = csv_rows(text[:10_000].split("\n", 1)[0] + "\n")
     for module in CSV_FORMATS:
         if module.recognises(header):
-            return module.SOURCE
+            return module
     return None
 
 
-def parse(source: str, text: str) -> Parsed:
-    modules = {m.SOURCE: m for m in (*CSV_FORMATS, sparky)}
-    return modules[source].parse(text)
+def parse(text: str) -> Parsed:
+    """The rows of a file `detect` knows (the same reading at the preview and at the run)."""
+    module = detect(text)
+    if module is None:
+        raise ValueError("parse() needs a file detect() knows")
+    return module.parse(text)

@@ -118,13 +118,14 @@ def import_preview(*, user, filename: str, content: bytes) -> ImportJob:
     text = _text(content)
     if not text.strip():
         raise ValidationError("The file is empty.", code="empty_file")
-    source = formats.detect(text)
-    if source is None:
+    module = formats.detect(text)
+    if module is None:
         raise ValidationError(
             f"Sparky does not know this file's layout; it reads {formats.EXPECTED}.",
             code="unknown_format",
         )
-    parsed = formats.parse(source, text)
+    source = module.SOURCE
+    parsed = module.parse(text)
     if len(parsed.rows) + len(parsed.errors) > MAX_ROWS:
         raise ValidationError(
             f"The file has more than {MAX_ROWS:,} rows; export a shorter period.",
@@ -266,7 +267,7 @@ def import_run(*, job_id, user_id) -> ImportJob:
         return job
     job.status, job.done, job.error = ImportJob.Status.RUNNING, 0, ""
     job.save(update_fields=["status", "done", "error", "updated_at"])
-    parsed = formats.parse(job.source, job.content)
+    parsed = formats.parse(job.content)
     _check_days(user, parsed)
     try:
         with _progress(job) as progress, transaction.atomic():

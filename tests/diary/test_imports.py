@@ -109,6 +109,38 @@ def test_a_myfitnesspal_import_logs_each_meal_with_its_totals(alice):
     assert food.is_custom and food.sodium == Decimal(1210)
 
 
+def test_myfitnesspals_exercise_summary_logs_each_exercise_of_the_users_own(alice):
+    job = upload(alice, "myfitnesspal-exercise-summary.csv")
+    assert (job.source, job.preview["labels"]) == ("myfitnesspal", ["3 exercise entries"])
+
+    run(alice, job)
+
+    day = exercise_diary(user=alice, day=NOV_2)
+    assert [(e["name"], e["duration_minutes"], e["notes"]) for e in day] == [
+        ("Running (jogging), 5 mph (12 min mile)", 40, None),
+        ("Bench Press, Barbell", 30, "felt strong"),  # no minutes in the file: its usual length
+    ]
+    assert day[0]["calories_burned"] == 410
+    assert daily_summary(user=alice, day=NOV_3)["exercise"]["calories_burned"] == 150
+
+
+def test_myfitnesspals_measurement_summary_gives_check_ins_and_custom_values(alice):
+    job = upload(alice, "myfitnesspal-measurement-summary.csv")
+    assert job.preview["labels"] == ["2 check-ins", "1 custom measurement"]
+
+    run(alice, job)
+
+    first = measurements_for(user=alice, day=NOV_2)
+    assert (first["checkin"]["weight"], first["checkin"]["waist"]) == (
+        Decimal("81.2"),
+        Decimal(90),
+    )
+    assert [(c["category"], c["value"]) for c in first["custom"]] == [
+        ("Body Fat %", Decimal("21.5"))
+    ]
+    assert measurements_for(user=alice, day=NOV_3)["checkin"]["weight"] == Decimal("80.9")
+
+
 # --- Cronometer --------------------------------------------------------------------------------
 
 
