@@ -95,8 +95,9 @@ class ImportListView(APIView):
 
     @extend_schema(
         summary="Upload a file to import (a preview; nothing is added yet)",
-        description="A MyFitnessPal Nutrition Summary CSV, a Cronometer servings CSV, a Lose "
-        "It! food log CSV or a Sparky JSON export, told apart by their first line. The answer "
+        description="A MyFitnessPal Nutrition, Exercise or Measurement Summary CSV (or its "
+        "export zip), a Cronometer servings CSV, a Lose It! food log CSV or a Sparky JSON "
+        "export, told apart by their first line. The answer "
         "is the import's preview; confirm it with POST /api/imports/{id}/confirm/.",
         request=inline_serializer(
             "ImportUpload", fields={"file": serializers.FileField(help_text="The export file.")}

@@ -17,6 +17,7 @@ from diary.imports.rows import Parsed
 from diary.imports.trackers import food_entry
 
 SOURCE = "cronometer"
+DATE_COLUMN = "Day"
 REQUIRED = ("Day", "Group", "Food Name", "Amount", "Energy (kcal)")
 NUTRIENTS = {
     "Energy (kcal)": "calories",

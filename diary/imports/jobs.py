@@ -38,42 +38,6 @@ PREVIEW_ERRORS = 50
 PROGRESS_STEPS = 50
 
 
-def _text(content: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return content.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return content.decode("latin-1")
-
-
-# The column each file names a row's day in.
-_DATE_COLUMN = {
-    "myfitnesspal": "Date",
-    "cronometer": "Day",
-    "loseit": "Date",
-    "sparky": "entry_date",
-}
-
-
-def _check_days(user, parsed: Parsed) -> None:
-    """Entries of a day still to come are refused, as the diary refuses them."""
-    today = today_for(user)
-    kept = []
-    for row in parsed.rows:
-        day = row.values.get("entry_date")
-        if day is not None and day > today:
-            parsed.refuse(
-                row.line,
-                _DATE_COLUMN[parsed.source],
-                f"{day.isoformat()} is in the future; a diary holds days up to today.",
-                sparky.SECTION_OF.get(row.kind, "") if parsed.source == sparky.SOURCE else "",
-            )
-        else:
-            kept.append(row)
-    parsed.rows = kept
-
-
 def _skipped(user, parsed: Parsed) -> dict[str, object]:
     """{key: id or None} of the file's rows written before (by an earlier import of it, or the
     user's own rows already)."""
@@ -115,7 +79,7 @@ def import_preview(*, user, filename: str, content: bytes) -> ImportJob:
             f"{MAX_BYTES // 1024 // 1024} MB can be imported at once. Export a shorter period.",
             code="file_too_large",
         )
-    text = _text(content)
+    text = formats.unpack(content, largest=MAX_BYTES)
     if not text.strip():
         raise ValidationError("The file is empty.", code="empty_file")
     module = formats.detect(text)
@@ -125,13 +89,12 @@ def import_preview(*, user, filename: str, content: bytes) -> ImportJob:
             code="unknown_format",
         )
     source = module.SOURCE
-    parsed = module.parse(text)
+    parsed = formats.read(text, today=today_for(user))
     if len(parsed.rows) + len(parsed.errors) > MAX_ROWS:
         raise ValidationError(
             f"The file has more than {MAX_ROWS:,} rows; export a shorter period.",
             code="too_many_rows",
         )
-    _check_days(user, parsed)
     if not parsed.rows and not parsed.errors:
         parsed.refuse(0, "", "it has no rows to import.")
     summary = _summary(parsed, _skipped(user, parsed))
@@ -267,8 +230,7 @@ def import_run(*, job_id, user_id) -> ImportJob:
         return job
     job.status, job.done, job.error = ImportJob.Status.RUNNING, 0, ""
     job.save(update_fields=["status", "done", "error", "updated_at"])
-    parsed = formats.parse(job.content)
-    _check_days(user, parsed)
+    parsed = formats.read(job.content, today=today_for(user))
     try:
         with _progress(job) as progress, transaction.atomic():
             if parsed.errors:  # the day moved on since the preview, or the file changed

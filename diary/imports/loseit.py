@@ -18,6 +18,7 @@ from diary.imports.trackers import food_entry
 from measurements import vocabulary
 
 SOURCE = "loseit"
+DATE_COLUMN = "Date"
 REQUIRED = ("Date", "Name", "Type", "Quantity", "Units", "Calories")
 NUTRIENTS = {
     "Calories": "calories",

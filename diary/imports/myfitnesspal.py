@@ -19,6 +19,7 @@ from diary.imports.rows import Parsed, RowProblem
 from diary.imports.trackers import food_entry
 
 SOURCE = "myfitnesspal"
+DATE_COLUMN = "Date"
 REQUIRED = ("Date", "Meal", "Calories")
 NUTRIENTS = {
     "Calories": "calories",

@@ -14,6 +14,7 @@ from diary.imports.myfitnesspal import DATE_FORMATS
 from diary.imports.rows import EXERCISE_ENTRY, Parsed, Row
 
 SOURCE = "myfitnesspal"
+DATE_COLUMN = "Date"
 REQUIRED = ("Date", "Exercise", "Exercise Calories", "Exercise Minutes")
 
 

@@ -17,6 +17,7 @@ from diary.imports.rows import CHECKIN, CUSTOM_MEASUREMENT, Parsed, Row, plain
 from measurements.fields import CHECKIN as CHECKIN_FIELDS
 
 SOURCE = "myfitnesspal"
+DATE_COLUMN = "Date"
 
 
 def _checkin_field(column: str) -> str | None:

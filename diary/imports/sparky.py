@@ -37,6 +37,7 @@ from nutrition.services import GOAL_FIELDS
 from nutrition.vocabulary import MEALS
 
 SOURCE = "sparky"
+DATE_COLUMN = "entry_date"
 FORMAT = "sparky-export"  # diary.exports.FORMAT (the exporter sits above the importer's reach)
 
 

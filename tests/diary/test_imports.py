@@ -3,7 +3,9 @@ nothing, one run that writes everything or nothing, and a second import of a fil
 nothing."""
 
 import datetime as dt
+import io
 import json
+import zipfile
 from decimal import Decimal
 from pathlib import Path
 
@@ -139,6 +141,66 @@ def test_myfitnesspals_measurement_summary_gives_check_ins_and_custom_values(ali
         ("Body Fat %", Decimal("21.5"))
     ]
     assert measurements_for(user=alice, day=NOV_3)["checkin"]["weight"] == Decimal("80.9")
+
+
+def myfitnesspal_zip(exercise_text: str | None = None) -> bytes:
+    """MyFitnessPal's export as it arrives: a zip of its three summaries."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, sample in (
+            ("Nutrition-Summary-2026-11-02-to-2026-11-03.csv", "nutrition"),
+            ("Exercise-Summary-2026-11-02-to-2026-11-03.csv", "exercise"),
+            ("Measurement-Summary-2026-11-02-to-2026-11-03.csv", "measurement"),
+        ):
+            text = (FILES / f"myfitnesspal-{sample}-summary.csv").read_text()
+            if sample == "exercise" and exercise_text is not None:
+                text = exercise_text
+            archive.writestr(f"File-Export/{name}", text)
+        archive.writestr("File-Export/readme.txt", "not a summary")
+    return out.getvalue()
+
+
+def test_myfitnesspals_export_zip_imports_its_three_summaries_at_once(alice):
+    job = upload(alice, "File-Export.zip", myfitnesspal_zip())
+    assert job.source == "myfitnesspal"
+    assert job.preview["labels"] == [
+        "6 diary food entries",
+        "3 exercise entries",
+        "2 check-ins",
+        "1 custom measurement",
+    ]
+
+    run(alice, job)
+
+    summary = daily_summary(user=alice, day=NOV_2)
+    assert summary["calories"]["consumed"] == Decimal(412 + 655 + 780 + 190)
+    assert summary["exercise"]["count"] == 2
+    assert summary["measurements"]["checkin"]["weight"] == Decimal("81.2")
+    # one of its files uploaded alone later adds nothing
+    assert (
+        upload(alice, "n.csv", (FILES / "myfitnesspal-nutrition-summary.csv").read_bytes()).total
+        == 0
+    )
+
+
+def test_a_bad_row_in_a_zip_names_its_file(alice):
+    exercise = (FILES / "myfitnesspal-exercise-summary.csv").read_text().replace(",40,", ",forty,")
+
+    job = upload(alice, "File-Export.zip", myfitnesspal_zip(exercise))
+
+    assert [e["text"] for e in job.preview["errors"]] == [
+        "Row 2 of Exercise-Summary-2026-11-02-to-2026-11-03.csv, Exercise Minutes: 'forty' is "
+        "not a number."
+    ]
+
+
+def test_a_zip_of_nothing_sparky_reads_is_refused_naming_its_files(alice):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("notes.csv", "Day,Mood\n2026-11-02,good\n")
+
+    with pytest.raises(ValidationError, match="The zip holds notes.csv: none of them"):
+        upload(alice, "notes.zip", out.getvalue())
 
 
 # --- Cronometer --------------------------------------------------------------------------------
