@@ -69,6 +69,7 @@ def test_a_myfitnesspal_import_previews_then_lands_in_the_diary(page: Page, live
     expect(page.get_by_role("status")).to_contain_text("Added 6 diary food entries.")
     expect(page.get_by_label("Import progress")).to_have_attribute("value", "100")
     assert FoodEntry.objects.for_user(carol).count() == 6
+    shoot(page, "import-done.png")
     page.goto(f"{live_server.url}/?date=2026-11-02")
     expect(page.locator("#diary")).to_contain_text("Lunch (MyFitnessPal)")
 
