@@ -20,7 +20,7 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from diary.imports import formats, sparky
+from diary.imports import formats
 from diary.imports.rows import KINDS, Parsed, kind_label
 from diary.imports.writers import Writer, already_yours
 from diary.models import ImportedRow, ImportJob
@@ -45,8 +45,7 @@ def _skipped(user, parsed: Parsed) -> dict[str, object]:
     done = dict(
         ImportedRow.objects.for_user(user).filter(key__in=keys).values_list("key", "object_id")
     )
-    if parsed.source == sparky.SOURCE:
-        done.update(already_yours(user=user, rows=parsed.rows))
+    done.update(already_yours(user=user, rows=parsed.rows))  # a Sparky export's rows
     return done
 
 
@@ -96,7 +95,9 @@ def import_preview(*, user, filename: str, content: bytes) -> ImportJob:
             code="too_many_rows",
         )
     if not parsed.rows and not parsed.errors:
-        parsed.refuse(0, "", "it has no rows to import.")
+        raise ValidationError(
+            "The file has no rows to import (only its first line).", code="empty_file"
+        )
     summary = _summary(parsed, _skipped(user, parsed))
     job = ImportJob(
         user=user,

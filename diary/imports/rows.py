@@ -67,9 +67,13 @@ class RowError:
     section: str = ""
 
     def __str__(self) -> str:
-        where = f"Row {self.line}" if self.line else "The file"
-        if self.line and self.section:
-            where += f" of {self.section}"
+        if not self.line:  # the file as a whole
+            return (
+                f"The file's {self.field} {self.message}"
+                if self.field
+                else f"The file {self.message}"
+            )
+        where = f"Row {self.line} of {self.section}" if self.section else f"Row {self.line}"
         return (
             f"{where}, {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
         )

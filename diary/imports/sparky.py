@@ -296,10 +296,10 @@ def parse(text: str) -> Parsed:
     try:
         document = json.loads(text)
     except ValueError as exc:
-        parsed.refuse(0, "", f"it is not valid JSON ({exc}).")
+        parsed.refuse(0, "", f"is not valid JSON ({exc}).")
         return parsed
     if not recognises_json(document):
-        parsed.refuse(0, "format", f'it is not a Sparky export (no "format": "{FORMAT}").')
+        parsed.refuse(0, "", f'is not a Sparky export (no "format": "{FORMAT}").')
         return parsed
     for section, read in SECTIONS.items():
         items = document.get(section) or []

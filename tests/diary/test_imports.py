@@ -362,6 +362,11 @@ def test_a_file_sparky_does_not_know_is_refused_saying_what_it_reads(alice):
         upload(alice, "notes.csv", b"Day,What I ate\n2026-11-02,toast\n")
 
 
+def test_a_file_of_only_its_first_line_is_refused_as_empty(alice):
+    with pytest.raises(ValidationError, match="no rows to import"):
+        upload(alice, "empty.csv", b"Date,Name,Type,Quantity,Units,Calories\n")
+
+
 def test_one_users_import_is_not_anothers(alice, bob):
     job = upload(alice, "cronometer-servings.csv")
 
