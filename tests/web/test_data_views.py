@@ -114,3 +114,17 @@ def test_a_file_sparky_cannot_read_is_refused_on_the_settings_page(alice_client)
     page = alice_client.post("/settings/data/import/", {"file": upload}, follow=True)
 
     assert "notes.txt: Sparky does not know this file&#x27;s layout" in page.content.decode()
+
+
+def test_a_failed_import_says_why_in_plain_words(alice, alice_client):
+    job = import_preview(
+        user=alice, filename="lose.csv", content=(FILES / "loseit-food-log.csv").read_bytes()
+    )
+    ImportJob.objects.for_user(alice).filter(pk=job.pk).update(
+        status="failed", error="Nothing was imported: row 6 (Running) was refused: too long."
+    )
+
+    page = alice_client.get(f"/settings/data/import/{job.pk}/").content.decode()
+
+    assert '<div class="form-errors" role="alert"><p>Nothing was imported: row 6' in page
+    assert "hx-trigger" not in page
