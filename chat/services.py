@@ -115,3 +115,19 @@ def history_auto_clear(*, now: dt.datetime | None = None, batch_size: int = 1000
     if total:
         logger.info("auto-clear removed %d chat messages", total)
     return total
+
+
+def history_export_rows(*, user) -> list[dict]:
+    """The user's chat history as flat rows for their data export (diary.exports): who said
+    what, when; the machinery in each message's metadata stays out."""
+    messages = ChatMessage.objects.for_user(user).order_by("created_at", "id")
+    return [
+        {
+            "id": str(message.id),
+            "created_at": message.created_at.isoformat(),
+            "session_id": str(message.session_id),
+            "message_type": message.message_type,
+            "content": message.content,
+        }
+        for message in messages
+    ]

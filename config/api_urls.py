@@ -21,6 +21,13 @@ from chat.web.api import (
     ChatUndoView,
 )
 from diary.api import PreferencesView, SummaryView
+from diary.data_api import (
+    ExportCsvView,
+    ExportJsonView,
+    ImportConfirmView,
+    ImportDetailView,
+    ImportListView,
+)
 from exercise.api import ExerciseEntryViewSet, ExerciseViewSet
 from measurements.api import CheckInViewSet, CustomCategoryViewSet, CustomMeasurementViewSet
 from nutrition.api import (
@@ -68,6 +75,9 @@ INDEX = {
     "goals": "goal-list",
     "preferences": "api-preferences",
     "ai_services": "ai-service-list",
+    "export_json": "api-export-json",
+    "export_csv": "api-export-csv",
+    "imports": "api-imports",
 }
 
 urlpatterns = [
@@ -78,6 +88,15 @@ urlpatterns = [
     path("usual-meals/<str:meal_type>/log/", UsualMealLogView.as_view(), name="api-usual-meal-log"),
     path("summary/", SummaryView.as_view(), name="api-summary"),
     path("preferences/", PreferencesView.as_view(), name="api-preferences"),
+    path("export/json/", ExportJsonView.as_view(), name="api-export-json"),
+    path("export/csv/", ExportCsvView.as_view(), name="api-export-csv"),
+    path("imports/", ImportListView.as_view(), name="api-imports"),
+    path("imports/<uuid:job_id>/", ImportDetailView.as_view(), name="api-import"),
+    path(
+        "imports/<uuid:job_id>/confirm/",
+        ImportConfirmView.as_view(),
+        name="api-import-confirm",
+    ),
     path("chat/", ChatTurnView.as_view(), name="api-chat"),
     path("chat/history/", ChatHistoryView.as_view(), name="api-chat-history"),
     path("chat/messages/<uuid:message_id>/undo/", ChatUndoView.as_view(), name="api-chat-undo"),

@@ -1,8 +1,8 @@
-"""The diary panel and the diary's settings pages (preferences, goals)."""
+"""The diary panel and the diary's settings pages (preferences, goals, your data)."""
 
 from django.urls import path
 
-from diary import views
+from diary import data_views, views
 
 urlpatterns = [
     path("diary/", views.diary, name="diary"),
@@ -24,4 +24,18 @@ urlpatterns = [
     ),
     path("settings/preferences/", views.preferences, name="settings_preferences"),
     path("settings/goals/", views.goals, name="settings_goals"),
+    path("settings/data/", data_views.data_page, name="settings_data"),
+    path("settings/data/export.json", data_views.export_json, name="settings_data_export_json"),
+    path("settings/data/export.zip", data_views.export_csv, name="settings_data_export_csv"),
+    path("settings/data/import/", data_views.import_upload, name="settings_data_upload"),
+    path(
+        "settings/data/import/<uuid:job_id>/",
+        data_views.import_page,
+        name="settings_data_import",
+    ),
+    path(
+        "settings/data/import/<uuid:job_id>/confirm/",
+        data_views.import_confirm,
+        name="settings_data_import_confirm",
+    ),
 ]

@@ -44,3 +44,22 @@ def test_a_logging_turn_answers_and_gets_its_summary_when_the_broker_is_down(
     trouble = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [(r.levelname, r.exc_info) for r in trouble] == [("WARNING", None)]
     assert "broker is unreachable" in trouble[0].getMessage()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_confirmed_while_the_broker_is_down_still_runs(dead_broker, alice, caplog):
+    from diary.imports import import_confirm, import_get, import_preview
+    from nutrition.models import FoodEntry
+
+    job = import_preview(
+        user=alice,
+        filename="log.csv",
+        content=b"Day,Group,Food Name,Amount,Energy (kcal)\n2026-11-02,Lunch,Pho,1.00 bowl,450\n",
+    )
+
+    with caplog.at_level(logging.WARNING):
+        import_confirm(user=alice, job_id=job.pk)
+
+    assert import_get(user=alice, job_id=job.pk).status == "done"
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert "the import runs in-process" in caplog.text

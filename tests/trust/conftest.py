@@ -31,6 +31,8 @@ from aiservices.models import AIServiceSettings
 from chat.models import ChatMessage
 from chat.turn.coach import handle_turn
 from diary import services as diary_services
+from diary.imports import import_preview
+from diary.models import ImportedRow, ImportJob
 from exercise import services as exercise_services
 from exercise.models import Exercise, ExerciseEntry
 from measurements import services as measurement_services
@@ -90,6 +92,7 @@ class World:
     photo_name: str  # relative to MEDIA_ROOT: chat/<alice id>/<hex>.jpg
     token: str
     day: object  # alice's today
+    import_job: ImportJob | None = None  # an import of hers, previewed, waiting to be confirmed
 
     @property
     def ids(self) -> list[str]:
@@ -109,6 +112,7 @@ class World:
             self.service,
             self.user_message,
             self.reply,
+            *((self.import_job,) if self.import_job else ()),
         )
         return [str(row.pk) for row in rows]
 
@@ -211,6 +215,14 @@ def alice_world(alice, catalog, settings) -> World:
         photo_name=photo_name,
         token=token_issue(user=alice).key,
         day=day,
+        import_job=import_preview(
+            user=alice,
+            filename="alicesecret-servings.csv",
+            content=(
+                "Day,Group,Food Name,Amount,Energy (kcal)\n"
+                f"{day.isoformat()},Breakfast,{FOOD_NAME} bar,1.00 bar,188\n"
+            ).encode(),
+        ),
     )
 
 
@@ -231,6 +243,8 @@ _OWNED = (
     AIServiceSettings,
     UserPreferences,
     Token,
+    ImportJob,
+    ImportedRow,
 )
 
 

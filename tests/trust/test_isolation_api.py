@@ -268,6 +268,15 @@ def _matrix(w, egg_id) -> dict:
             (f"/api/ai-services/{service}/activate/", None, 404, None)
         ],
         ("ai-service-deactivate", "POST"): [("/api/ai-services/deactivate/", None, 204, None)],
+        # bob's own data out, nothing of alice's in it; her import is not his to see or start
+        ("api-export-json", "GET"): [("/api/export/json/", None, 200, None)],
+        ("api-export-csv", "GET"): [("/api/export/csv/", None, 200, None)],
+        ("api-imports", "GET"): [("/api/imports/", None, 200, lambda r: r.json() == [])],
+        ("api-imports", "POST"): [("/api/imports/", {}, 400, None)],
+        ("api-import", "GET"): [(f"/api/imports/{w.import_job.pk}/", None, 404, None)],
+        ("api-import-confirm", "POST"): [
+            (f"/api/imports/{w.import_job.pk}/confirm/", None, 404, None)
+        ],
     }
 
 

@@ -124,6 +124,15 @@ def _matrix(w, bob) -> dict:
             ("GET", "/settings/goals/", None, 200),
             ("POST", "/settings/goals/", {"calories": "1800"}, 302),
         ],
+        # bob's own data out: nothing of alice's in it (leaks are checked on every answer)
+        "settings_data": [("GET", "/settings/data/", None, 200)],
+        "settings_data_export_json": [("GET", "/settings/data/export.json", None, 200)],
+        "settings_data_export_csv": [("GET", "/settings/data/export.zip", None, 200)],
+        "settings_data_upload": [("POST", "/settings/data/import/", None, 302)],
+        "settings_data_import": [("GET", f"/settings/data/import/{w.import_job.pk}/", None, 404)],
+        "settings_data_import_confirm": [
+            ("POST", f"/settings/data/import/{w.import_job.pk}/confirm/", None, 404)
+        ],
         "chat:page": [("GET", f"/?date={day}", None, 200)],
         # Without htmx the chat posts redirect back to the page; with it they answer fragments.
         "chat:send": [
