@@ -18,6 +18,7 @@ running the coach) and every model it prints:
   every reply of every case counted, the `before` turns' included;
 - fb: turns the coach handed to its offline parser because the model failed or claimed a save;
 - tokens: prompt tokens sent per turn (mean; classifier included);
+- no model request: scored turns Sparky answered alone, with no prompt sent to the model;
 - p50/p95: turn latency in seconds, as the cases came (the server's prompt cache holds whatever the
   previous turn left).
 
@@ -284,6 +285,9 @@ def run_row(name, model, server, cases, *, failures, out):
         for _, last in per_case
     ]
     wrote, quiet = nothing_writes(results)
+    # Scored turns that sent the model nothing at all (Sparky answered: a sure reading, a
+    # correction, a pick): no prompt tokens, the classifier's included.
+    unasked = sum(1 for t in tokens if t == 0)
     summary = {
         "row": name,
         "model": model,
@@ -297,6 +301,7 @@ def run_row(name, model, server, cases, *, failures, out):
         "machinery": len(machinery_replies(results)),
         "fallbacks": sum(last["engine"] == "offline" for _, last in per_case),
         "tokens": statistics.mean(tokens) if tokens else 0,
+        "no_model_request": unasked,
         "p50": pct(seconds, 0.5),
         "p95": pct(seconds, 0.95),
         "minutes": (time.monotonic() - started) / 60,
@@ -319,7 +324,8 @@ def run_row(name, model, server, cases, *, failures, out):
     # At once, so a row stopped at its time limit has said what it got so far.
     print(
         f"{model} {name}: {passed}/{total}, machinery: {summary['machinery']} replies, "
-        f"nothing-writes: {len(wrote)} of {quiet}",
+        f"nothing-writes: {len(wrote)} of {quiet}, answered with no model request: "
+        f"{unasked} of {len(tokens)} turns",
         flush=True,
     )
     if failures:

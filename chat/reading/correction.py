@@ -26,30 +26,43 @@ _FILLER = re.compile(rf"^(?:{alternation(_WORDS['fillers'])})\b[\s,.!:;-]*")
 # Fillers that open other messages as well ("no coffee today", "please log 2 eggs").
 _WEAK = frozenset(_WORDS["weak"])
 _AFTER = re.compile(rf"(?:[\s,]+(?:{alternation(_WORDS['after'])}))+$")
+_PARTS = _WORDS["parts"]
+
+
+def _any(name: str) -> str:
+    """The words of one of the correction's lists, as an alternation."""
+    return f"(?:{alternation(_PARTS[name])})"
+
+
+def _then(name: str) -> str:
+    """One of a list's words and the space after it, or nothing: "the ", "a "."""
+    return rf"(?:{_any(name)}\s+)?"
+
+
 _LAST = alternation(_WORDS["last"])
-_REMOVE = alternation(REMOVE_WORDS | {"scratch", "get rid of", "lose"})
+_REMOVE = alternation(REMOVE_WORDS | set(_PARTS["remove"]))
 _WAS = alternation(_WORDS["was"])
 _REALLY = rf"(?:(?:{alternation(_WORDS['really'])})\s+)?"
 _MEAL = alternation(MEAL_NAMES)
 _TIME = alternation(durations.MINUTES | durations.HOURS)
 _NOT_HAD = alternation(CORRECTIONS["not_had"])
+_NUMBER = r"\d+(?:\.\d+)?"
 # The entry named: "the toast", "my run", "the 2 eggs", "that coffee", or the last one.
-_NAMED = r"(?:(?:the|my|that|those|these)\s+)(?P<target>[a-z][a-z' -]*?)"
-
+_NAMED = rf"(?:{_any('determiners')}\s+)(?P<target>[a-z][a-z' -]*?)"
 _ENTRY = rf"(?:(?:{_LAST})|{_NAMED})"
 # An entry named without "the" before "was": "yoga was 40 min", "tennis was 60".
 _BARE_ENTRY = rf"(?:(?:{_LAST})|{_NAMED}|(?P<bare>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?))"
 _IT_WAS = alternation(_WORDS["it_was"])
+# "..., not 2", "not just one": the amount it wasn't
+_NOT_SO_MANY = rf",?\s+not\s+{_REALLY}(?:{_NUMBER}|{_any('numbers')})\b.*"
 _UNDO = re.compile(
-    rf"\b(?:{alternation(_WORDS['undo'])})\b(?:\s+(?:the\s+)?(?P<target>[a-z][a-z' ]*))?"
+    rf"\b(?:{alternation(_WORDS['undo'])})\b(?:\s+{_then('articles')}(?P<target>[a-z][a-z' ]*))?"
 )
 _REMOVE_LAST = re.compile(rf"^(?:{_REMOVE})\s+(?:{_LAST})$")
-_DAYS = rf"(?:\s+(?:from|for|at)\s+(?:my\s+)?(?:{_MEAL}|today|yesterday))?"
+_DAYS = rf"(?:\s+{_any('from_when')}\s+(?:my\s+)?(?:{_MEAL}|{alternation(_PARTS['days'])}))?"
 _REMOVE_NAMED = (
     re.compile(rf"^(?:{_REMOVE})\s+{_NAMED}{_DAYS}$"),
-    re.compile(
-        rf"^i\s+(?:didn'?t|did not|never)\s+{_REALLY}(?:{_NOT_HAD})\s+{_NAMED}(?:\s+after all)?$"
-    ),
+    re.compile(rf"^i\s+{_any('never')}\s+{_REALLY}(?:{_NOT_HAD})\s+{_NAMED}(?:\s+after all)?$"),
     re.compile(
         rf"^(?:{alternation(_WORDS['take_off'])})\s+{_NAMED}\s+(?:{alternation(_WORDS['off'])})"
         rf"(?:\s+of\s+.*)?$"
@@ -57,75 +70,67 @@ _REMOVE_NAMED = (
 )
 _MOVE = (
     re.compile(
-        rf"^{_ENTRY}\s+(?:{_WAS})\s+(?:for\s+|at\s+|my\s+|a\s+)?(?P<meal>{_MEAL})"
+        rf"^{_ENTRY}\s+(?:{_WAS})\s+{_then('to_meal')}(?P<meal>{_MEAL})"
         rf"(?:,?\s+not\s+(?:for\s+)?(?:{_MEAL}))?$"
     ),
     re.compile(
-        rf"^(?:{alternation(_WORDS['move'])})\s+{_ENTRY}\s+(?:to|into|under|in|as|for)\s+"
+        rf"^(?:{alternation(_WORDS['move'])})\s+{_ENTRY}\s+{_any('into')}\s+"
         rf"(?:my\s+)?(?P<meal>{_MEAL})$"
     ),
     re.compile(rf"^(?P<meal>{_MEAL}),?\s+not\s+(?:{_MEAL})$"),
 )
 _MINUTES = (
     re.compile(
-        rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>{_TIME})"
-        r"(?:\s+not\s+\d+.*)?$"
+        rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<n>{_NUMBER})\s*(?P<unit>{_TIME})"
+        rf"(?:\s+not\s+\d+.*)?$"
     ),
     # "more like 2.5 hrs": the last workout's time
-    re.compile(rf"^{_REALLY}(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>{_TIME})(?:\s+not\s+\d+.*)?$"),
+    re.compile(rf"^{_REALLY}(?P<n>{_NUMBER})\s*(?P<unit>{_TIME})(?:\s+not\s+\d+.*)?$"),
 )
-_NUMBER_WORD = r"(?:\d|a\b|an\b|one\b|two\b|three\b|four\b|five\b|half\b)"
+_AN_AMOUNT = rf"(?:\d|{_any('numbers')}\b)"
 # "make that 3 eggs", "change the toast to 2 slices", "the toast was 2 slices", "it was 3"
 _AMOUNT = (
     re.compile(
         rf"^(?:{alternation(_WORDS['change'])})\s+{_ENTRY}\s+(?:to\s+|into\s+)?(?P<amount>.+)$"
     ),
-    re.compile(rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<amount>{_NUMBER_WORD}.*)$"),
+    re.compile(rf"^{_BARE_ENTRY}\s+(?:{_WAS})\s+{_REALLY}(?P<amount>{_AN_AMOUNT}.*)$"),
     re.compile(r"^i\s+meant\s+(?P<amount>.+)$"),
-    re.compile(
-        r"^(?:(?:i\s+(?:had|ate|drank)|it\s+was|there\s+were)\s+)?(?P<amount>\d+(?:\.\d+)?\s+"
-        r"[a-z].*?),?\s+not\s+(?:just\s+|only\s+)?(?:\d+(?:\.\d+)?|one|two|three|four|five|a|an)\b.*$"
-    ),
+    re.compile(rf"^{_then('had')}(?P<amount>{_NUMBER}\s+[a-z].*?){_NOT_SO_MANY}$"),
 )
 # Said after a correction's signal (an "oops", "it was", "only"): the amount alone, "2 cups of
 # rice", "only one cookie", "81.4 not 84.1".
 _SIGNALLED_AMOUNT = re.compile(
-    rf"^(?:(?:{_IT_WAS})\s+)?{_REALLY}(?P<amount>{_NUMBER_WORD}[^,]*?)"
-    r"(?:,?\s+not\s+(?:just\s+|only\s+)?(?:\d+(?:\.\d+)?|one|two|three|four|five|a|an)\b.*)?$"
+    rf"^(?:(?:{_IT_WAS})\s+)?{_REALLY}(?P<amount>{_AN_AMOUNT}[^,]*?)(?:{_NOT_SO_MANY})?$"
 )
 # "not rice, it was quinoa", "it was quinoa not rice", "quinoa instead of rice"
 _FOOD = r"[a-z][a-z' -]*?"
-_NAMED_WAS = r"(?:(?:the|my|that)\s+)(?P<was>[a-z][a-z' -]*?)"
+_A_FOOD = rf"{_then('some')}[a-z][a-z' -]*"
+_NAMED_WAS = rf"(?:{_any('determiners')}\s+)(?P<was>{_FOOD})"
 _SWAP = (
     re.compile(
-        rf"^not\s+(?:the\s+|a\s+|an\s+)?(?P<was>{_FOOD}),?\s+(?:it\s+was\s+|it'?s\s+|"
-        rf"i\s+had\s+|but\s+|just\s+)?(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
+        rf"^not\s+{_then('articles')}(?P<was>{_FOOD}),?\s+{_then('but')}(?P<really>{_A_FOOD})$"
     ),
     re.compile(
-        rf"^(?:it\s+was\s+|i\s+had\s+)(?P<really>(?:an?\s+|some\s+)?{_FOOD}),?\s+not\s+"
-        r"(?:the\s+|a\s+|an\s+)?(?P<was>[a-z][a-z' -]*)$"
+        rf"^{_any('had')}\s+(?P<really>{_then('some')}{_FOOD}),?\s+not\s+{_then('articles')}"
+        rf"(?P<was>[a-z][a-z' -]*)$"
     ),
     re.compile(
-        rf"^(?:i\s+had\s+)?(?P<really>(?:an?\s+|some\s+)?{_FOOD})\s+(?:instead of|rather than)"
-        r"\s+(?:the\s+|a\s+|an\s+)?(?P<was>[a-z][a-z' -]*)$"
+        rf"^{_then('had')}(?P<really>{_then('some')}{_FOOD})\s+{_any('instead_of')}\s+"
+        rf"{_then('articles')}(?P<was>[a-z][a-z' -]*)$"
     ),
     re.compile(
-        rf"^(?:that|it|they|those)\s+(?:{alternation(_WORDS['was_not'])})\s+(?:the\s+|a\s+|an\s+)?"
-        rf"(?P<was>{_FOOD}),?\s+(?:{_IT_WAS})\s+(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
+        rf"^{_any('them')}\s+(?:{alternation(_WORDS['was_not'])})\s+{_then('articles')}"
+        rf"(?P<was>{_FOOD}),?\s+(?:{_IT_WAS})\s+(?P<really>{_A_FOOD})$"
     ),
-    re.compile(
-        rf"^(?:switch|change|swap)\s+{_NAMED_WAS}\s+(?:to|for|with)\s+"
-        r"(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"
-    ),
+    re.compile(rf"^{_any('swap')}\s+{_NAMED_WAS}\s+{_any('swap_into')}\s+(?P<really>{_A_FOOD})$"),
 )
 # After a signal, a food alone: "it was a diet coke", "no sorry, sweet potato", "turkey not
 # chicken".
 _SIGNALLED_SWAP = (
     re.compile(
-        rf"^(?P<really>(?:an?\s+|some\s+)?{_FOOD})\s+not\s+(?:the\s+|a\s+|an\s+)?"
-        r"(?P<was>[a-z][a-z' -]*)$"
+        rf"^(?P<really>{_then('some')}{_FOOD})\s+not\s+{_then('articles')}(?P<was>[a-z][a-z' -]*)$"
     ),
-    re.compile(rf"^(?:(?:{_IT_WAS})\s+)?(?P<really>(?:an?\s+|some\s+)?[a-z][a-z' -]*)$"),
+    re.compile(rf"^(?:(?:{_IT_WAS})\s+)?(?P<really>{_A_FOOD})$"),
 )
 
 
@@ -160,8 +165,7 @@ def _plain(text: str) -> tuple[str, bool]:
         said = found.group(0).strip(" ,.!:;-")
         signalled = signalled or said not in _WEAK
         text = text[found.end() :]
-    plain = _AFTER.sub("", text).strip(" ,")
-    return plain, signalled or plain != text.strip(" ,")
+    return _AFTER.sub("", text).strip(" ,"), signalled
 
 
 def _target(words: str | None) -> str | None:
@@ -223,7 +227,7 @@ _EXPLICIT = re.compile(
 )
 # What a food said alone after a signal can't be: "no coffee today" is no swap.
 _NOT_A_SWAP = re.compile(
-    rf"\b(?:{_MEAL}|today|yesterday|tonight|this morning|was|were|that|had|have|for|with)\b"
+    rf"\b(?:{_MEAL}|{alternation(_PARTS['not_in_a_swap'])})\b|^{_any('not_a_swap_start')}\b"
 )
 
 
@@ -248,7 +252,8 @@ def _read(plain: str, signalled: bool) -> Correction | None:
     swap = None if re.search(r"\d", plain) else _first(_SWAP, plain)
     if swap is None and (found := _first(_AMOUNT, plain)):
         return _amount(found.group("amount"), _entry_words(found))
-    if swap is None and signalled and (found := _SIGNALLED_AMOUNT.match(plain)):
+    only = re.match(rf"^(?:{alternation(_WORDS['really'])})\s", plain)  # "only one beer"
+    if swap is None and (signalled or only) and (found := _SIGNALLED_AMOUNT.match(plain)):
         return _amount(re.sub(r"^the\s+", "", found.group("amount")), None)
     if swap is None and signalled and not re.search(r"\d", plain):
         swap = _first(_SIGNALLED_SWAP, plain)

@@ -38,8 +38,9 @@ _DESCRIBE = re.compile(
 )
 # "how many calories does swimming burn", "calories burned rowing"
 _BURNING = re.compile(
-    rf"\b(?:does|do|is|for)\s+(?P<subject>[a-z][\w\s'-]*?)\s+(?:{alternation(_WORDS['burn'])})\b"
-    rf"|\b(?:{alternation(_WORDS['burn'])})\s+(?:by\s+|from\s+|doing\s+)?"
+    rf"\b(?:{alternation(_WORDS['burn_before'])})\s+(?P<subject>[a-z][\w\s'-]*?)\s+"
+    rf"(?:{alternation(_WORDS['burn'])})\b"
+    rf"|\b(?:{alternation(_WORDS['burn'])})\s+(?:(?:{alternation(_WORDS['burn_after'])})\s+)?"
     r"(?P<after>[a-z][\w\s'-]*?)\s*[?.!]*$",
     re.I,
 )

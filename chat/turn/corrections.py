@@ -161,7 +161,7 @@ def _done(turn: Turn, calls: list[tuple[str, dict]]) -> CoachResponse:
     ctx = gate(turn, origin="parser")  # Sparky's own reading of the message
     allowed = allowed_tools(turn)
     batch = [check_tool(ctx, name, args, allowed=allowed) for name, args in calls]
-    refused = [c.result.message for c in batch if not c.result.ok and not c.result.confirm]
+    refused = [_refusal(c) for c in batch if not c.result.ok and not c.result.confirm]
     if refused:
         for c in batch:
             turn.record(c.name, c.result, c.raw)
@@ -173,6 +173,15 @@ def _done(turn: Turn, calls: list[tuple[str, dict]]) -> CoachResponse:
         return CoachResponse(action="confirm", engine="sparky", message=question)
     said = [c.done.message for c in batch if c.done is not None and c.done.message]
     return CoachResponse(action="logged", engine="sparky", message=" ".join(said))
+
+
+def _refusal(checked) -> str:
+    """Why a call was refused, in the user's words: a food the catalog lacks by its name (the
+    tool's own message is meant for a model)."""
+    if checked.result.options or checked.result.data.get("refused"):
+        name = (checked.arguments or {}).get("food_name")
+        return f"I couldn't find {name!r} in the food catalog." if name else "I couldn't do that."
+    return checked.result.message
 
 
 def _which(chosen: list[Remembered]) -> CoachResponse:

@@ -43,7 +43,7 @@ def test_the_json_export_holds_every_section_of_the_users_own(two_diaries):
     data = json.loads(export_json(user=alice))
 
     assert data["format"] == "sparky-export"
-    assert [e["food_name"] for e in data["food_entries"]] == ["Alice's granola", "Egg, raw"]
+    assert [e["food_name"] for e in data["food_entries"]] == ["Alice's granola", "Egg"]
     granola = data["food_entries"][0]
     assert (granola["meal_type"], granola["quantity"], granola["calories"]) == (
         "breakfast",
