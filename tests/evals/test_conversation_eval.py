@@ -26,8 +26,10 @@ from tests.evals.scoring import (
 from tests.evals.test_diary_eval import _food, _outcome, real_catalog  # noqa: F401  (a fixture)
 
 # 97 of 210 (46.2%) on first measure, offline (issue 34, 2026-12-06, on 4ffff9e's reader), before
-# anyone read its failures to change the reader. It only ever rises.
-FLOOR = 97 / 210
+# anyone read its failures to change the reader; 167 with questions by domain and corrections
+# (0c60cfb), after the correction cases' failures were read (bench/RESULTS.md): no longer an
+# unseen measure. It only ever rises.
+FLOOR = 167 / 210
 CORRECTIONS = {
     "correction-amount",
     "correction-swap",
