@@ -206,15 +206,19 @@ def _line(entry: Remembered) -> str:
     return f"{entry.names[0]} {row.duration_minutes} min"
 
 
+def _says(reply, word: str) -> bool:
+    entries = ((reply.metadata or {}).get("response") or {}).get("entries") or []
+    return any(word in str(e.get("summary") or "").lower() for e in entries if isinstance(e, dict))
+
+
 def _undo(turn: Turn, correction: Correction) -> CoachResponse | None:
     """Take back the newest reply's saves (the one whose entries the words name, if they name
     any), through the same undo as the reply's button."""
     replies = recent_replies(turn.user, turn.history)
     if correction.target:
         fits = named(remembered(turn.user, turn.history), correction.target)
-        replies = [e.reply for e in fits[:1]] or [
-            r for r in replies if correction.target.split()[-1] in str(r.metadata).lower()
-        ][:1]
+        word = correction.target.split()[-1]  # "the water": a reply whose saves say water
+        replies = [e.reply for e in fits[:1]] or [r for r in replies if _says(r, word)][:1]
     if not replies:
         return CoachResponse(
             action="none",
