@@ -11,6 +11,15 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_as_in_development_for_live_servers():
+    # The same for the session's live server, which builds its middleware before any test's
+    # own settings apply.
+    from django.conf import settings as django_settings
+
+    django_settings.WHITENOISE_AUTOREFRESH = True
+
+
 @pytest.fixture(autouse=True)
 def _static_files_as_in_development(settings):
     # Tests run with DEBUG off and nothing collected into STATIC_ROOT: WhiteNoise looks the files
