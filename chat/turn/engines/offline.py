@@ -12,6 +12,7 @@ model never sees half a message.
 from __future__ import annotations
 
 from chat.reading.classify import Classification
+from chat.reading.message import wants_advice
 from chat.turn.answers import answer_for, answer_question
 from chat.turn.engines.dispatch import NOTHING_LOGGED, dispatch_intents
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
@@ -95,6 +96,9 @@ def run_if_sure(turn: Turn, classification: Classification) -> CoachResponse | N
         # "calories in an avocado?", "how much protein today?", "find oat milk": the numbers,
         # exactly, from the catalog and the diary; advice and the rest are the model's
         answer = answer_for(user=turn.user, reading=reading)
+        if answer is None and reading.kind == "data_question" and not wants_advice(turn.text):
+            # the user's own numbers, read as Sparky alone reads them: a small model guesses
+            answer = answer_question(user=turn.user, text=turn.text)
         if answer is None:
             return None
         response = CoachResponse(action="answered", engine="sparky", message=answer)
