@@ -81,11 +81,10 @@ def detail_answer(user, subject: str) -> str | None:
     exercise = exercise_find_best(user=user, name=subject)
     if exercise is None:
         return None
-    said = [f"{exercise.name}"]
     about = _first_sentence(exercise.description)
-    if about and not about.lower().startswith(exercise.name.lower()[:12]):
-        said.append(f": {about}")
-    line = "".join(said).rstrip(".") + "."
+    said_again = about.lower().startswith(exercise.name.lower()[:12])  # "Swimming, ...": the name
+    line = exercise.name if not about or said_again else f"{exercise.name}: {about}"
+    line = line.rstrip(".") + "."
     group = re.search(r"Muscle group: ([A-Za-z ]+)\.", exercise.description or "")
     if group:
         line += f" It works the {group.group(1).lower()}."

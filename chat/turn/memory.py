@@ -71,10 +71,9 @@ def remembered(user, history: list[ChatMessage]) -> list[Remembered]:
             .select_related("exercise")
             .in_bulk([pk for kind, pk, _ in saved if kind == "exercise"], field_name="pk")
         )
+        rows = {str(key): row for key, row in (*foods.items(), *workouts.items())}
         for kind, pk, phrase in saved:
-            rows = foods if kind == "food" else workouts
-            row = next((r for key, r in rows.items() if str(key) == pk), None)
-            if row is not None:
+            if (row := rows.get(pk)) is not None:
                 out.append(Remembered(kind, row, reply, phrase))
     return out
 

@@ -122,10 +122,12 @@ class Writer:
         self.foods[file_id] = food
         return food.pk
 
-    def _catalog_food(self, ref: dict) -> Food | None:
+    def _catalog_row(self, model, own: dict, ref: dict):
+        """The food or exercise an exported row refers to: one of the file's own (already
+        created, in `own`), else the catalog's by its source and id, else by its id."""
         if ref.get("custom"):
-            return self.foods.get(ref.get("file_id") or "")
-        visible = Food.objects.visible_to(self.user).filter(is_custom=False)
+            return own.get(ref.get("file_id") or "")
+        visible = model.objects.visible_to(self.user).filter(is_custom=False)
         if ref.get("source") and ref.get("source_id"):
             found = visible.filter(source=ref["source"], source_id=ref["source_id"]).first()
             if found is not None:
@@ -145,7 +147,7 @@ class Writer:
             entry = self._catalog_entry(values, common)
             if entry is not None:
                 return food_services.food_entry_save(entry).pk
-        food = self._catalog_food(ref) if ref else None
+        food = self._catalog_row(Food, self.foods, ref) if ref else None
         if food is None:  # not in the catalog, or a food this Sparky lacks: the user's own
             entry = food_services.food_option_add(
                 option=values["food"], quantity=values["quantity"], unit=values["unit"], **common
@@ -216,7 +218,7 @@ class Writer:
     def _exercise_entry(self, values: dict, file_id: str):
         ref = values.pop("exercise_ref", None)
         option = values.pop("exercise")
-        exercise = self._catalog_exercise(ref) if ref else None
+        exercise = self._catalog_row(Exercise, self.exercises, ref) if ref else None
         if exercise is None:
             entry = exercise_services.exercise_option_add(user=self.user, option=option, **values)
         else:
@@ -224,17 +226,6 @@ class Writer:
                 user=self.user, exercise=exercise, **values
             )
         return entry.pk
-
-    def _catalog_exercise(self, ref: dict) -> Exercise | None:
-        if ref.get("custom"):
-            return self.exercises.get(ref.get("file_id") or "")
-        visible = Exercise.objects.visible_to(self.user).filter(is_custom=False)
-        if ref.get("source") and ref.get("source_id"):
-            found = visible.filter(source=ref["source"], source_id=ref["source_id"]).first()
-            if found is not None:
-                return found
-        pk = _as_uuid(ref.get("file_id"))
-        return None if pk is None else visible.filter(pk=pk).first()
 
     # --- measurements --------------------------------------------------------------------------
 
