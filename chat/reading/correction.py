@@ -130,7 +130,7 @@ _SIGNALLED_SWAP = (
     re.compile(
         rf"^(?P<really>{_then('some')}{_FOOD})\s+not\s+{_then('articles')}(?P<was>[a-z][a-z' -]*)$"
     ),
-    re.compile(rf"^(?:(?:{_IT_WAS})\s+)?(?P<really>{_A_FOOD})$"),
+    re.compile(rf"^(?:{_any('it_really_was')}\s+)?(?P<really>{_A_FOOD})$"),
 )
 
 

@@ -146,3 +146,11 @@ def test_a_correction_of_nothing_logged_changes_nothing_and_says_how(alice, cata
 
     assert foods(alice) == []
     assert response.action != "logged"
+
+
+def test_one_more_thing_had_after_an_oh_is_added_not_swapped_in(alice, catalog):
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "oh i had greek yogurt too")
+
+    assert sorted(e.food.name.split(",")[0] for e in foods(alice)) == ["Bananas", "Yogurt"]
