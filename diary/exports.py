@@ -214,6 +214,8 @@ def preference_rows(*, user) -> list[dict]:
             dietary_notes=prefs.dietary_notes or "",
             review_before_logging=prefs.review_before_logging,
             review_photos=prefs.review_photos,
+            sex=prefs.sex,
+            birth_year=prefs.birth_year,
         )
     ]
 

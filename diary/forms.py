@@ -12,7 +12,7 @@ from nutrition.models import MealType, nutrient_unit
 from sparky import time_zones
 from sparky.forms import DescribedErrorsMixin, GroupedFieldsMixin, TimeZoneField, notes_field
 from sparky.models import UserPreferences
-from sparky.services import DATE_FORMATS
+from sparky.services import DATE_FORMATS, EARLIEST_BIRTH_YEAR
 
 
 class PreferencesForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
@@ -54,6 +54,20 @@ class PreferencesForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
         label="Ask before logging a photo",
         required=False,
         help_text="A photo's estimate is shown for you to check before it is saved.",
+    )
+    # What the reference intakes of the Nutrients panel depend on (nutrition.intakes).
+    sex = forms.ChoiceField(
+        label="Sex",
+        required=False,
+        choices=[("", "Not given"), *UserPreferences.Sex.choices],
+        help_text="With your birth year, picks the nutrient references for you; without them, "
+        "the Daily Values on food labels are used.",
+    )
+    birth_year = forms.IntegerField(
+        label="Birth year",
+        required=False,
+        min_value=EARLIEST_BIRTH_YEAR,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
     def __init__(self, *args, **kwargs):
