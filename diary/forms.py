@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django import forms
 
-from nutrition.models import MealType, nutrient_unit
+from nutrition import intakes
+from nutrition.models import MICRONUTRIENTS, MealType, nutrient_unit
 from sparky import time_zones
 from sparky.forms import DescribedErrorsMixin, GroupedFieldsMixin, TimeZoneField, notes_field
 from sparky.models import UserPreferences
@@ -102,8 +103,10 @@ MORE_GOALS = (
     "vitamin_c",
     "calcium",
     "iron",
+    # the micronutrients (UserGoal.micronutrients), in the Nutrients panel's order
+    *(name for group in intakes.GROUPS.values() for name in group if name in MICRONUTRIENTS),
 )
-_GOAL_LABELS = {"dietary_fiber": "Fiber", "vitamin_a": "Vitamin A", "vitamin_c": "Vitamin C"}
+_GOAL_LABELS = {"dietary_fiber": "Fiber", **intakes.LABELS}
 
 
 class GoalsForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
@@ -123,7 +126,9 @@ class GoalsForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
 # The other nutrients follow the main ones, in MORE_GOALS's order, on every goals form.
 for _name in MORE_GOALS:
     GoalsForm.base_fields[_name] = _goal_field(
-        _GOAL_LABELS.get(_name) or _name.replace("_", " ").capitalize(), nutrient_unit(_name)
+        _GOAL_LABELS.get(_name) or _name.replace("_", " ").capitalize(),
+        nutrient_unit(_name),
+        decimals=2 if _name in MICRONUTRIENTS else 1,  # copper: 0.9 mg, thiamin 1.15 mg
     )
 
 

@@ -41,7 +41,14 @@ from measurements.fields import CHECKIN
 from nutrition import intakes
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
-from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
+from nutrition.models import (
+    MICRONUTRIENTS,
+    NUTRIENTS,
+    FoodEntry,
+    MealType,
+    UserGoal,
+    UsualMeal,
+)
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky import services
@@ -588,7 +595,11 @@ def goals(request):
     initial = {}
     if current is not None:
         for name in _goal_fields():
-            value = getattr(current, name)
+            if name in MICRONUTRIENTS:
+                value = current.micronutrients.get(name)
+                value = None if value is None else Decimal(value)
+            else:
+                value = getattr(current, name)
             initial[name] = plain_number(value, 3) if isinstance(value, Decimal) else value
     form = GoalsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

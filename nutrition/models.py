@@ -282,6 +282,9 @@ class UserGoal(UserRow):
     vitamin_c = _nutrient()
     calcium = _nutrient()
     iron = _nutrient()
+    # Added (issue 36): goals for MICRONUTRIENTS ({"vitamin_d": "20"}, in their units), which
+    # override the reference intakes as the columns' goals do; kept as the foods keep them.
+    micronutrients = models.JSONField(default=dict, blank=True, db_default={})
 
     class Meta:
         db_table = "user_goals"

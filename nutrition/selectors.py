@@ -172,8 +172,9 @@ def reference_intakes_for(user, *, day: dt.date | None = None) -> dict[str, inta
     references = personal_reference_intakes(user)
     goal = goal_for(user=user, day=day)
     if goal is not None:
-        for name in NUTRIENTS:
-            value = getattr(goal, public_nutrient(name), None)
+        goals = {name: getattr(goal, public_nutrient(name), None) for name in NUTRIENTS}
+        goals.update({n: Decimal(str(v)) for n, v in (goal.micronutrients or {}).items()})
+        for name, value in goals.items():
             if name in references and value is not None and value > 0:
                 # A goal keeps the reference's direction: a sodium goal is a ceiling still.
                 references[name] = intakes.Reference(

@@ -159,3 +159,20 @@ def test_a_birth_year_must_be_a_year_people_are_born_in(alice):
     assert "1900" in refused.value.messages[0]
     with pytest.raises(ValidationError):
         preferences_update(user=alice, sex="robot")
+
+
+def test_a_micronutrient_goal_overrides_its_reference_and_can_be_cleared(alice, lentils):
+    food_entry_create(user=alice, food=lentils, quantity=100, unit="g")
+    goal_set(user=alice, zinc="15.50", vitamin_d=25)
+    goal_set(user=alice, vitamin_d=None)
+
+    rows = _by_name(nutrient_intakes(user=alice, start=today_for(alice)))
+
+    assert (rows["zinc"].reference, rows["zinc"].basis) == (Decimal("15.5"), "goal")
+    assert rows["vitamin_d"].basis == "daily_value"
+
+
+def test_an_unknown_goal_names_the_goals_there_are(alice):
+    with pytest.raises(ValidationError) as refused:
+        goal_set(user=alice, vitamin_q=3)
+    assert "vitamin_d" in refused.value.messages[0]

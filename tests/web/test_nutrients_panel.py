@@ -92,3 +92,12 @@ def test_sex_and_birth_year_are_saved_in_the_preferences(alice, alice_client):
     assert "Preferences saved." in response.content.decode()
     prefs = preferences_for(alice)
     assert (prefs.sex, prefs.birth_year) == ("female", 1994)
+
+
+def test_a_micronutrient_goal_is_set_on_the_goals_page(alice, alice_client, lentils):
+    response = alice_client.post(reverse("settings_goals"), {"zinc": "9.5"}, follow=True)
+
+    assert "Daily goals saved." in response.content.decode()
+    assert 'value="9.5"' in response.content.decode()  # the form shows it again
+    html = alice_client.get(reverse("diary"), **HTMX).content.decode()
+    assert "1.3 / 9.5 mg" in _nutrient(html, "zinc") and "your goal" in _nutrient(html, "zinc")
