@@ -218,26 +218,12 @@ def _food_meals(user, day: dt.date) -> list[dict]:
     return meals
 
 
-def _nutrient_number(value) -> str:
-    """3.3 mg, 0.45 mg, 1,300 mg: the places a nutrient's size needs, no more."""
-    value = Decimal(value)
-    if value >= 100:
-        return f"{round(value):,}"
-    return plain_number(value, 1 if value >= 1 else 2)
-
-
 def _nutrients_panel(user, day: dt.date) -> dict:
     """The Nutrients panel: each vitamin, mineral and limit of the day against its reference
     (nutrition.selectors.nutrient_intakes), by group, as the template draws it."""
     rows = food_selectors.nutrient_intakes(user=user, start=day)
-    prefs = services.preferences_for(user)
-    age = intakes.age_from_birth_year(prefs.birth_year, today_for(user))
-    personal = any(row.basis == intakes.DRI for row in rows)
-    if personal:
-        person = "woman" if prefs.sex == "female" else "man"
-        basis = f"Reference intakes for a {person} of {age}"
-    else:
-        basis = "Daily Values on food labels"
+    person = food_selectors.reference_person(user)
+    basis = f"Reference intakes for {person}" if person else "Daily Values on food labels"
     groups = []
     for key, label in intakes.GROUP_LABELS.items():
         shown = []
@@ -249,8 +235,8 @@ def _nutrients_panel(user, day: dt.date) -> dict:
                 {
                     "key": row.nutrient,
                     "label": row.label,
-                    "amount": _nutrient_number(row.amount) if row.amount is not None else "",
-                    "reference": _nutrient_number(row.reference),
+                    "amount": intakes.amount_text(row.amount) if row.amount is not None else "",
+                    "reference": intakes.amount_text(row.reference),
                     "unit": row.unit,
                     "known": row.known,
                     "percent": percent,
@@ -266,7 +252,7 @@ def _nutrients_panel(user, day: dt.date) -> dict:
         "logged": bool(rows) and rows[0].days_logged > 0,
         "groups": groups,
         "basis": basis,
-        "personal": personal,
+        "personal": person is not None,
     }
 
 

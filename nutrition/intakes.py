@@ -216,6 +216,15 @@ class Reference:
         return SOURCES.get(self.basis, "your goal")
 
 
+def amount_text(value) -> str:
+    """3.3, 0.45, 1,300: a nutrient's amount with the places its size needs, no more."""
+    value = Decimal(value)
+    if value >= 100:
+        return f"{round(value):,}"
+    text = f"{value:.{1 if value >= 1 else 2}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def age_from_birth_year(birth_year: int | None, today: dt.date) -> int | None:
     """The age reached this year (the birthday itself is not asked for)."""
     return None if birth_year is None else today.year - birth_year

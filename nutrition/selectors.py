@@ -165,6 +165,16 @@ def personal_reference_intakes(user) -> dict[str, intakes.Reference]:
     )
 
 
+def reference_person(user) -> str | None:
+    """Whom the user's references are for ("a woman of 30"), or None when their preferences do
+    not give both sex and an adult age (the Daily Values apply then)."""
+    prefs = preferences_for(user)
+    age = intakes.age_from_birth_year(prefs.birth_year, today_for(user))
+    if prefs.sex not in ("female", "male") or age is None or age < intakes.ADULT_AGE:
+        return None
+    return f"a {'woman' if prefs.sex == 'female' else 'man'} of {age}"
+
+
 def reference_intakes_for(user, *, day: dt.date | None = None) -> dict[str, intakes.Reference]:
     """personal_reference_intakes with the goal that applies on `day` (default today)
     overriding a nutrient's reference."""
