@@ -77,3 +77,17 @@ def test_sex_and_birth_year_are_preferences(alice_api):
     assert response.status_code == 200
     assert (response.json()["sex"], response.json()["birth_year"]) == ("male", 1986)
     assert alice_api.patch("/api/preferences/", {"birth_year": 1066}).status_code == 400
+
+
+def test_foods_and_entries_show_their_micronutrients(alice_api, alice, lentils):
+    food = alice_api.get(f"/api/foods/{lentils.id}/").json()
+    assert food["micronutrients"]["zinc"] == 1.27
+    assert food["micronutrients"]["vitamin_d"] is None  # not recorded: unknown
+    found = alice_api.get("/api/foods/", {"search": "lentils"}).json()["results"]
+    assert found[0]["micronutrients"]["zinc"] == 1.27
+
+    entry = alice_api.post(
+        "/api/food-entries/", {"food": str(lentils.id), "quantity": 200, "unit": "g"}
+    ).json()
+    assert entry["micronutrients"]["zinc"] == 2.54
+    assert entry["nutrients"]["iron"] == 6.66
