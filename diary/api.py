@@ -146,6 +146,7 @@ class NutrientIntakeSerializer(serializers.Serializer):
         help_text="False when too few of the foods eaten record it to say how much it was."
     )
     status = serializers.ChoiceField(choices=["unknown", "low", "ok", "high"])
+    days_logged = serializers.IntegerField(help_text="Days with food logged: 1 or 0 for a day.")
 
 
 class DailySummarySerializer(serializers.Serializer):

@@ -48,6 +48,7 @@ def test_the_summary_lists_nutrients_against_the_users_reference(alice_api, alic
         "coverage": 1.0,
         "known": True,
         "status": "low",
+        "days_logged": 1,
     }
     assert rows["zinc"]["reference"] == 8.0 and rows["zinc"]["amount"] == 3.81
     assert rows["vitamin_d"]["known"] is False and rows["vitamin_d"]["amount"] is None
