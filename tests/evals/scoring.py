@@ -105,6 +105,9 @@ SETS = {
     # A second conversation set, written apart from the reader after the first was tuned on, NOT
     # TO BE TUNED ON (its file says why): floored at its first measure.
     "conversation2": HERE / "conversation_cases_2.jsonl",
+    # A third conversation set, written apart from the reader like the second, as a DEVELOPMENT
+    # set: read and tuned on (its file says so), floored at its first measure.
+    "conversation3": HERE / "conversation_cases_3.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
