@@ -14,7 +14,7 @@ import dataclasses
 import re
 
 from chat.reading.parser.food import FoodItem, food_item
-from chat.reading.parser.tokens import tokenise
+from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
 from chat.reading.vocabulary import load
 from measurements import vocabulary as durations
@@ -149,7 +149,9 @@ class Correction:
     unit: str | None = None
     meal: str | None = None
     minutes: int | None = None
-    food: str | None = None  # swap: what was really had, as said ("a diet coke")
+    # swap: what was really had, as said ("a diet coke"); a change of amount read from a food
+    # ("it was a tangerine") names it too, and is a swap when no entry is that food
+    food: str | None = None
     # Whether the message is a correction whatever the diary holds ("oops", "make that", "not");
     # "the run was 45 min" is one only if a run was just logged.
     sure: bool = True
@@ -165,11 +167,21 @@ def _plain(text: str) -> tuple[str, bool]:
         said = found.group(0).strip(" ,.!:;-")
         signalled = signalled or said not in _WEAK
         text = text[found.end() :]
+    closing = _AFTER.search(text)
+    if closing is not None:  # "they were whole wheat actually", "... my bad"
+        said = " ".join(re.split(r"[\s,]+", closing.group(0)))
+        signalled = signalled or any(
+            re.search(rf"\b{re.escape(word)}\b", said) for word in _WORDS["after_signals"]
+        )
     return _AFTER.sub("", text).strip(" ,"), signalled
 
 
+# Words said beside what a correction names, never part of it: "undo pls".
+_ASIDE = frozenset(w for phrase in (*_WORDS["after"], *_WEAK) for w in phrase.split())
+
+
 def _target(words: str | None) -> str | None:
-    words = (words or "").strip()
+    words = " ".join(w for w in (words or "").split() if w not in _ASIDE)
     return None if not words or re.fullmatch(_LAST, words) else words
 
 
@@ -178,22 +190,35 @@ _BARE_AMOUNT = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)?")
 
 def _amount(said: str, target: str | None) -> Correction | None:
     """A change of amount: "3 eggs", "2 slices", "3"; the food it names is the entry's."""
-    item = food_item(tokenise(said))
+    said = re.sub(rf"{_NOT_SO_MANY}$", "", said)  # "3 eggs, not just one"
+    tokens = tokenise(said)
+    item = food_item(tokens)
     if not isinstance(item, FoodItem) or not (item.data.get("food_name") or "").strip():
         bare = _BARE_AMOUNT.fullmatch(said.strip())
-        if bare is None:
+        if bare is not None:
+            return Correction(
+                "change", target, quantity=float(bare.group("n")), unit=bare.group("unit")
+            )
+        quantity, after = take_quantity(tokens, 0, articles=False)  # "three slices"
+        if quantity is None or len(tokens) - after > 1:
             return None
         return Correction(
-            "change", target, quantity=float(bare.group("n")), unit=bare.group("unit")
+            "change", target, quantity=float(quantity), unit=token_at(tokens, after) or None
         )
     data = item.data
     name = (data.get("food_name") or "").strip()
     if data.get("quantity") is None:
         return None
+    # "it was a tangerine": the food named, which is the entry's or, if none is, what it was
+    food = name if target is None and name else None
     if target is None and name:
         target = name
     return Correction(
-        "change", target, quantity=float(data["quantity"]), unit=data.get("unit") or None
+        "change",
+        target,
+        quantity=float(data["quantity"]),
+        unit=data.get("unit") or None,
+        food=food and said.strip(),
     )
 
 

@@ -6,18 +6,29 @@ nothing recent fits, the message goes on to the next answerer."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from chat.reading.correction import Correction
+from chat.reading.replies import numeric_reply
 from chat.tools import check_tool
 from chat.tools.base import Written
 from chat.turn.engines.dispatch import allowed_tools, gate
 from chat.turn.execute import settle
-from chat.turn.memory import Remembered, last_saved, named, recent_replies, remembered
+from chat.turn.memory import (
+    Remembered,
+    in_diary,
+    in_order,
+    last_saved,
+    named,
+    recent_replies,
+    remembered,
+)
 from chat.turn.types import CoachResponse, Turn
 from chat.turn.undo import UndoRefused, reply_undo
 from measurements import fields as checkin_fields
 from measurements.fields import CHECKIN
 from measurements.units import parse_unit
-from nutrition.services import entry_nutrients
+from nutrition.services import entry_nutrients, food_find_best
 from nutrition.units import unit_text
 from sparky.words import singular
 
@@ -39,10 +50,18 @@ def correct(turn: Turn) -> CoachResponse | None:
     kind = "exercise" if correction.minutes is not None else None
     if correction.action == "swap":
         kind = "food"
-    if correction.target:
+    if correction.target and (n := numeric_reply(correction.target)):
+        chosen = in_order(entries)[n - 1 : n]  # "the first one was 2 cups"
+    elif correction.target:
         chosen = named(entries, correction.target, kind)
     else:
         chosen = last_saved(entries, kind)
+    if not chosen and _what_it_was(turn.user, correction):
+        # "it was a tangerine" names no entry: the food just logged was a tangerine
+        chosen = last_saved(entries, "food")
+        if chosen and any(in_diary(turn.user, e.row.entry_date, correction.target) for e in chosen):
+            return None  # "make that 3 eggs" of eggs logged elsewhere: not this entry's food
+        correction = dataclasses.replace(correction, action="swap")
     if not chosen:
         return None
     several_ok = correction.meal is not None and not correction.target
@@ -56,6 +75,17 @@ def correct(turn: Turn) -> CoachResponse | None:
     if response.action == "logged":
         response.message = _said(turn, correction, chosen, before) or response.message
     return response
+
+
+def _what_it_was(user, correction: Correction) -> bool:
+    """Whether a change of amount read from a food ("it was a tangerine", "no it was 500 ml of
+    oj") says what the last food was, once no entry is that food: the catalog must know it."""
+    return (
+        correction.action == "change"
+        and bool(correction.food)
+        and correction.meal is None
+        and food_find_best(user=user, name=correction.target or "") is not None
+    )
 
 
 def _amount(entry: Remembered) -> str:
@@ -137,6 +167,10 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
             "meal_type": row.meal_type,
             "date": row.entry_date.isoformat(),
         }
+        if correction.quantity is not None:  # "it was 500 ml of oj": its amount as said
+            log.update(food_name=correction.target, quantity=correction.quantity)
+            if correction.unit:
+                log["unit"] = correction.unit
         return [(_DELETE[kind], {"entry_id": str(row.id)}), ("log_food", log)]
     if kind == "exercise":
         minutes = correction.minutes

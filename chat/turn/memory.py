@@ -118,3 +118,17 @@ def last_saved(entries: list[Remembered], kind: str | None = None) -> list[Remem
         return []
     reply = fitting[0].reply
     return [e for e in fitting if e.reply.pk == reply.pk]
+
+
+def in_order(entries: list[Remembered]) -> list[Remembered]:
+    """The entries in the order they were saved, oldest first ("the first one", "the second")."""
+    replies: dict = {}
+    for entry in entries:
+        replies.setdefault(entry.reply.pk, []).append(entry)
+    return [entry for saved in reversed(list(replies.values())) for entry in saved]
+
+
+def in_diary(user, day, words: str) -> bool:
+    """Whether the user's diary holds a food on `day` that `words` name ("eggs")."""
+    rows = FoodEntry.objects.for_user(user).on_date(day).select_related("food")
+    return any(fit(words, row.food.name) >= FITS for row in rows)

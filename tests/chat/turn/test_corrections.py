@@ -154,3 +154,67 @@ def test_one_more_thing_had_after_an_oh_is_added_not_swapped_in(alice, catalog):
     handle_turn(alice, "oh i had greek yogurt too")
 
     assert sorted(e.food.name.split(",")[0] for e in foods(alice)) == ["Bananas", "Yogurt"]
+
+
+def test_it_was_another_food_replaces_the_one_just_logged(alice, catalog):
+    handle_turn(alice, "a banana for breakfast")
+
+    handle_turn(alice, "no it was a greek yogurt")
+
+    (entry,) = foods(alice)
+    assert entry.food == catalog["yogurt"] and entry.meal_type == "breakfast"
+
+
+def test_it_was_a_food_no_catalog_knows_changes_nothing(alice, catalog):
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "it was a great day")
+
+    (entry,) = foods(alice)
+    assert entry.food == catalog["bananas"]
+
+
+def test_the_first_one_is_the_first_thing_logged(alice, catalog):
+    handle_turn(alice, "a cup of oats for breakfast")
+    handle_turn(alice, "a banana")
+    handle_turn(alice, "2 eggs")
+
+    handle_turn(alice, "the first one was 2 cups")
+
+    entries = {e.food.name.split(",")[0]: e.quantity for e in foods(alice)}
+    assert entries == {"Cereals": 2, "Bananas": 1, "Egg": 2}
+
+
+def test_a_signal_after_the_correction_counts(alice, catalog):
+    handle_turn(alice, "2 slices of whole wheat bread")
+
+    handle_turn(alice, "they were 3 slices actually")
+
+    (entry,) = foods(alice)
+    assert entry.quantity == 3
+
+
+def test_an_amount_in_words_after_a_signal(alice, catalog):
+    handle_turn(alice, "2 eggs")
+
+    handle_turn(alice, "eh it was three")
+
+    (entry,) = foods(alice)
+    assert entry.quantity == 3
+
+
+def test_undo_with_a_please_undoes_the_last_reply(alice, catalog):
+    handle_turn(alice, "ran for 20 minutes")
+
+    handle_turn(alice, "undo pls, wrong day")
+
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+
+
+def test_a_mistyped_weight_is_put_right_when_the_message_says_so_after(alice, catalog):
+    handle_turn(alice, "weight 95.0 kg")
+
+    handle_turn(alice, "no 59.0, i typed it wrong")
+
+    (reading,) = CheckInMeasurement.objects.for_user(alice)
+    assert reading.weight == Decimal("59.0")
