@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from diary.report_charts import Bar, bar_chart, weight_chart
-from diary.reports import REPORT_PERIODS, period_report
+from diary.reports import REPORT_PERIODS, TARGET_TOLERANCE, period_report
 from sparky.dates import parse_day, today_for
 
 MACROS = (("protein", "Protein", "g"), ("carbs", "Carbs", "g"), ("fat", "Fat", "g"))
@@ -122,6 +122,7 @@ def report_context(user, period: str, end: dt.date) -> dict:
         "previous_end": report["end"] - length,
         "next_end": min(report["end"] + length, today) if report["end"] < today else None,
         "days_count": len(report["days"]),
+        "tolerance": round(TARGET_TOLERANCE * 100),
         "unlogged": len(report["days"]) - report["days_logged"],
         "averages": [
             _average_row(report, "calories", "Calories", "kcal"),
