@@ -92,4 +92,4 @@ def test_the_report_fits_a_phone(page: Page, live_server, carols_week, period):
     assert widths["scroll"] <= widths["client"], widths
     assert widths["widest"] <= widths["client"], widths
     if period == "week":
-        shoot(page, "report-phone.png", full_page=True)
+        shoot(page, "report-phone.png")
