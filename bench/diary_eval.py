@@ -15,7 +15,8 @@ one named after DATABASE_URL's (`<name>_diary_eval`): created, migrated, loaded,
     .venv/bin/python bench/diary_eval.py --id pretzel --failures   # cases whose id contains it
     .venv/bin/python bench/diary_eval.py --json /tmp/diary.json    # every result, machine-readable
     .venv/bin/python bench/diary_eval.py --set questions --failures   # another set: diary, model,
-                                # questions, unseen, told, told2, conversation (or --cases FILE)
+                                # questions, unseen, told, told2, conversation, conversation2
+                                # (or --cases FILE)
 
 Besides the score it prints how many replies show machinery (scoring.MACHINERY, every reply of
 every case) and how many messages that report nothing wrote anything ("nothing-writes").

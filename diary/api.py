@@ -13,7 +13,9 @@ from diary import selectors
 from diary.reports import REPORT_NUTRIENTS, REPORT_PERIODS, period_report
 from diary.services import preferences_update
 from measurements.fields import CHECKIN, KINDS
+from nutrition import intakes
 from nutrition.models import NUTRIENTS, public_nutrient
+from nutrition.selectors import nutrient_intakes
 from sparky import services
 from sparky.dates import parse_day
 from sparky.models import UserPreferences
@@ -107,6 +109,47 @@ MeasurementsSummarySerializer = type(
 )
 
 
+class NutrientIntakeSerializer(serializers.Serializer):
+    """A nutrient eaten against the reference intake (nutrition.selectors.NutrientIntake)."""
+
+    nutrient = serializers.CharField(help_text="e.g. iron, vitamin_b12, sodium")
+    label = serializers.CharField()
+    group = serializers.ChoiceField(choices=list(intakes.GROUPS))
+    unit = serializers.CharField()
+    amount = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=3,
+        allow_null=True,
+        help_text="Eaten, from the foods that record it; null when none does.",
+    )
+    reference = serializers.DecimalField(max_digits=14, decimal_places=3)
+    kind = serializers.ChoiceField(
+        choices=[intakes.FLOOR, intakes.CEILING],
+        help_text="floor: reach at least the reference; ceiling: stay under it.",
+    )
+    basis = serializers.ChoiceField(
+        choices=[intakes.DRI, intakes.DAILY_VALUE, "goal"],
+        help_text="dri: the National Academies' value for the user's sex and age (preferences); "
+        "daily_value: the FDA Daily Value, without them; goal: the user's own goal.",
+    )
+    source = serializers.CharField()
+    upper = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=3,
+        allow_null=True,
+        help_text="The Tolerable Upper Intake Level, where one applies to food.",
+    )
+    percent = serializers.IntegerField(allow_null=True, help_text="amount / reference x 100")
+    coverage = serializers.FloatField(
+        help_text="Share of the day's entries whose food records this nutrient."
+    )
+    known = serializers.BooleanField(
+        help_text="False when too few of the foods eaten record it to say how much it was."
+    )
+    status = serializers.ChoiceField(choices=["unknown", "low", "ok", "high"])
+    days_logged = serializers.IntegerField(help_text="Days with food logged: 1 or 0 for a day.")
+
+
 class DailySummarySerializer(serializers.Serializer):
     date = serializers.DateField()
     goal_source = serializers.ChoiceField(
@@ -117,6 +160,11 @@ class DailySummarySerializer(serializers.Serializer):
     exercise = ExerciseSummarySerializer()
     water = WaterSummarySerializer()
     measurements = MeasurementsSummarySerializer()
+    nutrient_intakes = NutrientIntakeSerializer(
+        many=True,
+        help_text="Vitamins, minerals, protein, fiber and limits eaten against the user's "
+        "reference intakes (a goal overrides the reference).",
+    )
 
 
 class SummaryView(APIView):
@@ -125,16 +173,21 @@ class SummaryView(APIView):
     @extend_schema(
         summary="The day at a glance",
         description="Calories and every nutrient against the goal, exercise, water and "
-        "measurements of one day (default: the user's today).",
+        "measurements of one day (default: the user's today), and in `nutrient_intakes` the "
+        "vitamins, minerals and limits against the user's reference intakes.",
         parameters=[OpenApiParameter("date", OpenApiTypes.DATE, description="Default today.")],
         responses=DailySummarySerializer,
         tags=["summary"],
     )
     def get(self, request):
         day = parse_day(request.user, request.query_params.get("date"))
-        return Response(
-            DailySummarySerializer(selectors.daily_summary(user=request.user, day=day)).data
-        )
+        summary = selectors.daily_summary(user=request.user, day=day)
+        # Beside the summary rather than in it: the coach's daily_summary tool hands the summary
+        # to the model whole, and 29 more rows would crowd a small model's context.
+        summary["nutrient_intakes"] = [
+            row.as_dict() for row in nutrient_intakes(user=request.user, start=day)
+        ]
+        return Response(DailySummarySerializer(summary).data)
 
 
 class PreferencesSerializer(serializers.Serializer):
@@ -162,6 +215,14 @@ class PreferencesSerializer(serializers.Serializer):
         "(review) and nothing is saved until they are confirmed."
     )
     review_photos = serializers.BooleanField(help_text="A photo's estimate waits for review.")
+    sex = serializers.ChoiceField(
+        choices=UserPreferences.Sex.values,
+        allow_blank=True,
+        help_text="female or male, for the reference intakes; blank: the FDA Daily Values.",
+    )
+    birth_year = serializers.IntegerField(
+        allow_null=True, help_text="For the reference intakes of the age; null: not given."
+    )
     time_zone = serializers.CharField(
         source="user.time_zone", max_length=64, help_text="IANA name, e.g. Europe/Berlin."
     )

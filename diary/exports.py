@@ -26,7 +26,7 @@ from django.utils import timezone
 from exercise.models import Exercise, ExerciseEntry
 from measurements.fields import CHECKIN, unit_arguments
 from measurements.models import CheckInMeasurement, CustomMeasurement
-from nutrition.models import NUTRIENTS, Food, FoodEntry, UserGoal, WaterIntake
+from nutrition.models import MICRONUTRIENTS, NUTRIENTS, Food, FoodEntry, UserGoal, WaterIntake
 from nutrition.services import GOAL_FIELDS, entry_nutrients
 from sparky.services import preferences_for
 
@@ -189,6 +189,8 @@ def goal_rows(*, user) -> list[dict]:
             goal_date=goal.goal_date or "",
             **{name: getattr(goal, name) for name in GOAL_FIELDS},
             water_goal=goal.water_goal,
+            # the micronutrients' goals as columns of their own, empty where none is set
+            **{name: goal.micronutrients.get(name) for name in MICRONUTRIENTS},
         )
         for goal in goals
     ]
@@ -214,6 +216,8 @@ def preference_rows(*, user) -> list[dict]:
             dietary_notes=prefs.dietary_notes or "",
             review_before_logging=prefs.review_before_logging,
             review_photos=prefs.review_photos,
+            sex=prefs.sex,
+            birth_year=prefs.birth_year,
         )
     ]
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from django import forms
 
-from nutrition.models import MealType, nutrient_unit
+from nutrition import intakes
+from nutrition.models import MICRONUTRIENTS, MealType, nutrient_unit
 from sparky import time_zones
 from sparky.forms import DescribedErrorsMixin, GroupedFieldsMixin, TimeZoneField, notes_field
 from sparky.models import UserPreferences
-from sparky.services import DATE_FORMATS
+from sparky.services import DATE_FORMATS, EARLIEST_BIRTH_YEAR
 
 
 class PreferencesForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
@@ -55,6 +56,20 @@ class PreferencesForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
         required=False,
         help_text="A photo's estimate is shown for you to check before it is saved.",
     )
+    # What the reference intakes of the Nutrients panel depend on (nutrition.intakes).
+    sex = forms.ChoiceField(
+        label="Sex",
+        required=False,
+        choices=[("", "Not given"), *UserPreferences.Sex.choices],
+        help_text="With your birth year, picks the nutrient references for you; without them, "
+        "the Daily Values on food labels are used.",
+    )
+    birth_year = forms.IntegerField(
+        label="Birth year",
+        required=False,
+        min_value=EARLIEST_BIRTH_YEAR,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,8 +103,10 @@ MORE_GOALS = (
     "vitamin_c",
     "calcium",
     "iron",
+    # the micronutrients (UserGoal.micronutrients), in the Nutrients panel's order
+    *(name for group in intakes.GROUPS.values() for name in group if name in MICRONUTRIENTS),
 )
-_GOAL_LABELS = {"dietary_fiber": "Fiber", "vitamin_a": "Vitamin A", "vitamin_c": "Vitamin C"}
+_GOAL_LABELS = {"dietary_fiber": "Fiber", **intakes.LABELS}
 
 
 class GoalsForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
@@ -109,7 +126,9 @@ class GoalsForm(GroupedFieldsMixin, DescribedErrorsMixin, forms.Form):
 # The other nutrients follow the main ones, in MORE_GOALS's order, on every goals form.
 for _name in MORE_GOALS:
     GoalsForm.base_fields[_name] = _goal_field(
-        _GOAL_LABELS.get(_name) or _name.replace("_", " ").capitalize(), nutrient_unit(_name)
+        _GOAL_LABELS.get(_name) or _name.replace("_", " ").capitalize(),
+        nutrient_unit(_name),
+        decimals=2 if _name in MICRONUTRIENTS else 1,  # copper: 0.9 mg, thiamin 1.15 mg
     )
 
 

@@ -17,33 +17,15 @@ from django.db.models import Count, Sum
 from diary.selectors import goal_value, period_summary
 from exercise.models import ExerciseEntry
 from measurements.services import STANDARD_TYPES
+from nutrition import intakes
 from nutrition.models import NUTRIENTS, FoodEntry, nutrient_unit
-from nutrition.selectors import frequent_foods
+from nutrition.selectors import frequent_foods, personal_reference_intakes
 from nutrition.services import entry_nutrients, goal_for
 
 ONE_DAY = dt.timedelta(days=1)
 CHECKIN_FIELDS = STANDARD_TYPES
 SNAPSHOT_DAYS = 7
 
-# Reference daily intakes for adults, used when the user set no goal for a nutrient. They are the
-# US FDA Daily Values (21 CFR 101.9, 2016 rule) on a 2,000 kcal diet, except trans fat (WHO: under
-# 1% of energy, about 2 g) and sugars: Sparky stores total sugars, not added sugars, so the 50 g
-# added-sugar Daily Value is used as a loose ceiling and the gap says it is a reference value.
-# Floors to reach ("min") and ceilings to stay under ("max").
-_FLOORS = {
-    "protein": 50,
-    "dietary_fiber": 28,
-    "potassium": 4700,
-    "calcium": 1300,
-    "iron": 18,
-    "vitamin_a": 900,
-    "vitamin_c": 90,
-}
-_CEILINGS = {"sodium": 2300, "saturated_fat": 20, "trans_fat": 2, "cholesterol": 300, "sugars": 50}
-REFERENCE_INTAKES: dict[str, tuple[str, Decimal]] = {
-    **{name: ("min", Decimal(amount)) for name, amount in _FLOORS.items()},
-    **{name: ("max", Decimal(amount)) for name, amount in _CEILINGS.items()},
-}
 # With a goal, calories, carbs and fat are targets: a day is off when it misses by more than this.
 TARGET_TOLERANCE = Decimal("0.15")
 # A floor counts as missed below 90% of it; a ceiling as exceeded above it.
@@ -51,8 +33,10 @@ FLOOR_SLACK = Decimal("0.9")
 # "Consistently": on at least this share of the logged days.
 CONSISTENT_SHARE = Decimal("0.6")
 # Nutrients the foods eaten mostly do not record (custom foods often carry only macros) are
-# reported as unknown instead of as a gap.
-MIN_COVERAGE = 0.7
+# reported as unknown instead of as a gap (nutrition.intakes says where the line is).
+MIN_COVERAGE = intakes.MIN_COVERAGE
+# A reference's kind as the gaps say it.
+_KINDS = {intakes.FLOOR: "min", intakes.CEILING: "max"}
 
 
 def span(end: dt.date, days: int) -> tuple[dt.date, dt.date]:
@@ -159,9 +143,12 @@ def _goal_values(user, days) -> dict[dt.date, dict[str, Decimal]]:
     return out
 
 
-def _rule_for(name: str, goal: Decimal | None) -> tuple[str, Decimal, str] | None:
+def _rule_for(
+    name: str, goal: Decimal | None, references: dict[str, intakes.Reference]
+) -> tuple[str, Decimal, str] | None:
     """(kind, amount, basis) of the target a nutrient is judged against, or None."""
-    reference = REFERENCE_INTAKES.get(name)
+    found = references.get(name)
+    reference = None if found is None else (_KINDS[found.kind], found.amount)
     if goal is not None:
         if name in ("calories", "carbs", "fat"):
             return "target", goal, "goal"
@@ -186,17 +173,19 @@ def nutrient_gaps(*, user, start: dt.date, end: dt.date) -> dict:
     """Nutrients consistently under their floor or over their ceiling on the logged days.
 
     Each nutrient is judged against the user's goal for that day (per-date goal, else the default
-    goal) and, without one, against REFERENCE_INTAKES. A gap needs CONSISTENT_SHARE of the logged
+    goal) and, without one, against their reference intake (nutrition.intakes: the DRI of their
+    sex and age, else the FDA Daily Values). A gap needs CONSISTENT_SHARE of the logged
     days on the same side; nutrients most logged foods do not record are listed as not tracked.
     """
     days, coverage = _daily_nutrients(_food_entries(user, start, end))
     goals = _goal_values(user, days)
+    references = personal_reference_intakes(user)
     gaps, not_tracked = [], []
     logged = len(days)
     for name in NUTRIENTS:
         verdicts, rules, eaten_values = [], [], []
         for day, totals in days.items():
-            rule = _rule_for(name, goals[day].get(name))
+            rule = _rule_for(name, goals[day].get(name), references)
             if rule is None:
                 continue
             rules.append(rule)

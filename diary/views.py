@@ -38,9 +38,17 @@ from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
 from measurements.fields import CHECKIN
+from nutrition import intakes
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
-from nutrition.models import NUTRIENTS, FoodEntry, MealType, UserGoal, UsualMeal
+from nutrition.models import (
+    MICRONUTRIENTS,
+    NUTRIENTS,
+    FoodEntry,
+    MealType,
+    UserGoal,
+    UsualMeal,
+)
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky import services
@@ -210,6 +218,44 @@ def _food_meals(user, day: dt.date) -> list[dict]:
     return meals
 
 
+def _nutrients_panel(user, day: dt.date) -> dict:
+    """The Nutrients panel: each vitamin, mineral and limit of the day against its reference
+    (nutrition.selectors.nutrient_intakes), by group, as the template draws it."""
+    rows = food_selectors.nutrient_intakes(user=user, start=day)
+    person = food_selectors.reference_person(user)
+    basis = f"Reference intakes for {person}" if person else "Daily Values on food labels"
+    groups = []
+    for key, label in intakes.GROUP_LABELS.items():
+        shown = []
+        for row in rows:
+            if row.group != key:
+                continue
+            percent = row.percent if row.known else None
+            shown.append(
+                {
+                    "key": row.nutrient,
+                    "label": row.label,
+                    "amount": intakes.amount_text(row.amount) if row.amount is not None else "",
+                    "reference": intakes.amount_text(row.reference),
+                    "unit": row.unit,
+                    "known": row.known,
+                    "percent": percent,
+                    "width": min(percent, 100) if percent is not None else 0,
+                    "status": row.status,
+                    "ceiling": row.kind == intakes.CEILING,
+                    "goal": row.basis == "goal",
+                    "coverage": round(row.coverage * 100),
+                }
+            )
+        groups.append({"key": key, "label": label, "rows": shown})
+    return {
+        "logged": bool(rows) and rows[0].days_logged > 0,
+        "groups": groups,
+        "basis": basis,
+        "personal": person is not None,
+    }
+
+
 def _measurement_rows(summary: dict) -> list[dict]:
     found = summary["measurements"]
     rows = []
@@ -283,6 +329,7 @@ def diary_context(user, day: dt.date) -> dict:
             i < water["glasses"] for i in range(min(max(water["goal"], water["glasses"]), 16))
         ],
         "measurements": _measurement_rows(summary),
+        "nutrients": _nutrients_panel(user, day),
         "charts": charts,
         "has_goals": summary["goal_source"] is not None,
     }
@@ -508,6 +555,8 @@ def preferences(request):
         "dietary_notes": prefs.dietary_notes or "",
         "review_before_logging": prefs.review_before_logging,
         "review_photos": prefs.review_photos,
+        "sex": prefs.sex,
+        "birth_year": prefs.birth_year,
     }
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -532,7 +581,11 @@ def goals(request):
     initial = {}
     if current is not None:
         for name in _goal_fields():
-            value = getattr(current, name)
+            if name in MICRONUTRIENTS:
+                value = current.micronutrients.get(name)
+                value = None if value is None else Decimal(value)
+            else:
+                value = getattr(current, name)
             initial[name] = plain_number(value, 3) if isinstance(value, Decimal) else value
     form = GoalsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -1,10 +1,19 @@
-"""What Sparky says when asked about water over several days. Nothing is logged."""
+"""What Sparky says when asked about water over several days, or whether the user gets enough
+of a nutrient ("am I getting enough iron?"). Nothing is logged.
+
+    intake_answer(user, intake_nutrient("enough b12?"), start=monday, end=today, when="This week")
+    -> "This week: 1.9 µg of vitamin B12 a day on average (4 days logged), 79% of the 2.4 µg
+        recommended for a woman of 30 (US Dietary Reference Intakes): 0.5 µg short."
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from nutrition import intakes, vocabulary
 from nutrition.models import WaterIntake
+from nutrition.selectors import NutrientIntake, nutrient_intakes, reference_person
 
 
 def water_answer(user, start: dt.date, end: dt.date, when: str) -> str:
@@ -24,3 +33,75 @@ def water_answer(user, start: dt.date, end: dt.date, when: str) -> str:
         f"{when}: {total} {glasses} of water in all ({each}), {total / days:.1f} a day on "
         f"average over {days} days."
     )
+
+
+# Word -> nutrient for every nutrient with a reference ("fibre" -> dietary_fiber, "b12").
+_INTAKE_OF_WORD = {
+    word: name
+    for table in (vocabulary.NUTRIENT_WORDS, vocabulary.MICRONUTRIENT_WORDS)
+    for name, words in table.items()
+    if name in intakes.LABELS
+    for word in words
+}
+
+
+def intake_nutrient(text: str) -> str | None:
+    """The nutrient with a reference intake that `text` names ("am I getting enough iron?" ->
+    "iron", "b12" -> "vitamin_b12"), the longest name said winning; None when none is."""
+    said = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    for word in sorted(_INTAKE_OF_WORD, key=len, reverse=True):
+        if re.search(rf"\b{re.escape(word)}\b", said):
+            return _INTAKE_OF_WORD[word]
+    return None
+
+
+def intake_answer(user, nutrient: str, *, start: dt.date, end: dt.date, when: str) -> str:
+    """How much of `nutrient` (a name of nutrition.intakes.GROUPS) the user ate from `start` to
+    `end` against their reference (nutrition.selectors.nutrient_intakes), in a sentence; what
+    the foods do not record is said to be unknown, never counted as too little."""
+    rows = nutrient_intakes(user=user, start=start, end=end)
+    row = next(r for r in rows if r.nutrient == nutrient)
+    name = _name(row)
+    if row.days_logged == 0:
+        return f"{when}: no food logged, so nothing to say about {name} yet."
+    if not row.known:
+        share = round(row.coverage * 100)
+        return (
+            f"{when}: I can't tell how much {name} you got: only {share}% of the foods you "
+            f"logged record it."
+        )
+    eaten = f"{intakes.amount_text(row.amount)} {row.unit} of {name}"
+    if row.days_logged > 1 or start != end:
+        eaten += f" a day on average ({row.days_logged} days logged)"
+    reference = f"{intakes.amount_text(row.reference)} {row.unit}"
+    return f"{when}: {eaten}, {_against(row, reference, reference_person(user))}."
+
+
+def _name(row: NutrientIntake) -> str:
+    """ "iron", "vitamin B12", "thiamin": the nutrient as a sentence says it."""
+    if row.nutrient in vocabulary.NUTRIENT_NAMES:
+        return vocabulary.NUTRIENT_NAMES[row.nutrient]
+    label = row.label.split(" (")[0]
+    return label if label.startswith("Vitamin") else label.lower()
+
+
+def _against(row: NutrientIntake, reference: str, person: str | None) -> str:
+    limit = " limit" if row.kind == intakes.CEILING else ""
+    if row.basis == "goal":
+        whose = f"your {reference}{limit or ' goal'}"
+    elif row.basis == intakes.DRI:
+        recommended = f"{limit} recommended" if limit else " recommended"
+        whose = f"the {reference}{recommended} for {person} (US Dietary Reference Intakes)"
+    else:
+        whose = f"the {reference} Daily Value{limit}"
+    gap = f"{intakes.amount_text(abs(row.amount - row.reference))} {row.unit}"
+    if row.kind == intakes.CEILING:
+        if row.status == "high":
+            return f"over {whose} by {gap}"
+        return f"under {whose} ({row.percent}%)"
+    if row.status == "high":
+        upper = f"{intakes.amount_text(row.upper)} {row.unit}"
+        return f"{row.percent}% of {whose}, and above the upper limit of {upper}"
+    if row.status == "low":
+        return f"{row.percent}% of {whose}: {gap} short"
+    return f"{row.percent}% of {whose}: enough"

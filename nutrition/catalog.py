@@ -10,6 +10,7 @@ every row (ids and timestamps included) untouched.
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -23,7 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max
 
 from nutrition import survey
-from nutrition.models import NUTRIENTS, Food, FoodEntry, FoodVariant
+from nutrition.models import MICRONUTRIENTS, NUTRIENTS, Food, FoodEntry, FoodVariant
 from nutrition.names import catalog_display_name
 from sparky import curation
 
@@ -54,6 +55,28 @@ SR28_NUTRIENTS: dict[str, tuple[str, str]] = {
     "iron": ("303", "mg"),
 }
 assert set(SR28_NUTRIENTS) == set(NUTRIENTS), "every nutrient column needs an SR28 number"
+# The same for the micronutrients kept in Food.micronutrients, in the units MICRONUTRIENTS says.
+SR28_MICRONUTRIENTS: dict[str, tuple[str, str]] = {
+    "vitamin_d": ("328", "µg"),  # D2 + D3, not IU (324)
+    "vitamin_e": ("323", "mg"),  # alpha-tocopherol, the form the RDA counts
+    "vitamin_k": ("430", "µg"),  # phylloquinone
+    "thiamin": ("404", "mg"),
+    "riboflavin": ("405", "mg"),
+    "niacin": ("406", "mg"),
+    "pantothenic_acid": ("410", "mg"),
+    "vitamin_b6": ("415", "mg"),
+    "folate": ("435", "µg"),  # dietary folate equivalents, the RDA's measure
+    "vitamin_b12": ("418", "µg"),
+    "choline": ("421", "mg"),
+    "magnesium": ("304", "mg"),
+    "phosphorus": ("305", "mg"),
+    "zinc": ("309", "mg"),
+    "copper": ("312", "mg"),
+    "manganese": ("315", "mg"),
+    "selenium": ("317", "µg"),
+}
+assert set(SR28_MICRONUTRIENTS) == set(MICRONUTRIENTS), "every micronutrient needs an SR28 number"
+assert all(SR28_MICRONUTRIENTS[n][1] == unit for n, unit in MICRONUTRIENTS.items())
 
 
 class Progress(Protocol):
@@ -153,7 +176,7 @@ def _check_nutrient_units(directory: Path) -> None:
     for line in _lines(directory / "NUTR_DEF.txt"):
         fields = _fields(line)
         units[fields[0]] = fields[1]
-    for column, (number, unit) in SR28_NUTRIENTS.items():
+    for column, (number, unit) in {**SR28_NUTRIENTS, **SR28_MICRONUTRIENTS}.items():
         if units.get(number) != unit:
             raise ImproperlyConfigured(
                 f"SR28 nutrient {number} ({column}) is in {units.get(number)!r}, expected {unit!r}."
@@ -164,10 +187,13 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[su
     _check_nutrient_units(directory)
     groups = dict(_fields(line)[:2] for line in _lines(directory / "FD_GROUP.txt"))
 
-    column_of = {number: column for column, (number, _unit) in SR28_NUTRIENTS.items()}
+    column_of = {
+        number: column
+        for column, (number, _unit) in {**SR28_NUTRIENTS, **SR28_MICRONUTRIENTS}.items()
+    }
     values: dict[str, dict[str, str]] = {}
     lines = (directory / "NUT_DATA.txt").read_text(encoding="cp1252").splitlines()
-    # 679,045 rows of which 17 nutrients are kept. Every row starts "~NDB_No~^~Nutr_No~^", so
+    # 679,045 rows of which 34 nutrients are kept. Every row starts "~NDB_No~^~Nutr_No~^", so
     # the nutrient number is read by position and only the rows kept are split.
     step = 50_000
     with progress(desc="SR28 nutrient values", total=len(lines)) as bar:
@@ -196,6 +222,7 @@ def read_sr28_foods(directory: Path, progress: Progress = NoProgress) -> list[su
                 ),
                 food_group=groups.get(group_code, "")[:100],
                 nutrients={column: found.get(column) for column in NUTRIENTS},
+                micronutrients={name: found[name] for name in MICRONUTRIENTS if name in found},
             )
         )
     return foods
@@ -249,13 +276,22 @@ def sr28_expected_counts(directory: Path | None = None) -> tuple[int, int]:
 
 def sr28_is_loaded() -> bool:
     """True when every SR28 food and serving of the installed files is in the database, and the
-    survey foods beside them (a database loaded before they were added loads them once)."""
+    survey foods beside them (a database loaded before they were added loads them once), with
+    their micronutrients (a database loaded before issue 36 fills them once, ids unchanged)."""
     foods, servings = sr28_expected_counts()
     return (
         Food.objects.filter(source=SR28_SOURCE).count() == foods
         and FoodVariant.objects.filter(food__source=SR28_SOURCE).count() >= servings
         and Food.objects.filter(source=survey.FNDDS_SOURCE).exists()
+        and _micronutrients_loaded()
         and _survey_portions_current()
+    )
+
+
+def _micronutrients_loaded() -> bool:
+    return all(
+        Food.objects.filter(source=source).exclude(micronutrients={}).exists()
+        for source in (SR28_SOURCE, survey.FNDDS_SOURCE)
     )
 
 
@@ -303,9 +339,18 @@ def _upsert_foods(cursor, foods: list, source: str = SR28_SOURCE) -> UpsertCount
     nutrient_types = ", ".join(f"{c} numeric" for c in NUTRIENTS)
     cursor.execute(
         "CREATE TEMP TABLE sr28_food (source_id text, name text, original_name text, "
-        f"display_name text, food_group text, {nutrient_types}) ON COMMIT DROP"
+        f"display_name text, food_group text, {nutrient_types}, micronutrients jsonb) "
+        "ON COMMIT DROP"
     )
-    columns = ("source_id", "name", "original_name", "display_name", "food_group", *NUTRIENTS)
+    columns = (
+        "source_id",
+        "name",
+        "original_name",
+        "display_name",
+        "food_group",
+        *NUTRIENTS,
+        "micronutrients",
+    )
     _copy(
         cursor,
         "sr28_food",
@@ -318,6 +363,7 @@ def _upsert_foods(cursor, foods: list, source: str = SR28_SOURCE) -> UpsertCount
                 f.display_name,
                 f.food_group,
                 *f.nutrients.values(),
+                json.dumps(f.micronutrients),
             )
             for f in foods
         ),
@@ -330,6 +376,7 @@ def _upsert_foods(cursor, foods: list, source: str = SR28_SOURCE) -> UpsertCount
         "serving_size",
         "serving_unit",
         *NUTRIENTS,
+        "micronutrients",
     )
     # The unique index on (source, source_id) is partial (custom foods have no source_id), so
     # ON CONFLICT must repeat its predicate; Django's bulk_create cannot, hence the SQL.
@@ -337,9 +384,9 @@ def _upsert_foods(cursor, foods: list, source: str = SR28_SOURCE) -> UpsertCount
         f"""
         INSERT INTO foods (source, source_id, name, original_name, display_name, food_group,
                            serving_size, serving_unit, is_custom, shared_with_public,
-                           {_NUTRIENT_LIST}, created_at, updated_at)
+                           {_NUTRIENT_LIST}, micronutrients, created_at, updated_at)
         SELECT %s, source_id, name, original_name, display_name, food_group, 100, 'g', false,
-               false, {_NUTRIENT_LIST}, now(), now()
+               false, {_NUTRIENT_LIST}, micronutrients, now(), now()
         FROM sr28_food
         ON CONFLICT (source, source_id) WHERE source_id <> '' DO UPDATE
         SET {", ".join(f"{c} = EXCLUDED.{c}" for c in updated)}, updated_at = now()
@@ -367,13 +414,18 @@ def _upsert_variants(
     )
     # A serving's nutrients are the food's per-100 g values scaled to its gram weight.
     scaled = ", ".join(f"round(f.{c} * s.gram_weight / 100, 3)" for c in NUTRIENTS)
-    updated = ("serving_size", "serving_unit", "gram_weight", *NUTRIENTS)
+    scaled_micronutrients = (
+        "(SELECT coalesce(jsonb_object_agg(m.key, "
+        "round(m.value::numeric * s.gram_weight / 100, 3)::text), '{}') "
+        "FROM jsonb_each_text(f.micronutrients) m)"
+    )
+    updated = ("serving_size", "serving_unit", "gram_weight", *NUTRIENTS, "micronutrients")
     cursor.execute(
         f"""
         INSERT INTO food_variants (food_id, sequence, serving_size, serving_unit, gram_weight,
-                                   {_NUTRIENT_LIST}, created_at, updated_at)
+                                   {_NUTRIENT_LIST}, micronutrients, created_at, updated_at)
         SELECT f.id, s.sequence, s.serving_size, s.serving_unit, s.gram_weight, {scaled},
-               now(), now()
+               {scaled_micronutrients}, now(), now()
         FROM sr28_serving s
         JOIN foods f ON f.source = %s AND f.source_id = s.source_id
         ON CONFLICT (food_id, sequence) DO UPDATE

@@ -62,8 +62,34 @@ NUTRIENT_UNITS = {
 }
 
 
+# The vitamins and minerals a catalog food carries beyond the columns, with their units: stored
+# per food and per serving in `micronutrients` (see NutrientColumns), summed by the diary and read
+# against reference intakes (nutrition.intakes). Folate is in µg DFE, niacin in mg of preformed
+# niacin (SR28's measure, a little under the niacin equivalents of the RDA), vitamin E in mg of
+# alpha-tocopherol, vitamin K in µg of phylloquinone.
+MICRONUTRIENTS: dict[str, str] = {
+    "vitamin_d": "µg",
+    "vitamin_e": "mg",
+    "vitamin_k": "µg",
+    "thiamin": "mg",
+    "riboflavin": "mg",
+    "niacin": "mg",
+    "pantothenic_acid": "mg",
+    "vitamin_b6": "mg",
+    "folate": "µg",
+    "vitamin_b12": "µg",
+    "choline": "mg",
+    "magnesium": "mg",
+    "phosphorus": "mg",
+    "zinc": "mg",
+    "copper": "mg",
+    "manganese": "mg",
+    "selenium": "µg",
+}
+
+
 def nutrient_unit(name: str) -> str:
-    return NUTRIENT_UNITS.get(name, "g")
+    return NUTRIENT_UNITS.get(name) or MICRONUTRIENTS.get(name, "g")
 
 
 def _nutrient():
@@ -88,6 +114,12 @@ class NutrientColumns(models.Model):
     vitamin_c = _nutrient()
     calcium = _nutrient()
     iron = _nutrient()
+    # Added: the MICRONUTRIENTS the catalog knows for this food or serving ({"zinc": "1.29"},
+    # amounts as decimal strings in the unit MICRONUTRIENTS gives); a name left out is unknown,
+    # never zero. One JSON object rather than seventeen more columns: the columns are the spec's
+    # and shared with goals, the API, exports and imports, which keep their shape; these values
+    # are only ever read whole, with the row, and summed in Python like the columns are.
+    micronutrients = models.JSONField(default=dict, blank=True, db_default={})
 
     class Meta:
         abstract = True
@@ -250,6 +282,9 @@ class UserGoal(UserRow):
     vitamin_c = _nutrient()
     calcium = _nutrient()
     iron = _nutrient()
+    # Added (issue 36): goals for MICRONUTRIENTS ({"vitamin_d": "20"}, in their units), which
+    # override the reference intakes as the columns' goals do; kept as the foods keep them.
+    micronutrients = models.JSONField(default=dict, blank=True, db_default={})
 
     class Meta:
         db_table = "user_goals"

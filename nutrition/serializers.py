@@ -12,6 +12,7 @@ from rest_framework.exceptions import NotFound
 
 from nutrition import services
 from nutrition.models import (
+    MICRONUTRIENTS,
     NUTRIENTS,
     PUBLIC_NAMES,
     Food,
@@ -51,19 +52,53 @@ NutrientsSerializer = type(
 )
 
 
+MicronutrientsSerializer = type(
+    "MicronutrientsSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The vitamins and minerals the catalog records beside the columns (µg for "
+        "vitamins D, K, B12, folate in DFE and selenium; mg for the rest); null where the food "
+        "does not record one: unknown, not zero.",
+        **{name: _nutrient_out() for name in MICRONUTRIENTS},
+    },
+)
+
+
+def _micronutrients(stored: dict | None) -> dict:
+    return MicronutrientsSerializer({n: (stored or {}).get(n) for n in MICRONUTRIENTS}).data
+
+
+class MicronutrientsMixin(serializers.Serializer):
+    # No docstring (the schema would show it for each row): `micronutrients` of a food or a
+    # serving, every name present, null where unknown.
+
+    micronutrients = serializers.SerializerMethodField()
+
+    @extend_schema_field(MicronutrientsSerializer)
+    def get_micronutrients(self, row) -> dict:
+        return _micronutrients(row.micronutrients)
+
+
 # --- foods -----------------------------------------------------------------------------------
 
 
-class FoodVariantSerializer(serializers.ModelSerializer):
+class FoodVariantSerializer(MicronutrientsMixin, serializers.ModelSerializer):
     monounsaturated_fat = _nutrient_out(source="monounsaturated_unsaturated")
 
     class Meta:
         model = FoodVariant
-        fields = ["id", "serving_size", "serving_unit", "gram_weight", *PUBLIC_NUTRIENTS]
+        fields = [
+            "id",
+            "serving_size",
+            "serving_unit",
+            "gram_weight",
+            *PUBLIC_NUTRIENTS,
+            "micronutrients",
+        ]
         read_only_fields = fields
 
 
-class FoodSerializer(CatalogRowSerializer):
+class FoodSerializer(MicronutrientsMixin, CatalogRowSerializer):
     """A food; nutrients are per `serving_size` `serving_unit` (catalog foods: per 100 g)."""
 
     is_own = serializers.SerializerMethodField(help_text="One of your custom foods.")
@@ -84,6 +119,7 @@ class FoodSerializer(CatalogRowSerializer):
             "serving_size",
             "serving_unit",
             *PUBLIC_NUTRIENTS,
+            "micronutrients",
             "is_custom",
             "is_own",
             "shared_with_public",
@@ -147,6 +183,7 @@ class FoodEntrySerializer(serializers.ModelSerializer):
         source="variant.serving_unit", read_only=True, allow_null=True, default=None
     )
     nutrients = serializers.SerializerMethodField()
+    micronutrients = serializers.SerializerMethodField()
 
     class Meta:
         model = FoodEntry
@@ -163,6 +200,7 @@ class FoodEntrySerializer(serializers.ModelSerializer):
             "serving",
             "entry_date",
             "nutrients",
+            "micronutrients",
             "created_at",
         ]
         read_only_fields = fields
@@ -170,6 +208,10 @@ class FoodEntrySerializer(serializers.ModelSerializer):
     @extend_schema_field(NutrientsSerializer)
     def get_nutrients(self, entry) -> dict:
         return NutrientsSerializer(services.entry_nutrients(entry)).data
+
+    @extend_schema_field(MicronutrientsSerializer)
+    def get_micronutrients(self, entry) -> dict:
+        return MicronutrientsSerializer(services.entry_micronutrients(entry)).data
 
 
 class FoodEntryCreateSerializer(serializers.Serializer):

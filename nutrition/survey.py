@@ -19,13 +19,13 @@ import hashlib
 import importlib.util
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from nutrition.models import FNDDS_SOURCE, NUTRIENTS
+from nutrition.models import FNDDS_SOURCE, MICRONUTRIENTS, NUTRIENTS
 from nutrition.names import catalog_display_name
 
 __all__ = ["FNDDS_SOURCE", "portion_table", "portions_for", "read_survey_foods"]
@@ -51,7 +51,30 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "calcium": ("Calcium",),
     "iron": ("Iron",),
 }
+# The micronutrients the CSV gives, in MICRONUTRIENTS's units. Folate is left out: the file has
+# total folate, not the dietary folate equivalents the RDA counts (fortified foods differ by up to
+# 1.7 times), so a survey food's folate stays unknown rather than wrong.
+MICRONUTRIENT_COLUMNS: dict[str, str] = {
+    "vitamin_d": "Vitamin D (D2 + D3)",
+    "vitamin_e": "Vitamin E",
+    "vitamin_k": "Vitamin K1",
+    "thiamin": "Thiamin",
+    "riboflavin": "Riboflavin",
+    "niacin": "Niacin",
+    "pantothenic_acid": "Pantothenic acid",
+    "vitamin_b6": "Vitamin B-6",
+    "vitamin_b12": "Vitamin B-12",
+    "choline": "Choline",
+    "magnesium": "Magnesium",
+    "phosphorus": "Phosphorus",
+    "zinc": "Zinc",
+    "copper": "Copper",
+    "manganese": "Manganese",
+    "selenium": "Selenium",
+}
+_CSV_UNITS = {"µg": "UG", "mg": "MG"}
 UNITS = {
+    **{column: _CSV_UNITS[MICRONUTRIENTS[name]] for name, column in MICRONUTRIENT_COLUMNS.items()},
     "Energy": "KCAL",
     "Protein": "G",
     "Carbohydrate": "G",
@@ -87,6 +110,8 @@ class SourceFood:
     display_name: str
     food_group: str
     nutrients: dict[str, str | None]
+    # MICRONUTRIENTS the table gives for the food, per 100 g; a name left out is unknown.
+    micronutrients: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -168,6 +193,11 @@ def read_survey_foods(directory: Path | None = None) -> list[SourceFood]:
                     (row[index[c]] for c in COLUMNS.get(column, ()) if row[index[c]].strip()),
                     None,
                 )
+            micronutrients = {
+                name: row[index[column]].strip()
+                for name, column in MICRONUTRIENT_COLUMNS.items()
+                if row[index[column]].strip()
+            }
             name = readable_survey_name(original)
             foods.append(
                 SourceFood(
@@ -179,6 +209,7 @@ def read_survey_foods(directory: Path | None = None) -> list[SourceFood]:
                     ),
                     food_group=row[index["food_category"]][:100],
                     nutrients=values,
+                    micronutrients=micronutrients,
                 )
             )
     return foods

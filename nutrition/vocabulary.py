@@ -90,6 +90,10 @@ NUTRIENT_OF_WORD: dict[str, str] = {
 }
 # Nutrient -> the name an answer says ("dietary_fiber" -> "fiber").
 NUTRIENT_NAMES: dict[str, str] = dict(_nutrients["names"])
+# Micronutrient -> the words people use for it ("b12" -> vitamin_b12), in MICRONUTRIENTS's order.
+MICRONUTRIENT_WORDS: dict[str, tuple[str, ...]] = {
+    name: tuple(words) for name, words in _nutrients["micronutrient_words"].items()
+}
 # Words for a food's nutrition as a whole ("macros", "nutrition").
 NUTRITION_WORDS: frozenset[str] = frozenset(_nutrients["about"]["words"])
 # Words for nutrients the diary does not keep ("vitamins", "caffeine").

@@ -177,6 +177,10 @@ class UserPreferences(models.Model):
         CM = "cm", "cm"
         INCHES = "inches", "inches"
 
+    class Sex(models.TextChoices):
+        FEMALE = "female", "Female"
+        MALE = "male", "Male"
+
     id = uuid_key()
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
     date_format = models.CharField(max_length=50, default="yyyy-MM-dd", db_default="yyyy-MM-dd")
@@ -196,6 +200,10 @@ class UserPreferences(models.Model):
     # Review before logging (chat.turn.review): every logging turn, or only a photo's estimate.
     review_before_logging = models.BooleanField(default=False, db_default=False)
     review_photos = models.BooleanField(default=True, db_default=True)
+    # Added (issue 36): what the reference intakes depend on (nutrition.intakes). Both optional:
+    # without them the nutrients are read against the FDA Daily Values, which suit most adults.
+    sex = models.CharField(max_length=10, blank=True, default="", db_default="", choices=Sex)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = created_at_field()
     updated_at = updated_at_field()
 

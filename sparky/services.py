@@ -8,6 +8,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from sparky import vocabulary
+from sparky.dates import today_for
 from sparky.models import User, UserPreferences, validate_time_zone
 
 # Slugs of the chat tool selector (sparky/words/chat_categories.toml; chat.categories reads the
@@ -29,7 +30,11 @@ _PREFERENCE_FIELDS = {
     "review_before_logging",
     "review_photos",
     "time_zone",
+    "sex",
+    "birth_year",
 }
+# The earliest birth year a preference may give (a typo such as 198 is refused, not aged 1,800).
+EARLIEST_BIRTH_YEAR = 1900
 
 
 # --- accounts --------------------------------------------------------------------------------
@@ -188,6 +193,23 @@ def _chat_categories(value) -> list[str]:
     return cleaned
 
 
+def _birth_year(value, *, user: User) -> int | None:
+    """A year from EARLIEST_BIRTH_YEAR to this one, or None (not given)."""
+    if value in (None, ""):
+        return None
+    this_year = today_for(user).year
+    try:
+        year = int(str(value).strip())
+    except ValueError:
+        year = None
+    if year is None or not EARLIEST_BIRTH_YEAR <= year <= this_year:
+        raise ValidationError(
+            f"Birth year {value!r} is not a year from {EARLIEST_BIRTH_YEAR} to {this_year}.",
+            code="invalid",
+        )
+    return year
+
+
 @transaction.atomic
 def preferences_update(*, user: User, **fields) -> UserPreferences:
     """Change the given preferences; unknown names and bad values raise, nothing is written.
@@ -240,6 +262,16 @@ def preferences_update(*, user: User, **fields) -> UserPreferences:
             setattr(prefs, name, value)
         elif name == "chat_categories":
             prefs.chat_categories = _chat_categories(value)
+        elif name == "sex":
+            prefs.sex = (
+                ""
+                if value in (None, "")
+                else clean_choice(
+                    value, UserPreferences.Sex.values, field="sex", expected="female or male"
+                )
+            )
+        elif name == "birth_year":
+            prefs.birth_year = _birth_year(value, user=user)
         elif name == "time_zone":
             new_time_zone = str(value or "").strip()
             try:

@@ -262,6 +262,8 @@ def _kind(text: str, tokens: list[str], parse: ParseResult) -> str:
         return "follow_up"
     if parse.intents and all(i.name == "ask_question" for i in parse.intents):
         return question_kind(text)  # the parser read every sentence as a question
+    if parse.social and not parse.errors:
+        return "chat"  # "bye for now, talk tomorrow": small talk, whatever its words
     parts = _parts(tokens)
     if not parts:
         return "chat"

@@ -51,4 +51,8 @@ PICKING: frozenset[str] = frozenset(_talk["picking"])
 # What a model's reply says: claims of saving, offers to, and talk about the machinery.
 _replies = load("replies")
 CLAIMS: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _replies["claims"].items()}
-MACHINERY: dict[str, frozenset[str]] = {k: frozenset(w) for k, w in _replies["machinery"].items()}
+MACHINERY: dict[str, frozenset[str]] = {
+    k: frozenset(w) for k, w in _replies["machinery"].items() if k != "turned"
+}
+# A person's words as a reply says them back to them ("you" for "I").
+TURNED: dict[str, str] = dict(_replies["machinery"]["turned"])

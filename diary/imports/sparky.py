@@ -32,7 +32,7 @@ from diary.imports.rows import (
 )
 from measurements.fields import CHECKIN as CHECKIN_FIELDS
 from measurements.fields import unit_arguments
-from nutrition.models import NUTRIENTS
+from nutrition.models import MICRONUTRIENTS, NUTRIENTS
 from nutrition.services import GOAL_FIELDS
 from nutrition.vocabulary import MEALS
 
@@ -235,7 +235,7 @@ def _custom_measurement(parsed: Parsed, line: int, item: dict) -> None:
 def _goal(parsed: Parsed, line: int, item: dict) -> None:
     file_id = _id(item)
     goal_date = cells_of.day(item, "goal_date") if item.get("goal_date") else None
-    values = {n: cells_of.number(item, n) for n in GOAL_FIELDS}
+    values = {n: cells_of.number(item, n) for n in (*GOAL_FIELDS, *MICRONUTRIENTS)}
     water = cells_of.number(item, "water_goal")
     values["water_goal"] = None if water is None else int(water)
     parsed.add(

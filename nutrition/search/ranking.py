@@ -92,8 +92,18 @@ def _foods_by_id(ids: list) -> dict:
         cursor.execute(f"SELECT {columns} FROM foods WHERE id = ANY(%s)", [ids])
         rows = cursor.fetchall()
     names = [f.attname for f in fields]
+    # What the ORM would convert on reading (a JSON column arrives as text from a plain cursor).
+    converters = [(n, f.from_db_value) for n, f in enumerate(fields) if hasattr(f, "from_db_value")]
+    rows = [_converted(row, converters) for row in rows] if converters else rows
     foods = (Food.from_db(connection.alias, names, row) for row in rows)
     return {food.id: food for food in foods}
+
+
+def _converted(row, converters) -> list:
+    row = list(row)
+    for n, convert in converters:
+        row[n] = convert(row[n], None, connection)
+    return row
 
 
 def dish_of(text: str) -> tuple[list[str], str | None] | None:

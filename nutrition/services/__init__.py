@@ -65,8 +65,10 @@ from nutrition.services.values import (
     TURN_MAX_KCAL,
     clean_meal_type,
     default_meal,
+    entry_micronutrients,
     entry_nutrients,
     meal_for_word,
+    micronutrients_for,
     nutrients_for,
 )
 from nutrition.services.water import (
@@ -99,6 +101,7 @@ __all__ = [
     "bulk_problem",
     "clean_meal_type",
     "default_meal",
+    "entry_micronutrients",
     "entry_nutrients",
     "food_create_custom",
     "food_delete_custom",
@@ -126,6 +129,7 @@ __all__ = [
     "meal_for_word",
     "meal_repeat",
     "meal_to_repeat",
+    "micronutrients_for",
     "nutrients_for",
     "undo_write",
     "usual_meal_items",

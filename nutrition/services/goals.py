@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from nutrition.models import (
+    MICRONUTRIENTS,
     UserGoal,
 )
 from nutrition.services.values import (
@@ -29,12 +30,15 @@ from sparky.services import user_row_for_update
 @transaction.atomic
 def goal_set(*, user, goal_date=None, **values) -> UserGoal:
     """Set goals: the default goal when goal_date is None, else the goal of that day (which may
-    be in the future: tomorrow's plan). Only the given values change; None clears one."""
+    be in the future: tomorrow's plan). Only the given values change; None clears one.
+
+    The MICRONUTRIENTS ("vitamin_d", "zinc") are goals too, kept in UserGoal.micronutrients.
+    """
     if not values:
         raise ValidationError(
             f"Say which goals to set: {', '.join(GOAL_FIELDS)} or water_goal.", code="no_values"
         )
-    changes = {}
+    changes, micronutrients = {}, {}
     for name, value in values.items():
         field = _GOAL_ALIASES.get(name, name)
         if field == "water_goal":
@@ -42,9 +46,12 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
         elif field in GOAL_FIELDS:
             changes[field] = None if value is None else _amount(value, name, NUTRIENT_MAX)
             _check_goal_range(field, changes[field])
+        elif field in MICRONUTRIENTS:
+            micronutrients[field] = None if value is None else _amount(value, name, NUTRIENT_MAX)
         else:
             raise ValidationError(
-                f"{name!r} is not a goal; goals are {', '.join(GOAL_FIELDS)} and water_goal.",
+                f"{name!r} is not a goal; goals are {', '.join(GOAL_FIELDS)}, water_goal and "
+                f"{', '.join(MICRONUTRIENTS)}.",
                 code="unknown_field",
             )
     day = None if goal_date is None else _goal_day(user, goal_date)
@@ -52,6 +59,13 @@ def goal_set(*, user, goal_date=None, **values) -> UserGoal:
     goal = user_row_for_update(UserGoal, user=user, goal_date=day)
     for field, value in changes.items():
         setattr(goal, field, value)
+    if micronutrients:
+        kept = {**(goal.micronutrients or {}), **micronutrients}
+        goal.micronutrients = {
+            name: f"{Decimal(str(value)).normalize():f}"
+            for name, value in kept.items()
+            if value is not None
+        }
     goal.full_clean()
     goal.save()
     return goal

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from nutrition import units, vocabulary
 from nutrition.models import (
+    MICRONUTRIENTS,
     NUTRIENTS,
     PUBLIC_NAMES,
     Food,
@@ -64,6 +65,25 @@ def nutrients_for(food: Food, multiplier: Decimal) -> dict[str, Decimal | None]:
         value = getattr(food, name)
         out[name] = None if value is None else (Decimal(value) * multiplier).quantize(_PLACES)
     return out
+
+
+def micronutrients_for(food: Food, multiplier: Decimal) -> dict[str, Decimal | None]:
+    """Every nutrient in MICRONUTRIENTS of the food times `multiplier`, to three places; None
+    where the food does not record it (custom foods, mostly): unknown, never zero."""
+    stored = food.micronutrients or {}
+    out = {}
+    for name in MICRONUTRIENTS:
+        value = stored.get(name)
+        out[name] = None if value is None else (Decimal(str(value)) * multiplier).quantize(_PLACES)
+    return out
+
+
+def entry_micronutrients(entry: FoodEntry) -> dict[str, Decimal | None]:
+    """entry_nutrients for MICRONUTRIENTS: the amount logged of each, None where unknown."""
+    portion = units.portion(
+        food=entry.food, quantity=entry.quantity, unit=entry.unit, variant=entry.variant
+    )
+    return micronutrients_for(entry.food, portion.multiplier)
 
 
 def meal_for_word(word) -> str | None:

@@ -19,7 +19,7 @@ from exercise.catalog import (
 )
 from exercise.models import Exercise
 from nutrition.catalog import SR28_NUTRIENTS, SR28_SOURCE, readable_food_name, sr28_dir
-from nutrition.models import FNDDS_SOURCE, NUTRIENTS, Food, FoodVariant
+from nutrition.models import FNDDS_SOURCE, MICRONUTRIENTS, NUTRIENTS, Food, FoodVariant
 
 CATALOG_SOURCES = (COMPENDIUM_SOURCE, WGER_SOURCE, SPARKY_SOURCE)
 
@@ -165,6 +165,40 @@ def test_every_nutrient_column_is_filled_wherever_sr28_has_a_value(catalog):
 
     assert filled == expected
     assert all(count > 0 for count in filled.values())
+
+
+def test_a_raw_egg_and_its_large_serving_carry_sr28_micronutrients(catalog):
+    egg = Food.objects.get(source=SR28_SOURCE, source_id="01123")
+    large = egg.variants.get(serving_unit="large")
+
+    assert egg.micronutrients["vitamin_d"] == "2.0"  # µg
+    assert egg.micronutrients["vitamin_b12"] == "0.89"
+    assert egg.micronutrients["choline"] == "293.8"
+    assert set(egg.micronutrients) == set(MICRONUTRIENTS)
+    assert large.micronutrients["choline"] == "146.900"  # half of 100 g
+    assert large.micronutrients["selenium"] == "15.350"
+
+
+def test_survey_foods_carry_the_micronutrients_of_their_file(catalog):
+    taco = Food.objects.get(name="Taco", user__isnull=True)
+
+    assert Decimal(taco.micronutrients["zinc"]) > 0
+    assert "folate" not in taco.micronutrients  # the file's folate is not in DFE
+
+
+def test_if_needed_fills_the_micronutrients_of_an_older_catalog_keeping_ids(catalog):
+    Food.objects.filter(source__in=[SR28_SOURCE, FNDDS_SOURCE]).update(micronutrients={})
+    FoodVariant.objects.update(micronutrients={})
+    ids = set(Food.objects.filter(source=SR28_SOURCE).values_list("id", flat=True))
+    out = StringIO()
+
+    call_command("load_catalog", if_needed=True, foods_only=True, stdout=out, verbosity=0)
+
+    assert "0 new" in out.getvalue()
+    assert set(Food.objects.filter(source=SR28_SOURCE).values_list("id", flat=True)) == ids
+    egg = Food.objects.get(source=SR28_SOURCE, source_id="01123")
+    assert egg.micronutrients["zinc"] == "1.29"
+    assert egg.variants.get(serving_unit="large").micronutrients["zinc"] == "0.645"
 
 
 def test_names_spell_out_sr28_abbreviations():

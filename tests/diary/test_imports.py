@@ -434,6 +434,15 @@ def test_an_export_imported_into_a_fresh_account_gives_the_same_diary(alices_dia
     assert Food.objects.owned_by(bob).get().name == "Grandma's lasagna"
 
 
+def test_a_micronutrient_goal_goes_out_and_comes_back(alice, bob):
+    food_services.goal_set(user=alice, calories=2000, zinc="9.5")
+
+    job = run(bob, upload(bob, "sparky-export.json", export_json(user=alice)))
+
+    assert job.status == "done", job.error
+    assert UserGoal.objects.for_user(bob).get().micronutrients == {"zinc": "9.5"}
+
+
 def test_a_sparky_export_imported_twice_or_into_its_own_account_adds_nothing(alices_diary, bob):
     data = export_json(user=alices_diary)
     run(bob, upload(bob, "export.json", data))

@@ -102,6 +102,9 @@ SETS = {
     # Conversations (corrections, questions per domain, advice, wishes, plans) written apart from
     # the reader, NOT TO BE TUNED ON (its file says why): floored at its first measure.
     "conversation": HERE / "conversation_cases.jsonl",
+    # A second conversation set, written apart from the reader after the first was tuned on, NOT
+    # TO BE TUNED ON (its file says why): floored at its first measure.
+    "conversation2": HERE / "conversation_cases_2.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(

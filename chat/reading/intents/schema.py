@@ -162,3 +162,5 @@ class ParseResult:
     # The whole message was a bare name ("a banana", "rice") read as a food: log it when the
     # catalog knows it, else it was not understood (no options for "a nice day").
     bare_food: bool = False
+    # The whole message was small talk, of this kind ("thanks", "feeling_low"), met with a reply.
+    social: str | None = None

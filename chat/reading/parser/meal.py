@@ -149,6 +149,8 @@ class _Item:
             found = food_covering(  # juice pouch" juice in a pouch
                 words=words, quantity=quantity, unit=unit, head=head + 1, weak=weak
             )
+            if found is not None and head not in found.covered:
+                found = None  # "a salmon fillet" is salmon, never "Vegetarian fillets"
         found = found or food_covering(
             words=words, quantity=quantity, unit=unit, head=head, weak=weak
         )

@@ -38,7 +38,13 @@ from chat.reading.parser.measurements import (
 )
 from chat.reading.parser.people import about_the_user, someone_else
 from chat.reading.parser.state import Reading, When
-from chat.reading.parser.talk import is_question, social_kind, split_sentences, strip_openers
+from chat.reading.parser.talk import (
+    is_question,
+    remark_kind,
+    social_kind,
+    split_sentences,
+    strip_openers,
+)
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
@@ -49,16 +55,23 @@ from chat.reading.parser.vocabulary import (
     LOG_VERBS,
     LOGGING_REQUESTS,
     MEAL_ONLY,
+    MOODS,
     NOT_DONE,
     REMOVE_WORDS,
     REQUEST_FILLERS,
+    SOCIAL_FILLER,
     SOCIAL_OPENERS,
     SOCIAL_REPLIES,
     TIME_UNITS,
 )
 from chat.reading.parser.when import take_time
 from exercise.services import distance_unit_of
-from nutrition.services import food_find_best, food_name_word, food_named_by_description
+from nutrition.services import (
+    food_find_best,
+    food_name_word,
+    food_named_by_description,
+    food_words_known,
+)
 from sparky.words import alternation, singular
 
 logger = logging.getLogger(__name__)
@@ -141,12 +154,40 @@ def _parse(text: str) -> ParseResult:
     bare = _read_bare_food(reading, when)
     if not bare and (reading.entries or "\n" in text.strip()):
         _read_listed_food(reading)
+    _meet_a_remark(text, reading)
     result = _result(text, reading)
     result.bare_food = bare
     return result
 
 
 _BARE_FOOD_WORDS = 7
+
+
+def _meet_a_remark(text: str, reading: Reading) -> None:
+    """A remark is small talk, not a meal: when what was read as food has no word any catalog
+    food is named with ("had a rough day at work", "you're awesome, this app rocks") and the
+    message carries a mood or a small-talk phrase, no food is looked up for it and the reply
+    meets the remark. A number, a check-in, a workout or one word a food is named with keeps
+    the message a report ("had a rough day, 2 beers")."""
+    if reading.asked or reading.social or reading.measurements or reading.errors:
+        return
+    if reading.notes or any(ch.isdigit() for ch in text):
+        return
+    if any(name != "log_food" or data.get("food_id") for name, data in reading.entries):
+        return
+    said = [str(data.get("food_name") or "") for _, data in reading.entries]
+    said += [" ".join(clause) for clause in reading.left_out]
+    moods = MOODS["good"] | MOODS["low"] | SOCIAL_FILLER
+    named = [word for words in said for word in words.split() if word not in moods]
+    if not said or any(food_words_known(word) for word in named):
+        return
+    kind = remark_kind(tokenise(text))
+    if kind is None:
+        return
+    reading.social = kind
+    reading.entries.clear()
+    reading.tentative.clear()
+    reading.left_out.clear()
 
 
 _BARE_FOOD_ITEMS = 3  # "yogurt with berries and honey"
@@ -548,6 +589,7 @@ def _result(text: str, reading: Reading) -> ParseResult:
         result.intents.append(Intent("ask_question", {}, None))
     if not result.intents and reading.social:
         result.intents.append(Intent("chat", {}, SOCIAL_REPLIES[reading.social]))
+        result.social = reading.social
     if reading.notes:
         if result.intents or result.errors:
             result.errors.extend(reading.notes)

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from chat.reading.parser.tokens import token_at
 from chat.reading.parser.vocabulary import (
+    MOODS,
+    NOT_DONE_KINDS,
+    PRAISED,
     QUESTION_AUXILIARIES,
     QUESTION_WORDS,
     REQUESTS,
@@ -45,6 +48,34 @@ def social_kind(tokens: list[str]) -> str | None:
         if kind or words[0] not in SOCIAL_OPENERS:
             return kind
         words = words[1:]
+    return None
+
+
+# Small talk opening a longer remark ("bye for now, talk tomorrow", "feeling pretty good after my
+# workout"): the kinds a phrase of which answers the whole remark.
+_WITHIN = ("goodbye", "thanks", "feeling_low", "feeling_good")
+
+
+def remark_kind(tokens: list[str]) -> str | None:
+    """How to meet a remark that names nothing to log: by a small-talk phrase said within it, as
+    praise of Sparky ("you're awesome, this app rocks"), or by the mood of its words ("had a rough
+    day at work"). None when it carries none. A negation turns the mood round ("not great")."""
+    words = [token for token in tokens if token not in SOCIAL_FILLER]
+    negated = any(token in NOT_DONE_KINDS["negation"] for token in words)
+    said = f"{' '.join(words)} "
+    for kind in _WITHIN:
+        if negated and kind.startswith("feeling"):
+            continue
+        if any(said.startswith(f"{phrase} ") for phrase in SOCIAL[kind]):
+            return kind  # it opens the remark: "bye for now", never "last night I had..."
+    good = any(token in MOODS["good"] for token in words)
+    low = any(token in MOODS["low"] for token in words)
+    if negated:
+        good, low = low, good
+    if good and not low:
+        return "praise" if any(token in PRAISED for token in words) else "feeling_good"
+    if low and not good:
+        return "feeling_low"
     return None
 
 

@@ -36,6 +36,10 @@ CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
 _talk = _load("talk")
 SOCIAL: dict[str, frozenset[str]] = {kind: frozenset(p) for kind, p in _talk["social"].items()}
 SOCIAL_REPLIES: dict[str, str] = _talk["replies"]
+MOODS: dict[str, frozenset[str]] = {
+    mood: frozenset(words) for mood, words in _talk["moods"].items() if mood != "praised"
+}
+PRAISED = frozenset(_talk["moods"]["praised"])
 SOCIAL_FILLER = _words(_talk, "social_filler")
 SOCIAL_OPENERS = _words(_talk, "social_openers")
 QUESTION_WORDS = _words(_talk, "question_words")

@@ -44,7 +44,7 @@ from chat.turn import steps
 from chat.turn.answers import answer_for, answer_question
 from chat.turn.engines.dispatch import check_intents, gate
 from chat.turn.engines.items import NamedItems
-from chat.turn.engines.machinery import is_json, names_a_tool, only_machinery
+from chat.turn.engines.machinery import is_json, names_a_tool, not_an_answer, only_machinery
 from chat.turn.engines.messages import current_message, custom_prompts, history_messages
 from chat.turn.execute import commit, question_for, settle
 from chat.turn.prompts import compose_system_prompt
@@ -187,6 +187,10 @@ def run(
     if final_text and only_machinery(final_text, messages):
         final_text = None  # "1 food entries on 2026-12-04", "Enabled checkin...": no answer
     waiting = turn.written or turn.option_requests or turn.pending_confirmation
+    if final_text and not_an_answer(final_text, turn.reading):
+        final_text = None  # never shown
+        if not waiting:
+            return None  # Sparky answers the message alone
     if final_text is None and not waiting and deadline - time.monotonic() > 5:
         final_text = _once_more(turn, config, messages, deadline)
     return _answer(turn, final_text)
@@ -255,7 +259,7 @@ def _once_more(turn: Turn, config, messages: list[dict], deadline: float) -> str
     calls, text = written_calls(text, build_chatbot_tools(turn.user, "full", None))
     if calls or not text or is_json(text) or only_machinery(text, messages):
         return None
-    return text
+    return None if not_an_answer(text, turn.reading) else text
 
 
 def _answer(turn: Turn, final_text: str | None) -> CoachResponse | None:

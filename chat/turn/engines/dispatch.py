@@ -13,6 +13,7 @@ from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check
 from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
 from chat.turn.answers import answer_question
+from chat.turn.engines.machinery import not_an_answer
 from chat.turn.execute import question_for, settle
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
 from measurements.fields import CHECKIN
@@ -277,10 +278,7 @@ def check_intents(turn: Turn, ctx, intents, lines: list, bare_food: bool = False
     for intent in intents:
         if intent.name in ("ask_question", "chat"):
             answered = True
-            if intent.response:
-                lines.append(intent.response.strip())
-            else:
-                lines.append(answer_question(user=turn.user, text=turn.text))
+            lines.append(_answer_line(turn, intent.response))
             continue
         if intent.name == "repeat_meal":  # offline only: "same breakfast as yesterday"
             calls = _repeat_calls(turn, intent.data, lines)
@@ -305,6 +303,19 @@ def check_intents(turn: Turn, ctx, intents, lines: list, bare_food: bool = False
             batch.append(checked)
             lines.append(checked)
     return batch, hunches, answered
+
+
+def _answer_line(turn: Turn, response: str | None) -> str:
+    """The line answering what a message asks or says: the engine's own words, unless they say
+    the message back or refuse it; then Sparky's own reply to small talk, or its answer."""
+    if turn.reading is None or (response and not not_an_answer(response, turn.reading)):
+        return response.strip() if response else answer_question(user=turn.user, text=turn.text)
+    social = [i.response for i in turn.reading.parse.intents if i.name == "chat" and i.response]
+    if social:
+        return social[0].strip()
+    if turn.reading.kind in NOTHING_LOGGED and not turn.reading.asks:
+        return NOTHING_LOGGED[turn.reading.kind]
+    return answer_question(user=turn.user, text=turn.text)
 
 
 def _note(turn: Turn, ctx, lines: list[str], checked: Checked) -> None:
