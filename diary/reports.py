@@ -375,9 +375,9 @@ REPORT_PERIODS = {"week": 7, "month": 28}
 REPORT_NUTRIENTS = ("calories", "protein", "carbs", "fat")
 
 
-def _verdict(name: str, goal: Decimal | None, eaten: Decimal) -> str | None:
+def _verdict(name: str, goal: Decimal | None, eaten: Decimal, references: dict) -> str | None:
     """low, high or None: the coach's own rule (_rule_for, _misses) for a day against its goal."""
-    rule = _rule_for(name, goal) if goal is not None else None
+    rule = _rule_for(name, goal, references) if goal is not None else None
     return None if rule is None else _misses(rule[0], rule[1], eaten)
 
 
@@ -407,6 +407,7 @@ def period_report(*, user, period: str, end: dt.date) -> dict:
         .annotate(count=Count("id"))
         .values_list("entry_date", "count")
     )
+    references = personal_reference_intakes(user)  # a goal's direction (floor or ceiling)
     days = []
     for row in summary["days"]:
         goal = goal_for(user=user, day=row["date"])
@@ -419,7 +420,7 @@ def period_report(*, user, period: str, end: dt.date) -> dict:
                 **{name: row[name] if logged else None for name in REPORT_NUTRIENTS},
                 "goals": goals,
                 "verdicts": {
-                    name: _verdict(name, goals[name], row[name]) if logged else None
+                    name: _verdict(name, goals[name], row[name], references) if logged else None
                     for name in REPORT_NUTRIENTS
                 },
                 "workouts": workouts.get(row["date"], 0),
