@@ -20,7 +20,7 @@ from chat.web.api import (
     ChatTurnView,
     ChatUndoView,
 )
-from diary.api import PreferencesView, SummaryView
+from diary.api import PreferencesView, ReportView, SummaryView
 from diary.data_api import (
     ExportCsvView,
     ExportJsonView,
@@ -65,6 +65,7 @@ INDEX = {
     "token": "api-token",
     "chat": "api-chat",
     "summary": "api-summary",
+    "report": "api-report",
     "foods": "food-list",
     "food_entries": "food-entry-list",
     "exercises": "exercise-list",
@@ -87,6 +88,7 @@ urlpatterns = [
     path("usual-meals/", UsualMealView.as_view(), name="api-usual-meals"),
     path("usual-meals/<str:meal_type>/log/", UsualMealLogView.as_view(), name="api-usual-meal-log"),
     path("summary/", SummaryView.as_view(), name="api-summary"),
+    path("report/", ReportView.as_view(), name="api-report"),
     path("preferences/", PreferencesView.as_view(), name="api-preferences"),
     path("export/json/", ExportJsonView.as_view(), name="api-export-json"),
     path("export/csv/", ExportCsvView.as_view(), name="api-export-csv"),

@@ -1,5 +1,5 @@
-"""The diary's API: the daily summary (every domain's totals against the goals) and the user's
-preferences."""
+"""The diary's API: the daily summary (every domain's totals against the goals), the week and month
+report, and the user's preferences."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from diary import selectors
+from diary.reports import REPORT_NUTRIENTS, REPORT_PERIODS, period_report
 from diary.services import preferences_update
 from measurements.fields import CHECKIN, KINDS
 from nutrition import intakes
@@ -251,3 +252,116 @@ class PreferencesView(APIView):
         request.user.refresh_from_db(fields=["time_zone"])
         prefs.user = request.user
         return Response(PreferencesSerializer(prefs).data)
+
+
+# --- the week and month report -----------------------------------------------------------------
+
+ReportNutrientsSerializer = type(
+    "ReportNutrientsSerializer",
+    (serializers.Serializer,),
+    {name: _amount() for name in REPORT_NUTRIENTS},
+)
+ReportVerdictsSerializer = type(
+    "ReportVerdictsSerializer",
+    (serializers.Serializer,),
+    {
+        name: serializers.ChoiceField(choices=["low", "high"], allow_null=True)
+        for name in REPORT_NUTRIENTS
+    },
+)
+
+
+class ReportDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    logged = serializers.BooleanField(help_text="Any food logged; the nutrients are null if not.")
+    calories = _amount()
+    protein = _amount()
+    carbs = _amount()
+    fat = _amount()
+    goals = ReportNutrientsSerializer(help_text="The day's goals; null where none is set.")
+    verdicts = ReportVerdictsSerializer(
+        help_text="Off the goal by the coach's rule (low or high), null when on it or unlogged."
+    )
+    workouts = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+    weight = serializers.DecimalField(max_digits=7, decimal_places=2, allow_null=True)
+
+
+class ReportWeekSerializer(serializers.Serializer):
+    start = serializers.DateField()
+    end = serializers.DateField()
+    workouts = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+
+
+class ReportExerciseSerializer(serializers.Serializer):
+    workouts = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+    active_days = serializers.IntegerField()
+
+
+class WeighInSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    weight = serializers.DecimalField(max_digits=7, decimal_places=2)
+
+
+class WeightTrendSerializer(serializers.Serializer):
+    start = serializers.FloatField(help_text="The fitted line at the first weigh-in.")
+    end = serializers.FloatField(help_text="The fitted line at the last weigh-in.")
+    per_week = serializers.FloatField()
+
+
+class ReportWeightSerializer(serializers.Serializer):
+    unit = serializers.CharField()
+    points = WeighInSerializer(many=True)
+    change = serializers.DecimalField(
+        max_digits=7, decimal_places=2, allow_null=True, help_text="Last weigh-in minus first."
+    )
+    trend = WeightTrendSerializer(
+        allow_null=True, help_text="Least-squares line through the weigh-ins (two days or more)."
+    )
+
+
+class PeriodReportSerializer(serializers.Serializer):
+    period = serializers.ChoiceField(choices=list(REPORT_PERIODS))
+    start = serializers.DateField()
+    end = serializers.DateField()
+    days_logged = serializers.IntegerField()
+    days = ReportDaySerializer(many=True)
+    averages = ReportNutrientsSerializer(help_text="Over the days with food logged only.")
+    goals = ReportNutrientsSerializer(help_text="The goals on the last day.")
+    weeks = ReportWeekSerializer(many=True)
+    exercise = ReportExerciseSerializer()
+    weight = ReportWeightSerializer()
+
+
+class ReportQuerySerializer(serializers.Serializer):
+    period = serializers.ChoiceField(choices=list(REPORT_PERIODS), default="week")
+    end = serializers.DateField(required=False)
+
+
+class ReportView(APIView):
+    documents_filters = True
+
+    @extend_schema(
+        summary="A week or a month",
+        description="Calories, protein, carbs and fat per day against the goals, their averages "
+        "over the logged days, workouts and minutes per day and week, and the weigh-ins with "
+        "their least-squares trend: the 7 days (week) or 28 days (month, four whole weeks) "
+        "ending on `end`.",
+        parameters=[
+            OpenApiParameter("period", OpenApiTypes.STR, enum=list(REPORT_PERIODS)),
+            OpenApiParameter("end", OpenApiTypes.DATE, description="Default today."),
+        ],
+        responses=PeriodReportSerializer,
+        tags=["summary"],
+    )
+    def get(self, request):
+        query = ReportQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        end = parse_day(request.user, query.validated_data.get("end"))
+        report = period_report(user=request.user, period=query.validated_data["period"], end=end)
+        weight = report["weight"]
+        points = [{"date": day, "weight": value} for day, value in weight["points"]]
+        report = {**report, "weight": {**weight, "points": points}}
+        return Response(PeriodReportSerializer(report).data)

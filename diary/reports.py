@@ -259,22 +259,33 @@ def exercise_summary(*, user, start: dt.date, end: dt.date) -> dict:
 # --- measurements ----------------------------------------------------------------------------
 
 
+def least_squares(points: list[tuple[dt.date, float]]) -> tuple[float, float] | None:
+    """(slope per day, value at the first point's day) of the least-squares line through the
+    points, or None with fewer than two days to fit."""
+    if len(points) < 2:
+        return None
+    xs = [(day - points[0][0]).days for day, _ in points]
+    ys = [float(value) for _, value in points]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    if spread == 0:
+        return None
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
+    return slope, mean_y - slope * mean_x
+
+
 def direction(points: list[tuple[dt.date, float]], tolerance: float) -> str:
     """rising, falling or steady, from the least-squares slope over the points.
 
     Steady when the fitted change across the whole span is within `tolerance` (a share of the
     mean), so one noisy day does not flip the verdict the way first-vs-last would.
     """
-    if len(points) < 2:
+    fit = least_squares(points)
+    if fit is None:
         return "not enough data"
-    xs = [(day - points[0][0]).days for day, _ in points]
-    ys = [float(value) for _, value in points]
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    if spread == 0:
-        return "not enough data"
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
-    change = slope * (xs[-1] - xs[0])
+    slope, _ = fit
+    change = slope * (points[-1][0] - points[0][0]).days
+    mean_y = sum(float(value) for _, value in points) / len(points)
     if abs(change) <= tolerance * max(abs(mean_y), 1e-9):
         return "steady"
     return "rising" if change > 0 else "falling"
@@ -353,4 +364,110 @@ def coaching_snapshot(*, user, end: dt.date, days: int = SNAPSHOT_DAYS) -> dict:
         },
         "weight": weight,
         "top_foods": foods,
+    }
+
+
+# --- the week and month report ---------------------------------------------------------------
+
+# A month is four whole weeks ending on the day asked for, so its weekly workout figures always
+# compare seven days with seven days (a calendar month would end on a stub of a week).
+REPORT_PERIODS = {"week": 7, "month": 28}
+REPORT_NUTRIENTS = ("calories", "protein", "carbs", "fat")
+
+
+def _verdict(name: str, goal: Decimal | None, eaten: Decimal, references: dict) -> str | None:
+    """low, high or None: the coach's own rule (_rule_for, _misses) for a day against its goal."""
+    rule = _rule_for(name, goal, references) if goal is not None else None
+    return None if rule is None else _misses(rule[0], rule[1], eaten)
+
+
+def period_report(*, user, period: str, end: dt.date) -> dict:
+    """The report page's figures for the week (7 days) or month (28 days) ending on `end`.
+
+    {
+      "period", "start", "end", "days_logged",
+      "days": [{"date", "logged", "calories", "protein", "carbs", "fat",   # None when unlogged
+                "goals": {nutrient: Decimal | None}, "verdicts": {nutrient: "low"|"high"|None},
+                "workouts", "minutes", "weight"}],
+      "averages": {nutrient: Decimal | None},   # over logged days only, as period_summary
+      "goals": {nutrient: Decimal | None},      # the goal on the last day, for the averages
+      "weeks": [{"start", "end", "workouts", "minutes"}],   # seven days each, oldest first
+      "exercise": {"workouts", "minutes", "active_days"},
+      "weight": {"unit", "points": [(date, Decimal)], "change", "trend"},
+          # change: last weigh-in minus first (None with fewer than two); trend: the
+          # least-squares line through the weigh-ins, {"start", "end", "per_week"}, or None
+    }
+    """
+    start, end = span(end, REPORT_PERIODS[period])
+    summary = period_summary(user=user, start=start, end=end)
+    workouts = dict(
+        ExerciseEntry.objects.for_user(user)
+        .between(start, end)
+        .values("entry_date")
+        .annotate(count=Count("id"))
+        .values_list("entry_date", "count")
+    )
+    references = personal_reference_intakes(user)  # a goal's direction (floor or ceiling)
+    days = []
+    for row in summary["days"]:
+        goal = goal_for(user=user, day=row["date"])
+        goals = {name: goal_value(goal, name) for name in REPORT_NUTRIENTS}
+        logged = row["logged"]
+        days.append(
+            {
+                "date": row["date"],
+                "logged": logged,
+                **{name: row[name] if logged else None for name in REPORT_NUTRIENTS},
+                "goals": goals,
+                "verdicts": {
+                    name: _verdict(name, goals[name], row[name], references) if logged else None
+                    for name in REPORT_NUTRIENTS
+                },
+                "workouts": workouts.get(row["date"], 0),
+                "minutes": row["exercise_minutes"],
+                "weight": row["weight"],
+            }
+        )
+    weeks = []
+    for first in range(0, len(days), 7):
+        chunk = days[first : first + 7]
+        weeks.append(
+            {
+                "start": chunk[0]["date"],
+                "end": chunk[-1]["date"],
+                "workouts": sum(d["workouts"] for d in chunk),
+                "minutes": sum(d["minutes"] for d in chunk),
+            }
+        )
+    points = [(d["date"], d["weight"]) for d in days if d["weight"] is not None]
+    fit = least_squares(points)
+    trend = None
+    if fit is not None:
+        slope, at_first = fit
+        span_days = (points[-1][0] - points[0][0]).days
+        trend = {
+            "start": at_first,
+            "end": at_first + slope * span_days,
+            "per_week": slope * 7,
+        }
+    return {
+        "period": period,
+        "start": start,
+        "end": end,
+        "days_logged": summary["days_logged"],
+        "days": days,
+        "averages": {name: summary["averages"][name] for name in REPORT_NUTRIENTS},
+        "goals": days[-1]["goals"],
+        "weeks": weeks,
+        "exercise": {
+            "workouts": sum(d["workouts"] for d in days),
+            "minutes": sum(d["minutes"] for d in days),
+            "active_days": sum(1 for d in days if d["workouts"]),
+        },
+        "weight": {
+            "unit": summary["weight_unit"],
+            "points": points,
+            "change": points[-1][1] - points[0][1] if len(points) > 1 else None,
+            "trend": trend,
+        },
     }

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from diary import data_views, views
+from diary import data_views, report_views, views
 
 urlpatterns = [
     path("diary/", views.diary, name="diary"),
+    path("report/", report_views.report, name="report"),
     path("diary/water/", views.water_change, name="diary_water"),
     path("diary/repeat/", views.meal_repeat, name="diary_meal_repeat"),
     path("diary/usual/", views.usual_meal, name="diary_usual_meal"),

@@ -460,3 +460,23 @@ def test_a_serving_reads_as_its_amount_and_food(staff_client):
     )
 
     assert str(serving) == "1 medium (118 g) of Banana"
+
+
+def test_the_admin_shows_a_serving_by_its_amount_and_food_never_by_its_id(staff_client, alice):
+    banana = public_food("Bananas, raw", "09040", display_name="Banana")
+    medium = serving(banana, "medium", "118", 1)
+    entry = log(alice, banana, medium)
+    label = "1 medium (118 g) of Banana"
+
+    entries = staff_client.get(changelist(FoodEntry)).content.decode()
+    entry_page = staff_client.get(
+        reverse("admin:nutrition_foodentry_change", args=[entry.pk])
+    ).content.decode()
+    food_page = staff_client.get(
+        reverse("admin:nutrition_food_change", args=[banana.pk])
+    ).content.decode()
+
+    assert label in entries and f"FoodVariant object ({medium.pk})" not in entries
+    assert label in entry_page  # beside the serving's id field
+    assert label in food_page  # the servings inline names each row
+    assert "FoodVariant object" not in entry_page + food_page

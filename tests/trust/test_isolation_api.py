@@ -99,6 +99,20 @@ def _matrix(w, egg_id) -> dict:
                 ),
             )
         ],
+        ("api-report", "GET"): [
+            (
+                f"/api/report/?period={period}&end={day}",
+                None,
+                200,
+                lambda r: (
+                    r.json()["days_logged"] == 0
+                    and r.json()["weight"]["points"] == []
+                    and r.json()["exercise"]["workouts"] == 0
+                    and r.json()["goals"]["calories"] is None
+                ),
+            )
+            for period in ("week", "month")
+        ],
         ("api-preferences", "GET"): [("/api/preferences/", None, 200, None)],
         ("api-preferences", "PATCH"): [
             (

@@ -59,6 +59,10 @@ def _matrix(w, bob) -> dict:
         # logout is sent last, by itself (it ends bob's session).
         "logout": [("POST", "/accounts/logout/", None, 302)],
         "diary": [("GET", f"/diary/?date={day}", None, 200)],
+        "report": [
+            ("GET", f"/report/?period=week&end={day}", None, 200),
+            ("GET", f"/report/?period=month&end={day}", None, 200),
+        ],
         "diary_water": [("POST", f"/diary/water/?date={day}", {"change": "-1"}, 302)],
         # bob's own day before: nothing to repeat for him, alice's meals stay hers
         "diary_meal_repeat": [("POST", f"/diary/repeat/?date={day}", {"meal": "lunch"}, 302)],
