@@ -260,6 +260,7 @@ SPECTACULAR_SETTINGS = {
         "ChatCategoryEnum": "sparky.services.CHAT_CATEGORIES",
         "GoalSourceEnum": ["day", "default"],
         "MealTypeEnum": "nutrition.models.MealType",
+        "ReportVerdictEnum": ["low", "high"],
     },
 }
 

@@ -78,6 +78,8 @@ _foods = _load("foods")
 COMMON_FOODS: frozenset[str] = frozenset(_foods["common"])
 # Water, and the words for drinking it ("hydration").
 WATER_WORDS: frozenset[str] = frozenset(_foods["water"])
+# Words saying which kind of a food it was ("white" rice, "skim" milk).
+KIND_WORDS: frozenset[str] = frozenset(_foods["kinds"])
 
 _nutrients = _load("nutrients")
 # Nutrient -> the words people use for it ("carbohydrates" -> carbs), in the diary's order.

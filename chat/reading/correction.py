@@ -16,7 +16,7 @@ import re
 from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
-from chat.reading.vocabulary import load
+from chat.reading.vocabulary import NO, load
 from measurements import vocabulary as durations
 from nutrition.vocabulary import MEAL_NAMES
 from sparky.words import alternation
@@ -124,6 +124,12 @@ _SWAP = (
     ),
     re.compile(rf"^{_any('swap')}\s+{_NAMED_WAS}\s+{_any('swap_into')}\s+(?P<really>{_A_FOOD})$"),
 )
+# "the rice was white not brown", "the milk was almond milk btw": a named entry was another food
+# (or another kind of it), said with no amount.
+_WAS_ANOTHER = re.compile(
+    rf"^{_NAMED}\s+(?:{alternation(_WORDS['was_another'])})\s+{_then('articles')}"
+    rf"(?P<really>[a-z][a-z' -]*?)(?:,?\s+not\s+{_then('articles')}[a-z][a-z' -]*)?$"
+)
 # After a signal, a food alone: "it was a diet coke", "no sorry, sweet potato", "turkey not
 # chicken".
 _SIGNALLED_SWAP = (
@@ -143,7 +149,7 @@ class Correction:
     """action: "undo" (the last reply's saves), "delete", "change" or "swap"; `target` the words
     naming the entry (None: the last thing logged)."""
 
-    action: str
+    action: str  # "again": as much again of the entry ("another one", "same again")
     target: str | None = None
     quantity: float | None = None
     unit: str | None = None
@@ -209,8 +215,8 @@ def _amount(said: str, target: str | None) -> Correction | None:
     name = (data.get("food_name") or "").strip()
     if data.get("quantity") is None:
         return None
-    # "it was a tangerine": the food named, which is the entry's or, if none is, what it was
-    food = name if target is None and name else None
+    # "it was a tangerine", "the coffee was a tea": the food named, which is the entry's own or
+    # what it really was (chat.turn.corrections decides, against what was saved)
     if target is None and name:
         target = name
     return Correction(
@@ -218,7 +224,7 @@ def _amount(said: str, target: str | None) -> Correction | None:
         target,
         quantity=float(data["quantity"]),
         unit=data.get("unit") or None,
-        food=food and said.strip(),
+        food=name or None,
     )
 
 
@@ -240,7 +246,7 @@ def read_correction(text: str) -> Correction | None:
     sure = (
         signalled
         or found.action in ("undo", "delete")
-        or found.meal is not None
+        or (found.meal is not None and found.sure)
         or bool(_EXPLICIT.search(plain))
     )
     return dataclasses.replace(found, sure=sure)
@@ -261,7 +267,86 @@ def _entry_words(found: re.Match) -> str | None:
     return _target(groups.get("target") or groups.get("bare"))
 
 
+_AGAIN_OPEN = rf"(?:(?:{alternation(_WORDS['again_openers'])})\s+)*"
+# "another one", "one more slice", "2 more slices", "another glass", "a second slice"
+_AGAIN = re.compile(
+    rf"^{_AGAIN_OPEN}(?:(?P<one>{alternation(_WORDS['again'])})|(?P<n>{_NUMBER}|"
+    rf"{_any('numbers')})\s+(?:{alternation(_WORDS['more'])}))"
+    rf"(?:\s+(?P<target>[a-z][a-z' -]*?))?$"
+)
+_SAME_AGAIN = re.compile(rf"^{_AGAIN_OPEN}(?:{alternation(_WORDS['same_again'])})$")
+
+
+def _again(plain: str) -> Correction | None:
+    """More of what was just logged: "another one", "2 more slices", "same again"."""
+    plain = re.sub(r"[^\w\s'.-]+", " ", plain)  # "had another 🍪"
+    plain = " ".join(plain.split())
+    if _SAME_AGAIN.match(plain):
+        return Correction("again")
+    found = _AGAIN.match(plain)
+    if found is None:
+        return None
+    count = found.group("n")
+    if count is None:
+        quantity = 1.0
+    elif re.fullmatch(_NUMBER, count):
+        quantity = float(count)
+    else:
+        quantity, _ = take_quantity([count], 0)
+    target = _target(found.group("target"))
+    if target in ("one", "ones"):
+        target = None
+    return Correction("again", target, quantity=quantity)
+
+
+_MOVE_CUES = frozenset(_WORDS["move_cues"])
+_STRONG_MOVE = frozenset(_WORDS["strong_move_cues"])
+_MEAL_FILLER = frozenset(_WORDS["meal_filler"])
+_JOINING = frozenset({"and", "+", "&", ","})
+
+
+def _meal_move(plain: str, signalled: bool = False) -> Correction | None:
+    """A meal put right, however it is said: one meal named (not after "not"), a word that says
+    it moves ("was", "should be", "move", "instead"), and what is left names the entries ("the
+    diet coke", "pasta + garlic bread") or nothing (the last thing logged)."""
+    words = re.findall(r"[a-z']+|[+&,]", plain)
+    meals = [
+        i for i, w in enumerate(words) if w in MEAL_NAMES and "not" not in words[max(0, i - 2) : i]
+    ]
+    if re.search(r"\d", plain) or len(meals) != 1:
+        return None
+    if not signalled and not any(w in _MOVE_CUES or w in _STRONG_MOVE for w in words):
+        return None
+    if any(
+        w in MEAL_NAMES and i not in meals and "not" not in words[max(0, i - 2) : i]
+        for i, w in enumerate(words)
+    ):
+        return None
+    parts, current = [], []
+    for i, word in enumerate(words):
+        if word in _JOINING:
+            parts.append(current)
+            current = []
+        elif i == meals[0] or word in MEAL_NAMES or word in _MEAL_FILLER:
+            continue
+        elif word not in _MOVE_CUES and word not in _STRONG_MOVE:
+            current.append(word)
+    parts.append(current)
+    named = [" ".join(part) for part in parts if part]
+    if any(len(part.split()) > 4 for part in named):
+        return None  # a sentence of its own, not the name of an entry
+    strong = signalled or any(w in _STRONG_MOVE for w in words)
+    return Correction(
+        "change",
+        " and ".join(named) or None,
+        meal=MEAL_NAMES[words[meals[0]]],
+        sure=strong,
+    )
+
+
 def _read(plain: str, signalled: bool) -> Correction | None:
+    if (again := _again(plain)) is not None:
+        return again
     if _REMOVE_LAST.match(plain):
         return Correction("undo")
     if found := _UNDO.search(plain):
@@ -271,12 +356,18 @@ def _read(plain: str, signalled: bool) -> Correction | None:
     if found := _first(_MOVE, plain):
         target = found.groupdict().get("target")
         return Correction("change", _target(target), meal=MEAL_NAMES[found.group("meal")])
+    if (moved := _meal_move(plain, signalled)) is not None:
+        return moved
     if found := _first(_MINUTES, plain):
         minutes = float(found.group("n")) * (60 if found.group("unit") in durations.HOURS else 1)
         return Correction("change", _entry_words(found), minutes=round(minutes))
     swap = None if re.search(r"\d", plain) else _first(_SWAP, plain)
     if swap is None and (found := _first(_AMOUNT, plain)):
         return _amount(found.group("amount"), _entry_words(found))
+    if swap is None and not re.search(r"\d", plain) and (found := _WAS_ANOTHER.match(plain)):
+        really = found.group("really").strip()
+        if not _NOT_A_SWAP.search(really) and len(really.split()) <= 4:
+            return Correction("swap", _target(found.group("target")), food=really)
     only = re.match(rf"^(?:{alternation(_WORDS['really'])})\s", plain)  # "only one beer"
     if swap is None and (signalled or only) and (found := _SIGNALLED_AMOUNT.match(plain)):
         return _amount(re.sub(r"^the\s+", "", found.group("amount")), None)
@@ -293,5 +384,38 @@ def _read(plain: str, signalled: bool) -> Correction | None:
             return None
         if really.split()[-1] == "one":  # "not a regular coke, a diet one"
             really = f"{really.rsplit(' ', 1)[0]} {was.split()[-1]}"
+        # "it was butter on the bagel": what it was on is another entry, not part of it
+        really = re.sub(r"\s+(?:on|in)\s+(?:the|my)\s+.*$", "", really)
         return Correction("swap", was, food=really)
     return None
+
+
+_SLIP = re.compile(rf"\b(?:{alternation(_WORDS['slip'])})\b")
+# A number as people type it: "10,500" (thousands), "80,5" (a decimal comma), "81.4".
+_VALUE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?)")
+
+
+# "no, 1200", "nope 72": a bare no before a number puts that number right.
+_NO_THEN_A_NUMBER = re.compile(rf"^\W*(?:{alternation(NO)})\b[\s,.:!-]*\d")
+
+
+def says_a_slip(text: str) -> bool:
+    """Whether a message says a number given before was wrong, wherever it says so."""
+    text = (text or "").lower().replace("\u2019", "'")
+    return bool(_SLIP.search(text) or _NO_THEN_A_NUMBER.match(text))
+
+
+def values_said(text: str) -> list[float]:
+    """The numbers a message gives as values, in order, without those it says were not ("59
+    not 95" -> [59])."""
+    text = (text or "").lower()
+    values = []
+    for found in _VALUE.finditer(text):
+        if re.search(r"\bnot\s+(?:just\s+|only\s+)?$", text[: found.start()]):
+            continue
+        said = found.group(1)
+        if re.fullmatch(r"\d{1,3}(?:,\d{3})+", said):
+            values.append(float(said.replace(",", "")))
+        else:
+            values.append(float(said.replace(",", ".")))
+    return values

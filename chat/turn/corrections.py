@@ -7,15 +7,18 @@ nothing recent fits, the message goes on to the next answerer."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
-from chat.reading.correction import Correction
+from chat.reading.correction import Correction, says_a_slip, values_said
 from chat.reading.replies import numeric_reply
 from chat.tools import check_tool
 from chat.tools.base import Written
 from chat.turn.engines.dispatch import allowed_tools, gate
 from chat.turn.execute import settle
 from chat.turn.memory import (
+    FITS,
     Remembered,
+    fit,
     in_diary,
     in_order,
     last_saved,
@@ -30,6 +33,7 @@ from measurements.fields import CHECKIN
 from measurements.units import parse_unit
 from nutrition.services import entry_nutrients, food_find_best
 from nutrition.units import unit_text
+from nutrition.vocabulary import KIND_WORDS
 from sparky.words import singular
 
 _EDIT = {"food": "edit_food_entry", "exercise": "edit_exercise_entry"}
@@ -40,10 +44,14 @@ def correct(turn: Turn) -> CoachResponse | None:
     """The correction the message asks for, done; None when it asks none, or names nothing
     the conversation saved (another answerer reads it then)."""
     correction = turn.reading.correction
-    if correction is None or turn.image is not None:
+    if turn.image is not None:
         return None
+    if correction is None:  # "hang on, scale said 63.4, i swapped the digits"
+        return _checkin_fix(turn, None)
     if correction.action == "undo":
         return _undo(turn, correction)
+    if correction.action == "again":
+        return _again(turn, correction)
     if (fixed := _checkin_fix(turn, correction)) is not None:
         return fixed
     entries = remembered(turn.user, turn.history)
@@ -52,6 +60,9 @@ def correct(turn: Turn) -> CoachResponse | None:
         kind = "food"
     if correction.target and (n := numeric_reply(correction.target)):
         chosen = in_order(entries)[n - 1 : n]  # "the first one was 2 cups"
+    elif correction.target and " and " in correction.target:  # "pasta + garlic bread"
+        parts = [named(entries, part, kind)[:1] for part in correction.target.split(" and ")]
+        chosen = [e for found in parts for e in found] if all(parts) else []
     elif correction.target:
         chosen = named(entries, correction.target, kind)
     else:
@@ -62,9 +73,16 @@ def correct(turn: Turn) -> CoachResponse | None:
         if chosen and any(in_diary(turn.user, e.row.entry_date, correction.target) for e in chosen):
             return None  # "make that 3 eggs" of eggs logged elsewhere: not this entry's food
         correction = dataclasses.replace(correction, action="swap")
+    if chosen and _another_food(turn.user, correction, chosen):
+        # "the coffee was a tea": the entry named was another food
+        correction = dataclasses.replace(correction, action="swap")
+    if correction.action == "swap" and chosen and correction.target:
+        correction = _kind_of(turn.user, correction)
     if not chosen:
         return None
-    several_ok = correction.meal is not None and not correction.target
+    several_ok = correction.meal is not None and (
+        not correction.target or " and " in correction.target
+    )
     if len(chosen) > 1 and not several_ok:
         return _which(chosen)
     calls = [call for entry in chosen for call in _calls(correction, entry)]
@@ -75,6 +93,28 @@ def correct(turn: Turn) -> CoachResponse | None:
     if response.action == "logged":
         response.message = _said(turn, correction, chosen, before) or response.message
     return response
+
+
+def _another_food(user, correction: Correction, chosen: list[Remembered]) -> bool:
+    """Whether a change names, besides the entry, a food the entry is not ("the coffee was a
+    tea"), one the catalog knows."""
+    if correction.action != "change" or not correction.food or correction.meal:
+        return False
+    if correction.food == correction.target:
+        return False  # "make it 3 eggs": the food named is the entry
+    fits = any(fit(correction.food, name) >= FITS for e in chosen for name in e.names)
+    return not fits and food_find_best(user=user, name=correction.food) is not None
+
+
+def _kind_of(user, correction: Correction) -> Correction:
+    """A swap to a kind of the entry's food said alone ("the rice was white", "the bread was
+    wholemeal"): the kind with the entry's own word for it ("white rice")."""
+    if correction.food not in KIND_WORDS:
+        return correction  # "the coffee was a tea": a food of its own
+    kind = f"{correction.food} {correction.target}"
+    if food_find_best(user=user, name=kind) is None:
+        return correction
+    return dataclasses.replace(correction, food=kind)
 
 
 def _what_it_was(user, correction: Correction) -> bool:
@@ -118,43 +158,81 @@ def _said(turn: Turn, correction: Correction, chosen: list[Remembered], before: 
     return " ".join(parts)
 
 
-def _checkin_fix(turn: Turn, correction: Correction) -> CoachResponse | None:
-    """A number put right in the check-in the last reply saved ("typo, 81.4 not 84.1", "the
-    weight should be 76.5"): the same day's field saved again with it."""
-    if correction.action != "change" or correction.quantity is None or correction.meal:
+# Recent replies a check-in fix looks back through: the weigh-in may be two messages back.
+_CHECKIN_REPLIES = 3
+# A value put right is near the one it replaces (a slip of a key or two digits swapped): at most
+# this factor either way, when several fields could take it.
+_NEAR = 2.0
+
+
+def _checkin_fix(turn: Turn, correction: Correction | None) -> CoachResponse | None:
+    """A number put right in a check-in a recent reply saved ("typo, 81.4", "its 59 not 95, fat
+    fingers", "wrong, 10,500 steps", "the weight should be 76.5"): the same day's field saved
+    again with it. The message must say it fixes something (a correction's signal, or "not" the
+    old value), and the number must fit one field: the one it names, the only one saved, or the
+    one whose value it is near."""
+    if correction is not None and (correction.meal or correction.action not in ("change", "swap")):
         return None
-    replies = recent_replies(turn.user, turn.history)
-    saved = (
-        [
-            e
-            for e in ((replies[0].metadata.get("response") or {}).get("entries") or [])
-            if isinstance(e, dict) and e.get("kind") == "checkin"
-        ]
-        if replies
-        else []
-    )
+    reading = turn.reading
+    if correction is None and not says_a_slip(reading.text):
+        return None
+    saved = _saved_checkins(turn)
     if not saved:
         return None
-    after = (saved[-1].get("undo") or {}).get("after") or {}
-    fields = [name for name in after if name in CHECKIN and after[name] is not None]
-    if correction.target:
-        fields = [
-            f
-            for _, named in checkin_fields.asked(correction.target.split())
-            for f in (field.name for field in named)
-            if f in fields
-        ]
+    numbers = [n for n in values_said(reading.text) if n not in saved.values()]
+    if not numbers:
+        return None
+    value = numbers[0]
+    fields = list(saved)
+    asked = checkin_fields.asked(reading.text.lower().split())
+    named_fields = [field.name for _, found in asked for field in found]
+    if named_fields:
+        fields = [f for f in fields if f in named_fields]
+    if len(fields) > 1:
+        near = [f for f in fields if saved[f] and 1 / _NEAR <= value / saved[f] <= _NEAR]
+        fields = sorted(near, key=lambda f: abs(math.log(value / saved[f])))[:1]
     if len(fields) != 1:
         return None
     field = CHECKIN[fields[0]]
-    args = {field.name: correction.quantity, "date": saved[-1].get("date") or "today"}
-    unit = parse_unit(field.kind.name, correction.unit, "") if correction.unit else ""
+    if reading.kind != "change":  # read against what was saved, "its 59 not 95" is a fix
+        turn.reading = dataclasses.replace(reading, kind="change")
+    day = _checkin_day(turn, field.name)
+    args = {field.name: value, "date": day or "today"}
+    unit = correction.unit if correction is not None else None
+    unit = parse_unit(field.kind.name, unit, "") if unit else ""
     if unit and field.kind.argument:
         args[field.kind.argument] = unit
     response = _done(turn, [("log_checkin", args)])
     if response.action == "logged":
         response.message = f"Fixed: {response.message[0].lower()}{response.message[1:]}"
     return response
+
+
+def _saved_checkins(turn: Turn) -> dict[str, float]:
+    """The check-in values recent replies saved, by field, the newest first saved winning."""
+    values: dict[str, float] = {}
+    for reply in recent_replies(turn.user, turn.history)[:_CHECKIN_REPLIES]:
+        for entry in (reply.metadata.get("response") or {}).get("entries") or []:
+            if not isinstance(entry, dict) or entry.get("kind") != "checkin":
+                continue
+            after = (entry.get("undo") or {}).get("after") or {}
+            for name, value in after.items():
+                if name in CHECKIN and value is not None and name not in values:
+                    try:
+                        values[name] = float(value)
+                    except (TypeError, ValueError):
+                        continue
+    return values
+
+
+def _checkin_day(turn: Turn, field: str) -> str | None:
+    for reply in recent_replies(turn.user, turn.history)[:_CHECKIN_REPLIES]:
+        for entry in (reply.metadata.get("response") or {}).get("entries") or []:
+            if not isinstance(entry, dict) or entry.get("kind") != "checkin":
+                continue
+            if field in ((entry.get("undo") or {}).get("after") or {}):
+                return entry.get("date")
+    return None
 
 
 def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
@@ -168,9 +246,14 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
             "date": row.entry_date.isoformat(),
         }
         if correction.quantity is not None:  # "it was 500 ml of oj": its amount as said
-            log.update(food_name=correction.target, quantity=correction.quantity)
+            log["quantity"] = correction.quantity
             if correction.unit:
                 log["unit"] = correction.unit
+        elif correction.target and correction.food.endswith(correction.target):
+            # "the rice was white": a kind of the same food, as much as the entry held
+            log["quantity"] = float(row.quantity)
+            if row.unit:
+                log["unit"] = row.unit
         return [(_DELETE[kind], {"entry_id": str(row.id)}), ("log_food", log)]
     if kind == "exercise":
         minutes = correction.minutes
@@ -277,3 +360,60 @@ def _undo(turn: Turn, correction: Correction) -> CoachResponse | None:
             )
         )
     return CoachResponse(action="logged", engine="sparky", message=undone.message)
+
+
+def _again(turn: Turn, correction: Correction) -> CoachResponse | None:
+    """More of what was just logged, as it was logged: "another one" (one more of the last
+    food), "2 more slices", "another glass" (of water, when water was the last), "same again"
+    (all the last reply saved, in the same amounts). None when nothing recent fits: the message
+    is then read as food of its own ("another orange" with no orange before)."""
+    replies = recent_replies(turn.user, turn.history)
+    if not replies:
+        return None
+    saved = (replies[0].metadata.get("response") or {}).get("entries") or []
+    water = [e for e in saved if isinstance(e, dict) and e.get("kind") == "water"]
+    entries = remembered(turn.user, turn.history)
+    if correction.target:
+        chosen = (
+            named(entries, correction.target, "food")
+            or [e for e in last_saved(entries, "food") if _counted_in(e, correction.target)][:1]
+        )
+        if not chosen and water and _counted_in(None, correction.target):
+            return _done(turn, [("log_water", {"glasses": int(correction.quantity or 1)})])
+    elif water and (not entries or entries[0].reply.pk != replies[0].pk):
+        return _done(turn, [("log_water", {"glasses": int(correction.quantity or 1)})])
+    else:
+        chosen = last_saved(entries)
+        if correction.quantity is not None:
+            chosen = chosen[-1:]  # "another one": the last thing named
+    if not chosen:
+        return None
+    calls = [_again_call(e, correction.quantity) for e in chosen]
+    return _done(turn, [c for c in calls if c is not None])
+
+
+def _counted_in(entry: Remembered | None, word: str) -> bool:
+    """Whether `word` is the unit an entry was counted in ("another slice" of 2 slices of
+    pizza); with no entry, whether it counts water ("another glass")."""
+    said = singular(word.split()[-1])
+    if entry is None:
+        return said in ("glass", "bottle", "water", "cup")
+    return bool(entry.row.unit) and singular(entry.row.unit.split()[0]) == said
+
+
+def _again_call(entry: Remembered, quantity: float | None) -> tuple[str, dict] | None:
+    row = entry.row
+    if entry.kind == "exercise":
+        return (
+            "log_exercise",
+            {"exercise_id": str(row.exercise_id), "duration_minutes": row.duration_minutes},
+        )
+    args = {
+        "food_id": str(row.food_id),
+        "food_name": row.food.name,
+        "quantity": float(row.quantity) if quantity is None else quantity,
+        "meal_type": row.meal_type,
+    }
+    if row.unit:
+        args["unit"] = row.unit
+    return ("log_food", args)

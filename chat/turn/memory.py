@@ -27,6 +27,8 @@ class Remembered:
     reply: ChatMessage
     # How the reply said it: "a cup of oatmeal" (the user's words for the food).
     phrase: str = ""
+    # The message the reply answered: "had a protein shake" names the whey powder it saved.
+    asked: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -54,6 +56,7 @@ def remembered(user, history: list[ChatMessage]) -> list[Remembered]:
     reply first (its entries in the order it saved them)."""
     out: list[Remembered] = []
     seen: set[str] = set()
+    asked = _asked(history)
     for reply in recent_replies(user, history):
         saved = [
             (_KINDS[e["kind"]], str(e["id"]), _said(e.get("phrase") or ""))
@@ -74,8 +77,19 @@ def remembered(user, history: list[ChatMessage]) -> list[Remembered]:
         rows = {str(key): row for key, row in (*foods.items(), *workouts.items())}
         for kind, pk, phrase in saved:
             if (row := rows.get(pk)) is not None:
-                out.append(Remembered(kind, row, reply, phrase))
+                out.append(Remembered(kind, row, reply, phrase, asked.get(reply.pk, "")))
     return out
+
+
+def _asked(history: list[ChatMessage]) -> dict:
+    """Each reply's pk -> the user's message it answered."""
+    asked, last = {}, ""
+    for message in history:
+        if message.message_type == ChatMessage.Type.USER:
+            last = message.content or ""
+        elif message.message_type == ChatMessage.Type.ASSISTANT:
+            asked[message.pk] = last
+    return asked
 
 
 def _stems(text: str) -> set[str]:
@@ -105,8 +119,12 @@ def named(entries: list[Remembered], words: str, kind: str | None = None) -> lis
         if kind is None or e.kind == kind
     ]
     scored = [s for s in scored if s[0] >= FITS]
-    if not scored:
-        return []
+    if not scored:  # the user's own words for it: "that shake" of "had a protein shake"
+        return [
+            e
+            for e in entries
+            if (kind is None or e.kind == kind) and e.asked and _said_in(words, e.asked)
+        ]
     best = max(s[0] for s in scored)
     return [e for score, _, e in sorted(scored, key=lambda s: (-s[0], s[1])) if best - score < 0.05]
 
@@ -132,3 +150,9 @@ def in_diary(user, day, words: str) -> bool:
     """Whether the user's diary holds a food on `day` that `words` name ("eggs")."""
     rows = FoodEntry.objects.for_user(user).on_date(day).select_related("food")
     return any(fit(words, row.food.name) >= FITS for row in rows)
+
+
+def _said_in(words: str, message: str) -> bool:
+    """Whether every word naming an entry was in the message that logged it."""
+    said = _stems(words)
+    return bool(said) and said <= _stems(message)

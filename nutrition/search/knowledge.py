@@ -67,6 +67,7 @@ PHRASES = {
     r"(salt (and|&|n) vinegar |ready salted |cheese (and|&) onion )?crisps": "potato chips",
     r"semi[- ]skimmed milk": "milk reduced fat 2% vitamin a d",
     r"skimmed milk": "milk nonfat",
+    r"whole ?meal": "whole wheat",  # British for whole wheat bread, flour, pasta
     r"doritos?": "tortilla chips nacho cheese",
     r"(over (easy|medium|hard)|sunny side up)": "fried",
     # a lager, an ale, a pilsner: the catalog's beer (regular, light by its own word)

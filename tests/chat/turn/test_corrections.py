@@ -10,7 +10,7 @@ from chat.turn.coach import handle_turn
 from chat.turn.undo import reply_undo
 from exercise.models import ExerciseEntry
 from measurements.models import CheckInMeasurement
-from nutrition.models import FoodEntry
+from nutrition.models import FoodEntry, WaterIntake
 from nutrition.services import entry_nutrients
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +218,146 @@ def test_a_mistyped_weight_is_put_right_when_the_message_says_so_after(alice, ca
 
     (reading,) = CheckInMeasurement.objects.for_user(alice)
     assert reading.weight == Decimal("59.0")
+
+
+def test_another_one_logs_the_last_food_once_more(alice, catalog):
+    handle_turn(alice, "2 eggs")
+    handle_turn(alice, "a banana for a snack")
+
+    handle_turn(alice, "and another one")
+
+    names = sorted(e.food.name.split(",")[0] for e in foods(alice))
+    assert names == ["Bananas", "Bananas", "Egg"]
+    assert all(e.meal_type == "snack" for e in foods(alice) if e.food == catalog["bananas"])
+
+
+def test_more_slices_count_in_the_entrys_own_unit(alice, catalog):
+    handle_turn(alice, "2 slices of whole wheat bread")
+
+    handle_turn(alice, "2 more slices")
+
+    assert [(e.quantity, e.unit) for e in foods(alice)] == [(2, "slice"), (2, "slice")]
+
+
+def test_same_again_repeats_everything_the_last_reply_saved(alice, catalog):
+    handle_turn(alice, "2 eggs and a banana")
+
+    handle_turn(alice, "same again")
+
+    assert len(foods(alice)) == 4
+
+
+def test_another_glass_after_water_is_water(alice, catalog):
+    handle_turn(alice, "a glass of water")
+
+    handle_turn(alice, "another glass")
+
+    assert WaterIntake.objects.for_user(alice).get().glasses_consumed == 2
+    assert not foods(alice)
+
+
+def test_another_of_something_never_logged_is_logged_as_itself(alice, catalog):
+    handle_turn(alice, "2 eggs")
+
+    handle_turn(alice, "another banana")
+
+    assert sorted(e.food.name.split(",")[0] for e in foods(alice)) == ["Bananas", "Egg"]
+
+
+def test_a_meal_is_put_right_in_plain_words(alice, catalog):
+    handle_turn(alice, "greek yogurt for breakfast")
+    handle_turn(alice, "2 eggs for lunch")
+
+    handle_turn(alice, "the yogurt was actually a snack, mid morning")
+
+    meals = {e.food.name.split(",")[0]: e.meal_type for e in foods(alice)}
+    assert meals == {"Yogurt": "snack", "Egg": "lunch"}
+
+
+def test_two_entries_named_together_move_together(alice, catalog):
+    handle_turn(alice, "a banana and 2 eggs for lunch")
+
+    handle_turn(alice, "banana + eggs were my breakfast, can u fix")
+
+    assert {e.meal_type for e in foods(alice)} == {"breakfast"}
+
+
+def test_i_meant_a_meal_moves_the_last_thing(alice, catalog):
+    handle_turn(alice, "a banana for dinner")
+
+    handle_turn(alice, "oops i meant breakfast")
+
+    assert foods(alice)[0].meal_type == "breakfast"
+
+
+def test_an_entry_is_found_by_the_users_own_word_for_it(alice, catalog):
+    handle_turn(alice, "had a chicken breast for dinner")  # saved as the catalog's chicken
+
+    handle_turn(alice, "move that breast to lunch")
+
+    assert foods(alice)[0].meal_type == "lunch"
+
+
+def test_a_meal_said_for_a_new_food_still_logs_it(alice, catalog):
+    handle_turn(alice, "2 eggs for lunch")
+
+    handle_turn(alice, "a banana was my breakfast")
+
+    meals = {e.food.name.split(",")[0]: e.meal_type for e in foods(alice)}
+    assert meals == {"Egg": "lunch", "Bananas": "breakfast"}
+
+
+@pytest.mark.parametrize(
+    "before, fix, value",
+    [
+        ("my weight this morning was 95 kg", "its 59 not 95, fat fingers lol", "59"),
+        ("weighed myself: 82.4kg", "typo, 81.4", "81.4"),
+        ("weight today 70.2", "sorry meant 72.0", "72.0"),
+        ("I'm 64.3 kg today", "hang on, scale said 63.4, i swapped the digits", "63.4"),
+    ],
+)
+def test_a_mistyped_weight_is_put_right_however_it_is_said(alice, catalog, before, fix, value):
+    handle_turn(alice, before)
+
+    response = handle_turn(alice, fix)
+
+    (reading,) = CheckInMeasurement.objects.for_user(alice)
+    assert reading.weight == Decimal(value)
+    assert response.message.startswith("Fixed")
+
+
+def test_steps_written_with_a_thousands_comma_are_put_right(alice, catalog):
+    handle_turn(alice, "steps today: 8500")
+
+    handle_turn(alice, "wrong, 10,500 steps")
+
+    (reading,) = CheckInMeasurement.objects.for_user(alice)
+    assert reading.steps == 10500
+
+
+def test_a_new_number_with_no_slip_said_is_no_fix(alice, catalog):
+    handle_turn(alice, "weight 80 kg")
+
+    handle_turn(alice, "2 eggs")
+
+    (reading,) = CheckInMeasurement.objects.for_user(alice)
+    assert reading.weight == Decimal("80")
+    assert len(foods(alice)) == 1
+
+
+def test_a_named_entry_that_was_another_food_is_swapped_for_it(alice, catalog):
+    handle_turn(alice, "a banana and 2 eggs")
+
+    handle_turn(alice, "the banana was a greek yogurt")
+
+    names = sorted(e.food.name.split(",")[0] for e in foods(alice))
+    assert names == ["Egg", "Yogurt"]
+
+
+def test_a_kind_said_alone_is_the_kind_of_that_food(alice, catalog):
+    handle_turn(alice, "a cup of oats")
+
+    handle_turn(alice, "the oats were regular")
+
+    (entry,) = foods(alice)
+    assert entry.food == catalog["cereals"] and entry.quantity == 1
