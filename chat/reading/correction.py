@@ -17,9 +17,10 @@ from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
 from chat.reading.vocabulary import NO, load
+from exercise.services import distance_unit_of
 from measurements import vocabulary as durations
 from nutrition.vocabulary import MEAL_NAMES
-from sparky.words import alternation
+from sparky.words import alternation, singular
 
 _WORDS = load("changes")["correcting"]
 _FILLER = re.compile(rf"^(?:{alternation(_WORDS['fillers'])})\b[\s,.!:;-]*")
@@ -27,6 +28,8 @@ _FILLER = re.compile(rf"^(?:{alternation(_WORDS['fillers'])})\b[\s,.!:;-]*")
 _WEAK = frozenset(_WORDS["weak"])
 _AFTER = re.compile(rf"(?:[\s,]+(?:{alternation(_WORDS['after'])}))+$")
 _PARTS = _WORDS["parts"]
+# What names the last workout rather than a food ("delete that workout").
+WORKOUT_WORDS = frozenset(_WORDS["workout_words"])
 
 
 def _any(name: str) -> str:
@@ -62,7 +65,10 @@ _REMOVE_LAST = re.compile(rf"^(?:{_REMOVE})\s+(?:{_LAST})$")
 _DAYS = rf"(?:\s+{_any('from_when')}\s+(?:my\s+)?(?:{_MEAL}|{alternation(_PARTS['days'])}))?"
 _REMOVE_NAMED = (
     re.compile(rf"^(?:{_REMOVE})\s+{_NAMED}{_DAYS}$"),
-    re.compile(rf"^i\s+{_any('never')}\s+{_REALLY}(?:{_NOT_HAD})\s+{_NAMED}(?:\s+after all)?$"),
+    re.compile(
+        rf"^(?:i\s+)?{_any('never')}\s+{_REALLY}(?:{_NOT_HAD})\s+(?:{_NAMED}|(?:{_LAST}))"
+        rf"(?:\s+after all)?$"
+    ),
     re.compile(
         rf"^(?:{alternation(_WORDS['take_off'])})\s+{_NAMED}\s+(?:{alternation(_WORDS['off'])})"
         rf"(?:\s+of\s+.*)?$"
@@ -158,6 +164,8 @@ class Correction:
     # swap: what was really had, as said ("a diet coke"); a change of amount read from a food
     # ("it was a tangerine") names it too, and is a swap when no entry is that food
     food: str | None = None
+    # A change of the workout's distance ("it was more like 4 miles"), `quantity` in `unit`.
+    distance: bool = False
     # Whether the message is a correction whatever the diary holds ("oops", "make that", "not");
     # "the run was 45 min" is one only if a run was just logged.
     sure: bool = True
@@ -166,7 +174,8 @@ class Correction:
 def _plain(text: str) -> tuple[str, bool]:
     """The message's words without what opens and closes a correction, and whether a signal of
     one ("oops", "sorry", "actually"; not a bare "no" or "please") was said."""
-    text = " ".join(re.sub(r"[?!;:]+|\.(?!\d)", " ", (text or "").lower()).split())
+    text = re.sub(r"[^\w\s,.'+&-]", " ", (text or "").lower())  # "🙈", "⭐"
+    text = " ".join(re.sub(r"[?!;:]+|\.(?!\d)", " ", text).split())
     text = text.replace("\u2019", "'")
     signalled = False
     while (found := _FILLER.match(text)) and found.end():
@@ -197,6 +206,8 @@ _BARE_AMOUNT = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)?")
 def _amount(said: str, target: str | None) -> Correction | None:
     """A change of amount: "3 eggs", "2 slices", "3"; the food it names is the entry's."""
     said = re.sub(rf"{_NOT_SO_MANY}$", "", said)  # "3 eggs, not just one"
+    said = _AFTER.sub("", said.split(",")[0]).strip()  # "half a cup, didnt finish it"
+    said = re.sub(rf"^(?:{alternation(_WORDS['more_like'])})\s+", "", said)
     tokens = tokenise(said)
     item = food_item(tokens)
     if not isinstance(item, FoodItem) or not (item.data.get("food_name") or "").strip():
@@ -215,6 +226,16 @@ def _amount(said: str, target: str | None) -> Correction | None:
     name = (data.get("food_name") or "").strip()
     if data.get("quantity") is None:
         return None
+    if (unit := distance_unit_of(name)) or (unit := distance_unit_of(data.get("unit"))):
+        # "it was more like 4 miles": the workout's distance
+        return Correction(
+            "change", None, quantity=float(data["quantity"]), unit=unit, distance=True
+        )
+    if singular(name) in durations.HOURS | durations.MINUTES:  # "it was only an hour"
+        hours = singular(name) in durations.HOURS
+        return Correction(
+            "change", None, minutes=round(float(data["quantity"]) * (60 if hours else 1))
+        )
     # "it was a tangerine", "the coffee was a tea": the food named, which is the entry's own or
     # what it really was (chat.turn.corrections decides, against what was saved)
     if target is None and name:
@@ -347,6 +368,8 @@ def _meal_move(plain: str, signalled: bool = False) -> Correction | None:
 def _read(plain: str, signalled: bool) -> Correction | None:
     if (again := _again(plain)) is not None:
         return again
+    if signalled and re.fullmatch(_LAST, plain):  # "scratch that last one", "oops, that one"
+        return Correction("undo")
     if _REMOVE_LAST.match(plain):
         return Correction("undo")
     if found := _UNDO.search(plain):

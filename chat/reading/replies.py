@@ -21,7 +21,7 @@ _ORDINALS = {
     **dict.fromkeys(["fifth", "5th", "five"], 5),
 }
 # Words around a pick said in words: "the first one please", "option two", "yes, the 2nd".
-_PICK_FILLER = YES | PICKING | {"the", "one", "please", "that"}
+_PICK_FILLER = YES | PICKING | {"the", "one", "please", "that", "thing", "item", "entry"}
 
 
 def yes_or_no(text: str) -> str | None:

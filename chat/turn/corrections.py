@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from chat.reading.correction import Correction, says_a_slip, values_said
+from chat.reading.correction import WORKOUT_WORDS, Correction, says_a_slip, values_said
 from chat.reading.replies import numeric_reply
 from chat.tools import check_tool
 from chat.tools.base import Written
@@ -22,6 +22,7 @@ from chat.turn.memory import (
     in_diary,
     in_order,
     last_saved,
+    mentioned,
     named,
     recent_replies,
     remembered,
@@ -55,9 +56,20 @@ def correct(turn: Turn) -> CoachResponse | None:
     if (fixed := _checkin_fix(turn, correction)) is not None:
         return fixed
     entries = remembered(turn.user, turn.history)
-    kind = "exercise" if correction.minutes is not None else None
+    kind = "exercise" if correction.minutes is not None or correction.distance else None
     if correction.action == "swap":
         kind = "food"
+    said = set((correction.target or "").split())
+    if said & WORKOUT_WORDS and not named(entries, correction.target, "exercise"):
+        kind = "exercise"  # "delete that workout", "the last session"
+        correction = dataclasses.replace(correction, target=None)
+    elif "last" in said:  # "that last one", "the last thing i logged"
+        correction = dataclasses.replace(correction, target=None)
+    if correction.action == "delete" and not correction.target:
+        # "there was no rice, can you remove it": the entry the message names elsewhere
+        chosen = mentioned(last_saved(entries, kind), turn.text)
+        if chosen:
+            return _changed(turn, correction, chosen)
     if correction.target and (n := numeric_reply(correction.target)):
         chosen = in_order(entries)[n - 1 : n]  # "the first one was 2 cups"
     elif correction.target and " and " in correction.target:  # "pasta + garlic bread"
@@ -76,8 +88,8 @@ def correct(turn: Turn) -> CoachResponse | None:
     if chosen and _another_food(turn.user, correction, chosen):
         # "the coffee was a tea": the entry named was another food
         correction = dataclasses.replace(correction, action="swap")
-    if correction.action == "swap" and chosen and correction.target:
-        correction = _kind_of(turn.user, correction)
+    if correction.action == "swap" and chosen:
+        correction = _kind_of(turn.user, correction, chosen[0])
     if not chosen:
         return None
     several_ok = correction.meal is not None and (
@@ -85,6 +97,11 @@ def correct(turn: Turn) -> CoachResponse | None:
     )
     if len(chosen) > 1 and not several_ok:
         return _which(chosen)
+    return _changed(turn, correction, chosen)
+
+
+def _changed(turn: Turn, correction: Correction, chosen: list[Remembered]) -> CoachResponse | None:
+    """The chosen entries changed as the correction says, and the reply that says how."""
     calls = [call for entry in chosen for call in _calls(correction, entry)]
     if not calls:
         return None
@@ -106,15 +123,16 @@ def _another_food(user, correction: Correction, chosen: list[Remembered]) -> boo
     return not fits and food_find_best(user=user, name=correction.food) is not None
 
 
-def _kind_of(user, correction: Correction) -> Correction:
-    """A swap to a kind of the entry's food said alone ("the rice was white", "the bread was
-    wholemeal"): the kind with the entry's own word for it ("white rice")."""
+def _kind_of(user, correction: Correction, entry: Remembered) -> Correction:
+    """A swap to a kind of the entry's food said alone ("the rice was white", "they were whole
+    wheat"): the kind with the entry's own word for it ("white rice", "whole wheat bread")."""
     if correction.food not in KIND_WORDS:
         return correction  # "the coffee was a tea": a food of its own
-    kind = f"{correction.food} {correction.target}"
+    food = correction.target or entry.names[0].split(",")[0].lower()
+    kind = f"{correction.food} {food}"
     if food_find_best(user=user, name=kind) is None:
         return correction
-    return dataclasses.replace(correction, food=kind)
+    return dataclasses.replace(correction, food=kind, target=food)
 
 
 def _what_it_was(user, correction: Correction) -> bool:
@@ -255,6 +273,13 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
             if row.unit:
                 log["unit"] = row.unit
         return [(_DELETE[kind], {"entry_id": str(row.id)}), ("log_food", log)]
+    if kind == "exercise" and correction.distance:
+        # "it was more like 4 miles": the distance, and the minutes at the same pace
+        changes = {"distance": correction.quantity, "distance_unit": correction.unit}
+        if row.distance and (row.distance_unit or "km") == correction.unit:
+            pace = row.duration_minutes / float(row.distance)
+            changes["duration_minutes"] = round(pace * correction.quantity)
+        return [(_EDIT[kind], {"entry_id": str(row.id), **changes})]
     if kind == "exercise":
         minutes = correction.minutes
         if minutes is None and correction.quantity is not None and not correction.unit:
@@ -332,6 +357,11 @@ def _undo(turn: Turn, correction: Correction) -> CoachResponse | None:
     """Take back the newest reply's saves (the one whose entries the words name, if they name
     any), through the same undo as the reply's button."""
     replies = recent_replies(turn.user, turn.history)
+    if not correction.target:
+        # "there was no rice, can you remove it": only the entry the message names
+        entries = remembered(turn.user, turn.history)
+        if chosen := mentioned(last_saved(entries), turn.text):
+            return _changed(turn, dataclasses.replace(correction, action="delete"), chosen)
     if correction.target:
         fits = named(remembered(turn.user, turn.history), correction.target)
         word = correction.target.split()[-1]  # "the water": a reply whose saves say water

@@ -11,6 +11,7 @@ from chat.models import ChatMessage
 from chat.tools.lookup import name_score
 from exercise.models import ExerciseEntry
 from nutrition.models import FoodEntry
+from nutrition.services import food_words_spelled
 
 # The replies looked back through: about the last few things said.
 REPLIES = 6
@@ -99,7 +100,7 @@ def _stems(text: str) -> set[str]:
 def fit(words: str, name: str) -> float:
     """How well the words naming an entry fit its name, 0..1: as a name (chat.tools.lookup), or
     by the stems of its words ("toast" is "White bread, toasted", "the run" is "Running")."""
-    said = _stems(words)
+    said = _stems(food_words_spelled(words))  # "the oj" is the orange juice
     shared = sum(1 for w in said if any(n.startswith(w) or w.startswith(n) for n in _stems(name)))
     return max(name_score(words, name), shared / len(said) if said else 0.0)
 
@@ -120,11 +121,13 @@ def named(entries: list[Remembered], words: str, kind: str | None = None) -> lis
     ]
     scored = [s for s in scored if s[0] >= FITS]
     if not scored:  # the user's own words for it: "that shake" of "had a protein shake"
-        return [
+        said = [
             e
             for e in entries
             if (kind is None or e.kind == kind) and e.asked and _said_in(words, e.asked)
         ]
+        alone = [e for e in said if sum(o.reply.pk == e.reply.pk for o in entries) == 1]
+        return alone  # of a reply that saved several, the words can't tell which
     best = max(s[0] for s in scored)
     return [e for score, _, e in sorted(scored, key=lambda s: (-s[0], s[1])) if best - score < 0.05]
 
@@ -156,3 +159,11 @@ def _said_in(words: str, message: str) -> bool:
     """Whether every word naming an entry was in the message that logged it."""
     said = _stems(words)
     return bool(said) and said <= _stems(message)
+
+
+def mentioned(entries: list[Remembered], text: str) -> list[Remembered]:
+    """The entries a message names in passing, by a word of their name or of the user's own
+    for them ("there was no rice, remove it"); all of them or none when it names every one."""
+    said = _stems(text)
+    found = [e for e in entries if any(_stems(name.split(",")[0]) & said for name in e.names)]
+    return found if len(found) < len(entries) else []

@@ -32,6 +32,7 @@ from nutrition.services.foods import (
     food_update_custom,
     food_word_says_how_made,
     food_words_known,
+    food_words_spelled,
 )
 from nutrition.services.goals import (
     GOAL_RANGES,
@@ -123,6 +124,7 @@ __all__ = [
     "food_search",
     "food_update_custom",
     "food_words_known",
+    "food_words_spelled",
     "goal_delete",
     "goal_for",
     "goal_set",

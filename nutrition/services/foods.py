@@ -66,6 +66,11 @@ def food_words_known(text: str) -> bool:
     return search.known_words(_searchable(text))
 
 
+def food_words_spelled(text: str) -> str:
+    """The words as the catalog writes them ("oj" -> "orange juice")."""
+    return search.spelled_out(text or "")
+
+
 def food_name_word(word: str) -> bool:
     """Whether some catalog food's name opens with the word ("banana", "oatmeal"): a word that
     can name a food alone, unlike "quick" or "sweet" of "a quick snack"."""

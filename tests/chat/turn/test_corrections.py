@@ -361,3 +361,47 @@ def test_a_kind_said_alone_is_the_kind_of_that_food(alice, catalog):
 
     (entry,) = foods(alice)
     assert entry.food == catalog["cereals"] and entry.quantity == 1
+
+
+def test_the_workout_named_by_what_it_is_is_deleted(alice, catalog):
+    handle_turn(alice, "walked 30 minutes")
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "delete that workout, the class got cancelled")
+
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+    assert len(foods(alice)) == 1
+
+
+def test_only_the_food_the_message_names_is_taken_off(alice, catalog):
+    handle_turn(alice, "a banana, 2 eggs and a cup of oats for breakfast")
+
+    handle_turn(alice, "there were no eggs, can you remove it")
+
+    assert sorted(e.food.name.split(",")[0] for e in foods(alice)) == ["Bananas", "Cereals"]
+
+
+def test_an_hour_in_words_is_the_workouts_minutes(alice, catalog):
+    handle_turn(alice, "ran for an hour and a half")
+
+    handle_turn(alice, "meh, it was only an hour")
+
+    assert ExerciseEntry.objects.for_user(alice).get().duration_minutes == 60
+
+
+def test_a_longer_distance_keeps_the_pace(alice, catalog):
+    handle_turn(alice, "ran 5 km in 30 min")
+
+    handle_turn(alice, "it was more like 10 km")
+
+    run = ExerciseEntry.objects.for_user(alice).get()
+    assert (float(run.distance), run.duration_minutes) == (10, 60)
+
+
+def test_scratch_that_last_one_takes_back_the_last_reply(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "scratch that last one")
+
+    assert [e.food.name.split(",")[0] for e in foods(alice)] == ["Egg"]
