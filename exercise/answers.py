@@ -36,11 +36,11 @@ def muscle_group(words: str) -> str | None:
     return None
 
 
-def _burn(user, exercise: Exercise) -> str:
+def _burn(user, exercise: Exercise, minutes: int = _HALF_HOUR) -> str:
     kcal = exercise_calories(
-        user=user, exercise=exercise, duration_minutes=_HALF_HOUR, day=today_for(user)
+        user=user, exercise=exercise, duration_minutes=minutes, day=today_for(user)
     )
-    return f"about {kcal} kcal in {_HALF_HOUR} min"
+    return f"about {kcal} kcal in {_for_how_long(minutes)}"
 
 
 def search_answer(user, subject: str) -> str:
@@ -75,9 +75,10 @@ def _first_sentence(description: str | None) -> str:
     return (found.group(1) if found else text).strip()
 
 
-def detail_answer(user, subject: str) -> str | None:
-    """One exercise described: what it is, its muscle group, and what it burns for this user;
-    None when the catalog has no confident match for `subject`."""
+def detail_answer(user, subject: str, minutes: int | None = None) -> str | None:
+    """One exercise described: what it is, its muscle group, and what it burns for this user
+    in `minutes` (half an hour when not asked); None when the catalog has no confident match
+    for `subject`."""
     exercise = exercise_find_best(user=user, name=subject)
     if exercise is None:
         return None
@@ -88,11 +89,18 @@ def detail_answer(user, subject: str) -> str | None:
     group = re.search(r"Muscle group: ([A-Za-z ]+)\.", exercise.description or "")
     if group:
         line += f" It works the {group.group(1).lower()}."
-    return f"{line} For you, {_burn(user, exercise)}. Nothing was logged."
+    return f"{line} For you, {_burn(user, exercise, minutes or _HALF_HOUR)}. Nothing was logged."
 
 
 def _minutes(minutes: int) -> str:
     return f"{minutes} min"
+
+
+def _for_how_long(minutes: int) -> str:
+    """ "30 min", "an hour", "2 hours": how long a burn is told for."""
+    if minutes % 60:
+        return f"{minutes} min"
+    return "an hour" if minutes == 60 else f"{minutes // 60} hours"
 
 
 def history_answer(user, start: dt.date, end: dt.date, when: str) -> str:

@@ -11,8 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from django.db.models import F, FloatField
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+
 from nutrition import intakes, vocabulary
-from nutrition.models import WaterIntake
+from nutrition.models import MICRONUTRIENTS, FoodVariant, WaterIntake, nutrient_unit
 from nutrition.selectors import NutrientIntake, nutrient_intakes, reference_person
 
 
@@ -105,3 +109,62 @@ def _against(row: NutrientIntake, reference: str, person: str | None) -> str:
     if row.status == "low":
         return f"{row.percent}% of {whose}: {gap} short"
     return f"{row.percent}% of {whose}: enough"
+
+
+# Foods named when asked which are rich in a nutrient: this many, each a different food.
+RICH_SHOWN = 5
+# A serving suggested holds at least this share of the day's reference, and at most this many
+# kcal (past it, a meal or a family pack, not a portion).
+_RICH_SHARE = 0.15
+_PORTION_KCAL = 600
+# Catalog groups whose servings are no food people eat for a nutrient (a spoon of dried thyme
+# is rich in iron; a jar of baby food is not what an adult asks about), and words of names that
+# are an ingredient, not a food (a cup of dry bran, raw turkey, a protein powder).
+_NOT_SUGGESTED = (
+    "Spices and Herbs",
+    "Baby Foods",
+    "Not included in a food category",
+    "American Indian/Alaska Native Foods",
+)
+_NOT_A_DISH = re.compile(
+    r"\b(?:raw|crude|dry|dried|powder|dehydrated|mix|infant|supplement|spleen|concentrate|isolate|gums?)\b",
+    re.I,
+)
+
+
+def rich_foods_answer(user, nutrient: str) -> str:
+    """Foods rich in `nutrient` ("what foods are high in iron?"): those with the most of it for
+    their calories, among household servings that give a good share of a day's need, each with
+    its serving's amount. Nothing is logged."""
+    if nutrient in MICRONUTRIENTS:
+        amount = Cast(KeyTextTransform(nutrient, "micronutrients"), FloatField())
+    else:
+        amount = Cast(F(nutrient), FloatField())
+    reference = intakes.reference_intakes().get(nutrient)
+    least = float(reference.amount) * _RICH_SHARE if reference is not None else 0.0
+    servings = (
+        FoodVariant.objects.filter(food__is_custom=False, calories__lte=_PORTION_KCAL)
+        .exclude(food__food_group__in=_NOT_SUGGESTED)
+        .annotate(amount=amount, kcal=Cast(F("calories"), FloatField()))
+        .filter(amount__gt=least, kcal__gt=0)
+        .annotate(density=F("amount") / F("kcal"))
+        .select_related("food")
+        .order_by("-density")[:200]
+    )
+    unit = nutrient_unit(nutrient)
+    name = vocabulary.NUTRIENT_NAMES.get(nutrient) or intakes.LABELS.get(nutrient, nutrient)
+    shown, heads = [], set()
+    for serving in servings:
+        food = serving.food
+        head = food.name.split(",")[0].lower()
+        if head in heads or _NOT_A_DISH.search(food.name):
+            continue
+        heads.add(head)
+        size = f"{float(serving.serving_size):g} {serving.serving_unit}"
+        shown.append(f"{food.readable_name} ({size}): {intakes.amount_text(serving.amount)} {unit}")
+        if len(shown) == RICH_SHOWN:
+            break
+    if not shown:
+        return f"The food catalog doesn't record {name} for its foods."
+    listed = "; ".join(f"{n}. {line}" for n, line in enumerate(shown, 1))
+    return f"Foods rich in {name}, for their calories: {listed}. Nothing was logged."

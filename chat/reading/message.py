@@ -54,7 +54,7 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
-from chat.reading.question import Question, read_question
+from chat.reading.question import Question, burn_asked, read_question
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
@@ -204,6 +204,8 @@ def read(text: str) -> Reading:
     correction = read_correction(text) if tokens else None
     sure = correction is not None and correction.sure
     kind = "change" if sure else _kind(spelled_out(text), list(tokens), parse)
+    if kind not in QUESTIONS and kind != "change" and burn_asked(spelled_out(text)):
+        kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
     return Reading(
         text=text,
         tokens=tokens,

@@ -16,7 +16,9 @@ import re
 from chat.reading.vocabulary import ASKING
 from exercise import vocabulary as exercise_words
 from measurements import fields as checkin_fields
+from measurements import vocabulary as durations
 from nutrition import vocabulary as food_words
+from nutrition.answers import intake_nutrient
 from sparky.dates import WEEKDAYS
 from sparky.words import alternation, words_pattern
 
@@ -45,6 +47,19 @@ _BURNING = re.compile(
     re.I,
 )
 _PERIODS = {name: words_pattern(words) for name, words in _WORDS["periods"].items()}
+# "30 min", "an hour", "45 minutes", "1.5 hrs": how long a burn is asked for.
+_DURATION = re.compile(
+    rf"\b(?P<n>\d+(?:\.\d+)?|an?|one|half an?)\s*(?P<unit>{alternation(durations.MINUTES)}"
+    rf"|{alternation(durations.HOURS)})\b"
+)
+_RICH = words_pattern(_WORDS["rich"])
+_INTAKE = words_pattern(_WORDS["intake"])
+_FOODS = words_pattern({"food", "foods", "eat", "snack", "snacks", "sources", "source"})
+_HOW_MUCH = re.compile(rf"\b(?:{alternation(_WORDS['how_much'])})\b")
+# The activities' words, longest first: "how long would i have to swim" names swimming.
+_ACTIVITY = re.compile(
+    rf"\b(?P<word>{alternation(sorted(exercise_words.SEARCH_TERMS, key=len, reverse=True))})\b"
+)
 _SINCE = re.compile(rf"\bsince\s+(?:last\s+)?(?P<day>{alternation(WEEKDAYS)})\b", re.I)
 
 
@@ -80,6 +95,29 @@ class Period:
         return self.name in ("week", "month", "since")
 
 
+def minutes_in(text: str) -> int | None:
+    """The minutes a question gives ("30 min of cycling", "an hour", "1.5 hours"), if any."""
+    found = _DURATION.search(text.lower())
+    if found is None:
+        return None
+    n = found.group("n")
+    amount = {"a": 1, "an": 1, "one": 1}.get(n, 0.5 if n.startswith("half") else None)
+    amount = float(n) if amount is None else amount
+    per = 60 if found.group("unit") in durations.HOURS else 1
+    return round(amount * per) or None
+
+
+def burn_asked(text: str) -> str | None:
+    """The activity a question asks the burn of ("how many cals does 30 min of cycling burn",
+    "if i swim for an hour how much would i burn"), as the catalog is searched for it; None
+    when it asks none."""
+    lowered = text.lower()
+    if not (_BURN.search(lowered) and _HOW_MUCH.search(lowered)):
+        return None
+    found = _ACTIVITY.search(lowered)
+    return exercise_words.SEARCH_TERMS[found.group("word")] if found else None
+
+
 @dataclasses.dataclass(frozen=True)
 class Question:
     """domain: "exercise", "body", "water", "goals" or "thing" (the catalogs decide which);
@@ -91,6 +129,8 @@ class Question:
     subject: str | None = None
     # For "body": the check-in readings named, as measurements.fields.asked gives them.
     named: tuple = ()
+    # For an exercise's burn: over how many minutes ("30 min of cycling").
+    minutes: int | None = None
 
 
 def period_of(text: str) -> Period:
@@ -110,6 +150,14 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
     period = period_of(text)
     described = _DESCRIBE.match(text)
     mine = bool(_ME.search(described.group("subject") if described else text))
+    nutrient = intake_nutrient(text)
+    asks_of_one = text.lower().split()[:1] in (["is"], ["are"], ["does"], ["do"], ["has"])
+    if nutrient and _RICH.search(text) and not asks_of_one and (_FOODS.search(text) or not mine):
+        return Question("food", "rich", period, subject=nutrient)  # "foods high in iron"
+    if nutrient and mine and _INTAKE.search(text):
+        return Question("intake", "detail", period, subject=nutrient)  # "enough iron?"
+    if (activity := burn_asked(text)) and not re.search(r"\b(?:did|have|today)\b", text.lower()):
+        return Question("exercise", "detail", period, subject=activity, minutes=minutes_in(text))
     if _EXERCISE.search(text):
         if _MUSCLES.search(text) and not mine:
             return Question("exercise", "search", period, subject=text)

@@ -29,7 +29,7 @@ from measurements import vocabulary as body
 from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition import vocabulary as food_words
-from nutrition.answers import water_answer
+from nutrition.answers import intake_answer, rich_foods_answer, water_answer
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
@@ -382,7 +382,7 @@ def domain_answer(user, question: Question) -> str | None:
         if question.ask == "search":
             return exercise_answers.search_answer(user, question.subject)
         if question.ask == "detail":
-            return exercise_answers.detail_answer(user, question.subject)
+            return exercise_answers.detail_answer(user, question.subject, question.minutes)
         if start is None:  # "when did I last work out": the last 30 days
             start, end, when = Period("month").dates(end)
         return exercise_answers.history_answer(user, start, end, when)
@@ -390,6 +390,12 @@ def domain_answer(user, question: Question) -> str | None:
         return body_answers.history_answer(user, list(question.named), start, end, when)
     if question.domain == "water":
         return water_answer(user, start, end, when)
+    if question.domain == "food" and question.ask == "rich":
+        return rich_foods_answer(user, question.subject)
+    if question.domain == "intake":
+        if start is None:
+            start, end, when = Period().dates(end)
+        return intake_answer(user, question.subject, start=start, end=end, when=when)
     if question.domain == "goals":
         return _goals_answer(user, end, when)
     if question.domain == "thing":

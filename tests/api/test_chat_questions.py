@@ -17,6 +17,8 @@ from tests.factories import (
     ExerciseEntryFactory,
     ExerciseFactory,
     FoodEntryFactory,
+    FoodFactory,
+    FoodVariantFactory,
     UserGoalFactory,
 )
 
@@ -158,3 +160,35 @@ def test_food_questions_still_answer_from_the_food_catalog(alice_api, alice, cat
     assert "kcal" in fact and "Nothing was logged" in fact
     assert "banana" in eaten.lower()
     assert FoodEntry.objects.for_user(alice).count() == 1
+
+
+def test_a_burn_is_told_for_the_time_asked(alice_api, catalog):
+    hour = ask(alice_api, "if i swim for an hour how much would i burn roughly")
+    half = ask(alice_api, "how many cals does 30 min of swimming burn")
+
+    assert "in an hour" in hour and "in 30 min" in half
+    kcal = [int(next(w for w in r.split("about ")[1].split() if w.isdigit())) for r in (hour, half)]
+    assert kcal[0] == 2 * kcal[1]
+
+
+def test_foods_rich_in_a_nutrient_are_foods_with_the_most_of_it_for_their_calories(alice_api):
+    lentils = FoodFactory(name="Lentils, mature seeds, cooked, boiled", food_group="Legumes")
+    FoodVariantFactory(food=lentils, serving_unit="cup", calories=230, iron=Decimal("6.6"))
+    steak = FoodFactory(name="Beef, steak, grilled", food_group="Beef Products")
+    FoodVariantFactory(food=steak, serving_unit="steak", calories=540, iron=Decimal("4.8"))
+    thyme = FoodFactory(name="Thyme, dried", food_group="Spices and Herbs")
+    FoodVariantFactory(food=thyme, serving_unit="tbsp", calories=8, iron=Decimal("3.5"))
+
+    reply = ask(alice_api, "what foods are high in iron?")
+
+    assert reply.index("Lentils") < reply.index("steak")
+    assert "Thyme" not in reply and "6.6 mg" in reply
+
+
+def test_whether_the_user_gets_enough_of_a_nutrient_is_read_from_their_diary(alice_api, alice, day):
+    liver = FoodFactory(name="Chicken liver, cooked", iron=Decimal("11.6"))
+    FoodEntryFactory(user=alice, food=liver, quantity=1, unit="serving", entry_date=day)
+
+    reply = ask(alice_api, "am I getting enough iron?")
+
+    assert "iron" in reply and "mg" in reply and "Today" in reply
