@@ -48,6 +48,7 @@ from chat.reading.parser.vocabulary import (
     NEGATION_OPENERS,
     NOT_DONE_KINDS,
     NOT_NEGATION_AFTER,
+    PEOPLE_VERBS,
     QUESTION_AUXILIARIES,
     QUESTION_WORDS,
     REQUESTS,
@@ -85,7 +86,9 @@ _CONTRAST = frozenset({"but", "though", "although", "however", "instead", "excep
 _JOINERS = frozenset({"and", "then", "plus", ",", ":"})
 # Past-tense words that say something was done; with one, a weak plan word ("later") is not a plan.
 _DONE = DONE
-_STRONG_PLAN = frozenset({"gonna", "i'll", "will", "tomorrow"})
+_STRONG_PLAN = frozenset(
+    {"gonna", "i'll", "will", "tomorrow", "next week", "next month", "next year"}
+)
 _ASKED = ASKING["search"]
 _OPENERS = alternation(_ASKED["openers"])
 _CATALOG = rf"(?:the|your)\s+{alternation(_ASKED['catalogs'])}"
@@ -294,6 +297,8 @@ def _parts(tokens: list[str]) -> list[tuple[str, list[str]]]:
             continue
         previous = None
         split = _split(sentence)
+        # "tomorrow i'll try to only eat 1500 cals": what the future sentence says is planned
+        unsaid = "plan" if any(t in _STRONG_PLAN for t in sentence) else "report"
         for n, (part, contrast) in enumerate(split):
             words = [t for t in part if t not in _JOINERS]
             if not words:
@@ -303,8 +308,12 @@ def _parts(tokens: list[str]) -> list[tuple[str, list[str]]]:
                 continue
             last = n == len(split) - 1
             kind = _part_kind(words, asked and last)
-            if kind is None:
-                kind = previous if previous is not None and not contrast else "report"
+            if previous == "others" and kind in (None, "report") and words[0] in PEOPLE_VERBS:
+                kind = "others"  # "my sister's on keto and only eats bacon"
+            elif kind is None:
+                kind = previous if previous is not None and not contrast else unsaid
+            elif kind == "report" and unsaid == "plan" and not any(t in _DONE for t in words):
+                kind = "plan"  # "tomorrow i'll try to only eat 1500 cals"
             parts.append((kind, words))
             previous = kind
     return parts

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from chat.reading.parser.tokens import token_at
 from chat.reading.parser.vocabulary import (
+    IS_DOING,
     NOT_NAMES,
     OWN_SUBJECTS,
     PEOPLE_VERBS,
@@ -25,6 +26,15 @@ def someone_else(clause: list[str]) -> str | None:
         return {"him": "he", "her": "she"}.get(first, first.split("'")[0])
     if first in RELATION_DETERMINERS and second in RELATIONS:
         return f"{_YOUR.get(first, first)} {second}"
+    if (
+        first in RELATION_DETERMINERS
+        and second.endswith("'s")
+        and second[:-2] in RELATIONS
+        and token_at(clause, 2) in IS_DOING  # "my sister's on keto", never "my cousin's wedding"
+    ):
+        return f"{_YOUR.get(first, first)} {second[:-2]}"
+    if first in RELATIONS and second in PEOPLE_VERBS:
+        return f"your {first}"  # "bf got a pizza", "hubby had a beer"
     if first in RELATION_DETERMINERS and token_at(clause, 2) in RELATIONS:  # "my best friend"
         return f"{_YOUR.get(first, first)} {second} {token_at(clause, 2)}"
     if first.isalpha() and first not in OWN_SUBJECTS | NOT_NAMES and second in PEOPLE_VERBS:

@@ -94,7 +94,7 @@ def parse_message(text: str) -> ParseResult:
         return _parse(text)
     except Exception:  # a parser bug must not take the user's turn down with it
         logger.exception("offline parser failed on %r", text[:200])
-        return ParseResult(errors=[_not_understood(text)])
+        return ParseResult(errors=[not_understood(text)])
 
 
 GOAL_VERBS = frozenset({"change", "set", "update"})  # "can you set my calorie goal to 1900?"
@@ -127,6 +127,8 @@ def _parse(text: str) -> ParseResult:
         return ParseResult(errors=[CHANGE_HINT])
     if repeat := read_repeat(text):
         return ParseResult(intents=[repeat])
+    if text.strip() and not tokenise(text):  # "lol", "👍": a laugh or a nod, nothing to log
+        return ParseResult(intents=[Intent("chat", {}, SOCIAL_REPLIES["laugh"])], social="laugh")
     reading = Reading(entries=[], measurements=[], errors=[], left_out=[])
     when = When()
     for sentence in split_sentences(tokenise(text)):
@@ -161,6 +163,9 @@ def _parse(text: str) -> ParseResult:
 
 
 _BARE_FOOD_WORDS = 7
+# Said when nothing of a message was understood; the message is not said back: the user knows
+# what they wrote (the coach adds what the offline model can do).
+NOT_UNDERSTOOD = "Sorry, I couldn't tell what to log from that."
 
 
 def _meet_a_remark(text: str, reading: Reading) -> None:
@@ -598,7 +603,7 @@ def _result(text: str, reading: Reading) -> ParseResult:
     if result.intents:
         result.errors.extend(_left_out(clause) for clause in reading.left_out)
     elif not result.errors:
-        result.errors.append(_not_understood(text))
+        result.errors.append(not_understood(text))
     return result
 
 
@@ -622,8 +627,12 @@ def _left_out(clause: list[str]) -> str:
     return f"I couldn't tell what {' '.join(clause)!r} was, so I left it out."
 
 
-def _not_understood(text: str) -> str:
-    """What was not understood (the coach adds what the offline model can do)."""
-    shown = " ".join(text.split())
-    shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    return f"Sorry, I couldn't understand {shown!r}."
+def not_understood(text: str) -> str:
+    """What was not understood. The message is not said back (the user knows what they wrote);
+    the foods it names are, so the user sees what was not logged ("minus 2 apples")."""
+    words = [t for t in tokenise(text) if t.isalpha() and len(t) > 2]
+    foods = list(dict.fromkeys(word for word in words if food_words_known(word)))[:3]
+    if not foods:
+        return NOT_UNDERSTOOD
+    named = " and ".join(foods)
+    return f"Sorry, I couldn't tell what to log from that, so nothing was saved for the {named}."

@@ -144,6 +144,7 @@ PRONOUNS = _words(_people, "pronouns")
 RELATION_DETERMINERS = _words(_people, "determiners")
 RELATIONS = _words(_people, "relations")
 PEOPLE_VERBS = _words(_people, "verbs")
+IS_DOING = _words(_people, "is_doing")
 OWN_SUBJECTS = _words(_people, "own_subjects")
 NOT_NAMES = _words(_people, "not_names")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from chat.categories import LABELS
+from chat.reading.parser.reading import not_understood
 from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool, run_tool
 from chat.tools.base import logged_sentence, registry
 from chat.tools.grounding import Said
@@ -232,11 +233,8 @@ def dispatch_intents(
         return CoachResponse(action="confirm", message=question, engine=engine)
     if hunches and not turn.written:
         # Bare words the catalog does not know were probably not food at all.
-        shown = " ".join(turn.text.split())[:80]
         return CoachResponse(
-            action="none",
-            engine=engine,
-            message=f"Sorry, I couldn't understand {shown!r}. {OFFLINE_HELP}",
+            action="none", engine=engine, message=f"{not_understood(turn.text)} {OFFLINE_HELP}"
         )
     for checked in hunches:
         turn.record(checked.name, checked.result, checked.raw)

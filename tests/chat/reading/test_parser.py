@@ -589,7 +589,7 @@ def test_it_logs_nothing_it_does_not_understand(message):
         assert [i.name for i in result.intents] == ["log_food"] and not result.errors
         return
     assert result.intents == []
-    assert result.errors == [f"Sorry, I couldn't understand {message!r}."]
+    assert result.errors[0].startswith("Sorry, I couldn't tell what to log from")
 
 
 @pytest.mark.parametrize(

@@ -101,10 +101,11 @@ def test_a_question_is_answered_from_the_users_own_numbers(alice, catalog):
 def test_nonsense_gets_a_plain_answer_and_how_to_configure_a_model(alice, catalog):
     response = handle_turn(alice, "asdf qwerty zxcv")
     assert response.action == "none"
-    assert response.message.startswith("Sorry, I couldn't understand 'asdf qwerty zxcv'.")
+    assert response.message.startswith("Sorry, I couldn't tell what to log from that.")
+    assert "asdf" not in response.message  # never said back
     assert "Settings" in response.message
-    # said once: no second "couldn't understand", no second list of examples
-    assert response.message.count("understand") == 2  # "...understand 'x'" and "understands"
+    # said once: no second "couldn't tell", no second list of examples
+    assert response.message.count("couldn't tell") == 1
     assert response.message.count("glasses of water") == 1
     assert not FoodEntry.objects.exists()
 
@@ -122,7 +123,8 @@ def test_a_bare_phrase_the_catalog_does_not_know_is_not_understood(alice, catalo
     response = handle_turn(alice, message)
 
     assert response.action == "none" and response.options is None
-    assert response.message.startswith(f"Sorry, I couldn't understand {message!r}.")
+    assert response.message.startswith("Sorry, I couldn't tell what to log from that.")
+    assert message not in response.message
     assert not FoodEntry.objects.exists()
 
 
@@ -206,11 +208,11 @@ def test_bare_names_log_what_the_catalog_knows_and_offer_the_rest(alice, catalog
     assert "bread pudding" in response.message
 
 
-def test_a_bare_word_no_food_name_uses_is_not_understood(alice, catalog):
+def test_a_laugh_alone_is_met_with_one_and_logs_nothing(alice, catalog):
     response = handle_turn(alice, "lol")
 
-    assert response.action == "none" and response.options is None
-    assert response.message.startswith("Sorry, I couldn't understand 'lol'.")
+    assert response.options is None and response.entries == []
+    assert response.message.startswith("😄")
 
 
 def test_help_says_what_the_offline_model_can_do(alice, catalog):
