@@ -138,7 +138,7 @@ def search_subject(text: str) -> str | None:
     if lead is None:
         return None
     rest = re.sub(r"[?!.]+\s*$", "", " ".join((text or "")[lead.end() :].split()))
-    rest = _SEARCH_TAIL.sub("", rest).strip(" ,")
+    rest = _SEARCH_TAIL.sub("", rest).strip(" ,:;-")
     rest = _DETERMINER.sub("", rest)
     return rest or None
 
@@ -371,7 +371,8 @@ def _part_kind(words: list[str], asked: bool) -> str | None:
         or first in REQUESTS
         or first in _ASKING
         or (first in QUESTION_AUXILIARIES and second in SUBJECTS)
-        or (_NUTRIENT.fullmatch(first) and "in" in words)  # "calories in a banana"
+        or (_NUTRIENT.fullmatch(first) and ("in" in words or second in ("for", "of")))
+        # "calories in a banana", "kcal for 2 tbsp peanut butter"
     ):
         return "question"
     if someone_else(words) is not None:
