@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from django.db.models import Q
 from django.db.models.functions import Length
 
 from exercise import vocabulary
@@ -43,17 +44,49 @@ def _burn(user, exercise: Exercise, minutes: int = _HALF_HOUR) -> str:
     return f"about {kcal} kcal in {_for_how_long(minutes)}"
 
 
+def _said(words: str, phrases) -> bool:
+    plain = f" {re.sub(r'[^a-z ]+', ' ', (words or '').lower())} "
+    return any(f" {phrase} " in plain for phrase in phrases)
+
+
+def equipment_asked(words: str) -> str | None:
+    """The equipment a search asks for ("with dumbbells" -> "dumbbell"), "none" for "no
+    equipment" or "bodyweight", else None."""
+    if _said(words, vocabulary.NO_EQUIPMENT):
+        return "none"
+    return next((kind for kind, said in vocabulary.EQUIPMENT.items() if _said(words, said)), None)
+
+
+def _with_equipment(exercises, equipment: str | None):
+    """The exercises done with the equipment asked for (named in their name or instructions),
+    or with none of it."""
+    if equipment is None:
+        return exercises
+    if equipment == "none":
+        for kind in vocabulary.EQUIPMENT:
+            exercises = exercises.exclude(name__icontains=kind).exclude(description__icontains=kind)
+        return exercises
+    return exercises.filter(Q(name__icontains=equipment) | Q(description__icontains=equipment))
+
+
 def search_answer(user, subject: str) -> str:
     """The exercises a search asks for: by muscle group when it names one ("chest exercises"),
-    else by name ("rowing"), each with what half an hour of it burns for this user."""
+    by the equipment it names ("with dumbbells", "no equipment"), else by name ("rowing"), each
+    with what half an hour of it burns for this user."""
     group = muscle_group(subject)
-    if group is not None:
+    equipment = equipment_asked(subject)
+    with_what = {None: "", "none": " with no equipment"}.get(equipment, f" with a {equipment}")
+    if group is not None or equipment is not None:
+        exercises = Exercise.objects.visible_to(user)
+        if group is not None:
+            exercises = exercises.filter(description__contains=_GROUP_IN.format(group))
         found = list(
-            Exercise.objects.visible_to(user)
-            .filter(description__contains=_GROUP_IN.format(group))
-            .order_by("-is_custom", Length("name"), "name")[:SHOWN]
+            _with_equipment(exercises, equipment).order_by("-is_custom", Length("name"), "name")[
+                :SHOWN
+            ]
         )
-        what = f"exercises for the {group.lower()}"
+        what = f"exercises for the {group.lower()}" if group else "exercises"
+        what += with_what
         heading = f"In the exercise catalog, {what}:"
     else:
         found = exercise_search(user=user, query=subject, limit=SHOWN)

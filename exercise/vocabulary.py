@@ -70,7 +70,14 @@ DISTANCE_SPELLINGS: dict[str, str] = {
 
 
 with (_FILE.parent / "muscles.toml").open("rb") as handle:
-    # Muscle group as the catalog names it -> the words people ask for it by.
-    MUSCLE_GROUPS: dict[str, tuple[str, ...]] = {
-        group: tuple(words) for group, words in tomllib.load(handle)["groups"].items()
-    }
+    _MUSCLES = tomllib.load(handle)
+# Muscle group as the catalog names it -> the words people ask for it by.
+MUSCLE_GROUPS: dict[str, tuple[str, ...]] = {
+    group: tuple(words) for group, words in _MUSCLES["groups"].items()
+}
+# Equipment as the catalog writes it -> the words people ask for it by ("dumbbells", "db").
+EQUIPMENT: dict[str, tuple[str, ...]] = {
+    kind: tuple(words) for kind, words in _MUSCLES["equipment"].items()
+}
+# "no equipment", "bodyweight": exercises that need none of EQUIPMENT.
+NO_EQUIPMENT: tuple[str, ...] = tuple(_MUSCLES["no_equipment"]["words"])

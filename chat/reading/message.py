@@ -55,7 +55,7 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
-from chat.reading.question import Question, burn_asked, read_question
+from chat.reading.question import Question, burn_asked, exercises_asked, read_question
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
@@ -209,6 +209,8 @@ def read(text: str) -> Reading:
     kind = "change" if sure else _kind(spelled_out(text), list(tokens), parse)
     if kind not in QUESTIONS and kind != "change" and burn_asked(spelled_out(text)):
         kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
+    if kind not in QUESTIONS and kind != "change" and exercises_asked(spelled_out(text)):
+        kind = "search"  # "any chest exercises i can do with just dumbbells"
     return Reading(
         text=text,
         tokens=tokens,

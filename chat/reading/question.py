@@ -107,6 +107,26 @@ def minutes_in(text: str) -> int | None:
     return round(amount * per) or None
 
 
+_EXERCISES = words_pattern(_WORDS["exercises"])
+_EQUIPMENT = words_pattern(
+    {w for words in exercise_words.EQUIPMENT.values() for w in words}
+    | set(exercise_words.NO_EQUIPMENT)
+)
+_DONE_TODAY = re.compile(r"\b(?:did|done|i've|ive|today|yesterday)\b|\d")
+
+
+def exercises_asked(text: str) -> bool:
+    """Whether a message asks for exercises by muscle or equipment ("any chest exercises i can
+    do with just dumbbells", "exercises for lower back without equipment"), not about the
+    user's own workouts."""
+    lowered = text.lower()
+    return bool(
+        _EXERCISES.search(lowered)
+        and (_MUSCLES.search(lowered) or _EQUIPMENT.search(lowered))
+        and not _DONE_TODAY.search(lowered)
+    )
+
+
 def burn_asked(text: str) -> str | None:
     """The activity a question asks the burn of ("how many cals does 30 min of cycling burn",
     "if i swim for an hour how much would i burn"), as the catalog is searched for it; None
@@ -158,6 +178,8 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
         return Question("intake", "detail", period, subject=nutrient)  # "enough iron?"
     if (activity := burn_asked(text)) and not re.search(r"\b(?:did|have|today)\b", text.lower()):
         return Question("exercise", "detail", period, subject=activity, minutes=minutes_in(text))
+    if exercises_asked(text):
+        return Question("exercise", "search", period, subject=text)
     if _EXERCISE.search(text):
         if _MUSCLES.search(text) and not mine:
             return Question("exercise", "search", period, subject=text)

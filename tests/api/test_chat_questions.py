@@ -192,3 +192,13 @@ def test_whether_the_user_gets_enough_of_a_nutrient_is_read_from_their_diary(ali
     reply = ask(alice_api, "am I getting enough iron?")
 
     assert "iron" in reply and "mg" in reply and "Today" in reply
+
+
+def test_exercises_are_searched_by_the_equipment_asked_for(alice_api, gym):
+    ExerciseFactory(
+        name="Dumbbell Fly", category="strength", description="With dumbbells. Muscle group: Chest."
+    )
+
+    reply = ask(alice_api, "any chest exercises i can do with just dumbbells")
+
+    assert "Dumbbell Fly" in reply and "Bench Press" not in reply

@@ -169,8 +169,8 @@ NOT_UNDERSTOOD = "Sorry, I couldn't tell what to log from that."
 
 
 def _meet_a_remark(text: str, reading: Reading) -> None:
-    """A remark is small talk, not a meal: when what was read as food has no word any catalog
-    food is named with ("had a rough day at work", "you're awesome, this app rocks") and the
+    """A remark is small talk, not a meal: when no catalog food is confidently found for what
+    was read as food ("had a rough day at work", "you're awesome, this app rocks") and the
     message carries a mood or a small-talk phrase, no food is looked up for it and the reply
     meets the remark. A number, a check-in, a workout or one word a food is named with keeps
     the message a report ("had a rough day, 2 beers")."""
@@ -183,9 +183,11 @@ def _meet_a_remark(text: str, reading: Reading) -> None:
     said = [str(data.get("food_name") or "") for _, data in reading.entries]
     said += [" ".join(clause) for clause in reading.left_out]
     moods = MOODS["good"] | MOODS["low"] | SOCIAL_FILLER
-    named = [word for words in said for word in words.split() if word not in moods]
-    if not said or any(food_words_known(word) for word in named):
-        return
+    named = [" ".join(w for w in words.split() if w not in moods) for words in said]
+    if not said or any(food_name_word(w) for words in named for w in words.split()):
+        return  # "hard boiled egg calories": an egg is a food
+    if any(food_find_best(user=None, name=words) for words in named if words):
+        return  # "had a rough day, 2 beers": the beers are a food
     kind = remark_kind(tokenise(text))
     if kind is None:
         return

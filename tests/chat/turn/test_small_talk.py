@@ -24,6 +24,8 @@ pytestmark = pytest.mark.django_db
         ("you're awesome, this app rocks", "Thank you"),
         ("bye for now, talk tomorrow", "Bye"),
         ("cheers for the help earlier", "welcome"),
+        ("right, im off to bed. night x", "Bye"),
+        ("ugh feeling so bloated today", "Sorry to hear"),
     ],
 )
 def test_a_remark_is_met_as_a_remark_and_no_food_is_offered_for_it(alice, catalog, message, heard):
