@@ -293,7 +293,7 @@ _AGAIN_OPEN = rf"(?:(?:{alternation(_WORDS['again_openers'])})\s+)*"
 _AGAIN = re.compile(
     rf"^{_AGAIN_OPEN}(?:(?P<one>{alternation(_WORDS['again'])})|(?P<n>{_NUMBER}|"
     rf"{_any('numbers')})\s+(?:{alternation(_WORDS['more'])}))"
-    rf"(?:\s+(?P<target>[a-z][a-z' -]*?))?$"
+    rf"(?:\s+(?P<target>[a-z0-9][a-z0-9.' -]*?))?$"
 )
 _SAME_AGAIN = re.compile(rf"^{_AGAIN_OPEN}(?:{alternation(_WORDS['same_again'])})$")
 
@@ -317,6 +317,9 @@ def _again(plain: str) -> Correction | None:
     target = _target(found.group("target"))
     if target in ("one", "ones"):
         target = None
+    elif target and (counted := re.fullmatch(rf"({_NUMBER})(?:\s+(.+))?", target)):
+        # "another 2": two more of the same; "another 2 eggs": two more eggs
+        quantity, target = float(counted.group(1)), counted.group(2)
     return Correction("again", target, quantity=quantity)
 
 

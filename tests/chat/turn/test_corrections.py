@@ -405,3 +405,19 @@ def test_scratch_that_last_one_takes_back_the_last_reply(alice, catalog):
     handle_turn(alice, "scratch that last one")
 
     assert [e.food.name.split(",")[0] for e in foods(alice)] == ["Egg"]
+
+
+def test_another_two_after_water_is_two_more_glasses(alice, catalog):
+    handle_turn(alice, "2 glasses of water")
+
+    handle_turn(alice, "another 2")
+
+    assert WaterIntake.objects.for_user(alice).get().glasses_consumed == 4
+
+
+def test_another_two_eggs_is_two_more(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+
+    handle_turn(alice, "another 2 eggs")
+
+    assert sorted(e.quantity for e in foods(alice)) == [2, 2]
