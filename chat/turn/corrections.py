@@ -43,10 +43,42 @@ _DELETE = {"food": "delete_food_entry", "exercise": "delete_exercise_entry"}
 
 def correct(turn: Turn) -> CoachResponse | None:
     """The correction the message asks for, done; None when it asks none, or names nothing
-    the conversation saved (another answerer reads it then)."""
-    correction = turn.reading.correction
+    the conversation saved (another answerer reads it then). A message that says a slip about
+    a food just saved, but that Sparky cannot read as a correction, is asked about rather than
+    logged a second time."""
     if turn.image is not None:
         return None
+    return _corrected(turn) or _not_twice(turn)
+
+
+def _not_twice(turn: Turn) -> CoachResponse | None:
+    """ "oh wait the eggs, hmm 3 really": a slip said of a food a recent reply saved, in words
+    no rule reads. Logging it would put the food in the diary twice; Sparky asks instead."""
+    reading = turn.reading
+    if reading.kind in ("change",) or not says_a_slip(reading.text):
+        return None
+    said = [
+        (i.data.get("food_name") if i.name == "log_food" else i.data.get("exercise_name"), kind)
+        for i in reading.logs
+        for kind in [{"log_food": "food", "log_exercise": "exercise"}.get(i.name)]
+        if kind
+    ]
+    entries = remembered(turn.user, turn.history)
+    again = [e for name, kind in said if name for e in named(entries, name, kind)[:1]]
+    if not again:
+        return None
+    listed = "; ".join(_line(e) for e in again)
+    return CoachResponse(
+        action="none",
+        engine="sparky",
+        message=f"You logged that already ({listed}), so I didn't add it again. To change it, "
+        f"say e.g. 'the {_short(again[0])} was 2' or 'delete the {_short(again[0])}'; to add "
+        "more, say 'one more'.",
+    )
+
+
+def _corrected(turn: Turn) -> CoachResponse | None:
+    correction = turn.reading.correction
     if correction is None:  # "hang on, scale said 63.4, i swapped the digits"
         return _checkin_fix(turn, None)
     if correction.action == "undo":

@@ -421,3 +421,12 @@ def test_another_two_eggs_is_two_more(alice, catalog):
     handle_turn(alice, "another 2 eggs")
 
     assert sorted(e.quantity for e in foods(alice)) == [2, 2]
+
+
+def test_a_slip_about_something_just_logged_never_logs_it_twice(alice, catalog):
+    handle_turn(alice, "ran 3 km")
+
+    response = handle_turn(alice, "sorry i ran 3 km this morning")
+
+    assert ExerciseEntry.objects.for_user(alice).count() == 1
+    assert "already" in response.message
