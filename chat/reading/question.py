@@ -61,6 +61,8 @@ _ACTIVITY = re.compile(
     rf"\b(?P<word>{alternation(sorted(exercise_words.SEARCH_TERMS, key=len, reverse=True))})\b"
 )
 _SINCE = re.compile(rf"\bsince\s+(?:last\s+)?(?P<day>{alternation(WEEKDAYS)})\b", re.I)
+_SINCE_YESTERDAY = re.compile(r"\bsince\s+yesterday\b", re.I)
+_WEIGHT_CHANGE = words_pattern(_WORDS["weight_change"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +82,9 @@ class Period:
         if self.name == "month":
             start = today - dt.timedelta(days=29)
             return start, today, f"The last 30 days ({start:%-d %b} to {today:%-d %b})"
+        if self.name == "since" and self.weekday is None:  # "since yesterday"
+            start = today - dt.timedelta(days=self.back)
+            return start, today, "Since yesterday" if self.back == 1 else f"Since {start:%a %-d %b}"
         if self.name == "since":
             back = (today.weekday() - WEEKDAYS.index(self.weekday)) % 7 or 7
             start = today - dt.timedelta(days=back)
@@ -156,6 +161,8 @@ class Question:
 def period_of(text: str) -> Period:
     if found := _SINCE.search(text):
         return Period("since", weekday=found.group("day").lower())
+    if _SINCE_YESTERDAY.search(text):
+        return Period("since", back=1)
     for name in ("latest", "week", "month", "yesterday"):
         if _PERIODS[name].search(text):
             return Period("day", back=1) if name == "yesterday" else Period(name)
@@ -196,6 +203,8 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
     if kind == "advice":
         return None
     named = tuple(checkin_fields.asked(list(tokens)))
+    if not named and mine and _WEIGHT_CHANGE.search(text):  # "how much have i dropped"
+        named = tuple(checkin_fields.asked(["weight"]))
     if named and mine and (period.name != "day" or period.back):
         return Question("body", "history", period, named=named)
     if _WATER.search(text) and mine and period.several_days:

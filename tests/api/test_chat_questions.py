@@ -202,3 +202,12 @@ def test_exercises_are_searched_by_the_equipment_asked_for(alice_api, gym):
     reply = ask(alice_api, "any chest exercises i can do with just dumbbells")
 
     assert "Dumbbell Fly" in reply and "Bench Press" not in reply
+
+
+def test_what_was_lost_since_yesterday_is_the_weights_change(alice_api, alice, day):
+    CheckInFactory(user=alice, entry_date=day - dt.timedelta(days=1), weight=Decimal("90.4"))
+    CheckInFactory(user=alice, entry_date=day, weight=Decimal("89.7"))
+
+    reply = ask(alice_api, "did i lose anything since yesterday")
+
+    assert "down 0.7 kg" in reply
