@@ -25,8 +25,8 @@ from tests.evals.scoring import (
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # 119 of 223 (53.4%) on first measure, offline (2026-12-06, on a264b25's reader), before anyone
-# read its failures to change the reader; 171 at the sixth session's end, still unread (only counts per tag were
-# looked at). It only ever rises.
+# read its failures to change the reader; 171 at the sixth session's end, still unread (only
+# counts per tag were looked at). It only ever rises.
 FLOOR = 171 / 223
 CORRECTIONS = {
     "correction-amount",
