@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from chat.reading.classify import keyword_categories
 from chat.reading.message import Reading, numbers_in
 from chat.reading.parser.vocabulary import CHANGE_WORDS, CORRECTIONS, NAME_FILLER, REPEATS
-from chat.reading.vocabulary import ASKING, REFERRING, YES
+from chat.reading.vocabulary import ASKING, GOAL_WORDS, REFERRING, YES
 from measurements.services import STANDARD_TYPES
 from measurements.units import CM_PER_INCH, LB_PER_KG
 from nutrition import vocabulary as food_words
@@ -291,6 +291,13 @@ def ungrounded(tool: str, args: dict, said: Said) -> str | None:
             return None
         return "the user's message does not give that value. Record only the numbers they said."
     if tool == "set_goals":
+        reading = said.reading
+        wished = reading is not None and reading.kind in _NOTHING_DONE
+        if wished and not any(t in GOAL_WORDS for t in reading.tokens):
+            return (  # "i want to hit 150 g of protein eventually"
+                "the user says what they hope for, not to set a goal: ask whether to set it as "
+                "their goal, and set nothing now."
+            )
         values = [v for k, v in args.items() if k != "date" and v is not None]
         if values and any(said.has_number(v) for v in values):
             return None

@@ -39,6 +39,7 @@ _NARRATED = re.compile(
     rf"|\btool[ _]{alternation(MACHINERY['tool_parts'])}\b"
     rf"|\bthe user('s)? {alternation(MACHINERY['user_did'])}\b"
     rf"|\b{alternation(MACHINERY['narrating'])}\b"
+    r"|^\W*the user\b"  # "The user's goals for every day have been set"
     r'|\{\s*"',
     re.I,
 )

@@ -112,3 +112,18 @@ def test_an_intent_json_model_saying_the_message_back_is_replaced(
 
     assert "rough day" not in response.message
     assert "Sorry to hear" in response.message
+
+
+def test_a_wished_goal_is_not_set_and_a_narrated_reply_is_not_shown(
+    alice, catalog, core_service, fake_llm
+):
+    from nutrition.models import UserGoal
+
+    fake_llm.reply_tool_call("set_goals", {"protein": 150})
+    fake_llm.reply_text("The user's goals for every day have been set: protein 150.")
+    fake_llm.reply_text("150 g a day is a good aim; want me to make it your protein goal?")
+
+    response = handle_turn(alice, "i want to hit 150 g of protein every day eventually")
+
+    assert not UserGoal.objects.for_user(alice).filter(protein__isnull=False).exists()
+    assert "The user" not in response.message
