@@ -13,76 +13,31 @@ lose what it reads. The same run with the failing cases and why:
 
 import pytest
 
-from tests.evals.scoring import (
-    SETS,
-    evaluate,
-    load_cases,
-    machinery_replies,
-    nothing_writes,
-    report,
-    score,
-)
+from tests.evals.conversations import NOTHING, check_score, check_shape
+from tests.evals.scoring import SETS
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # 97 of 184 (52.7%) on first measure, offline (2026-12-06, on 1ed06ef's reader), before anyone
 # tuned on it; 165 at 2fa9619, tuned on (a development set). It only ever rises.
 FLOOR = 165 / 184
-CORRECTIONS = {
-    "correction-amount",
-    "correction-swap",
-    "correction-delete",
-    "correction-meal",
-    "correction-workout",
-    "correction-weight",
-    "one-more",
-    "undo",
-    "reference",
-}
-QUESTIONS = {
-    "question-food",
-    "question-exercise",
-    "question-body",
-    "question-water",
-    "question-goals",
-}
-NOTHING = {"advice", "small-talk", "wish", "plan", "negation", "other-person"}
 
 
 def test_the_third_set_covers_every_kind_and_is_a_development_set():
-    path = SETS["conversation3"]
-    cases = load_cases(path)
-    header = [line for line in path.read_text().splitlines() if line.startswith("//")]
+    cases = check_shape("conversation3", nothing=NOTHING, corrections=85, quiet=85)
+    header = [
+        line for line in SETS["conversation3"].read_text().splitlines() if line.startswith("//")
+    ]
 
     assert len(cases) >= 170
     assert len(header) == 8 and "DEVELOPMENT" in header[0]
-    assert all(case.id.startswith("cv3-") and len(case.tags) == 1 for case in cases)
-    assert {case.tags[0] for case in cases} == CORRECTIONS | QUESTIONS | NOTHING
-    corrections = [c for c in cases if c.tags[0] in CORRECTIONS]
-    assert len(corrections) >= 85 and all(c.before and "diary" in c.expect for c in corrections)
-    quiet = [c for c in cases if c.tags[0] in QUESTIONS | NOTHING]
-    assert len(quiet) >= 85 and all(
-        set(c.expect) <= {"reply", "reply_not", "reply_number", "asks"} for c in quiet
-    )
+    assert all(case.id.startswith("cv3-") for case in cases)
     chat = [c for c in cases if c.tags[0] in NOTHING]
     assert all(c.expect.get("asks") is False and c.expect.get("reply_not") for c in chat)
-    texts = [c.text.lower() for c in cases]
-    assert len(set(texts)) == len(texts)
-    others = {
-        c.text.lower() for name, p in SETS.items() if name != "conversation3" for c in load_cases(p)
-    }
-    assert not set(texts) & others
 
 
 @pytest.mark.django_db
 def test_the_third_set_scores_at_least_the_floor_and_quiet_messages_write_nothing(
     real_catalog,  # noqa: F811
 ):
-    results = evaluate(load_cases(SETS["conversation3"]))
-
-    passed, total = score(results)
-    assert passed / total >= FLOOR, report(results, failures=True)
-    assert machinery_replies(results) == []
-    wrote, quiet = nothing_writes(results)
-    assert quiet >= 90
     # 3 of 93 messages that report nothing wrote anyway on first measure: no more.
-    assert len(wrote) <= 3, report(wrote, failures=True)
+    check_score("conversation3", floor=FLOOR, quiet=90, wrote=3)

@@ -12,81 +12,30 @@ the failing cases and why: `.venv/bin/python bench/diary_eval.py --set conversat
 
 import pytest
 
-from tests.evals.scoring import (
-    SETS,
-    Case,
-    evaluate,
-    judge,
-    load_cases,
-    machinery_replies,
-    nothing_writes,
-    report,
-    score,
-)
+from tests.evals.conversations import CHAT, check_score, check_shape
+from tests.evals.scoring import SETS, Case, judge
 from tests.evals.test_diary_eval import _food, _outcome, real_catalog  # noqa: F401  (a fixture)
 
 # 97 of 210 (46.2%) on first measure, offline (issue 34, 2026-12-06, on 4ffff9e's reader), before
 # anyone read its failures to change the reader; 167 with questions by domain and corrections
 # (0c60cfb), after the correction cases' failures were read (bench/RESULTS.md): no longer an
 # unseen measure; 203 with corrections read against what was saved and Sparky's own small talk
-# (2fa9619). It only ever rises.
+# (2fe0970). It only ever rises.
 FLOOR = 203 / 210
-CORRECTIONS = {
-    "correction-amount",
-    "correction-swap",
-    "correction-delete",
-    "correction-meal",
-    "correction-workout",
-    "correction-weight",
-    "one-more",
-    "undo",
-    "reference",
-}
-QUESTIONS = {
-    "question-food",
-    "question-exercise",
-    "question-body",
-    "question-water",
-    "question-goals",
-}
-NOTHING = {"advice", "small-talk", "wish", "plan"}
 
 
 def test_the_set_covers_every_kind_and_is_not_to_be_tuned_on():
-    path = SETS["conversation"]
-    cases = load_cases(path)
+    check_shape("conversation", nothing=CHAT, corrections=80, quiet=110)
 
-    assert len(cases) >= 200
-    assert all(len(case.tags) == 1 for case in cases)
-    assert {case.tags[0] for case in cases} == CORRECTIONS | QUESTIONS | NOTHING
-    assert "NOT TO BE TUNED ON" in path.read_text().splitlines()[0]
-    corrections = [c for c in cases if c.tags[0] in CORRECTIONS]
-    assert len(corrections) >= 80 and all(c.before and "diary" in c.expect for c in corrections)
-    quiet = [c for c in cases if c.tags[0] in QUESTIONS | NOTHING]
-    assert len(quiet) >= 110 and all(
-        set(c.expect) <= {"reply", "reply_not", "reply_number", "asks"} for c in quiet
-    )
-    texts = [c.text.lower() for c in cases]
-    assert len(set(texts)) == len(texts)
-    others = {
-        c.text.lower() for name, p in SETS.items() if name != "conversation" for c in load_cases(p)
-    }
-    assert not set(texts) & others
+    assert "NOT TO BE TUNED ON" in SETS["conversation"].read_text().splitlines()[0]
 
 
 @pytest.mark.django_db
 def test_conversations_score_at_least_the_floor_and_questions_write_nothing(
     real_catalog,  # noqa: F811
 ):
-    results = evaluate(load_cases(SETS["conversation"]))
-
-    passed, total = score(results)
-    assert passed / total >= FLOOR, report(results, failures=True)
-    assert machinery_replies(results) == []
-    wrote, quiet = nothing_writes(results)
-    assert quiet >= 110
     # 3 of 124 messages that report nothing wrote anyway on first measure: no more.
-    assert len(wrote) <= 3, report(wrote, failures=True)
+    check_score("conversation", floor=FLOOR, quiet=110, wrote=3)
 
 
 # --- the `diary` expectation -------------------------------------------------------------------
