@@ -81,7 +81,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	@# whether a model change lacks its migration needs no database: its history check is noise
-	$(PY) -W "ignore:Got an error checking a consistent migration history:RuntimeWarning" \
+	@$(PY) -W "ignore:Got an error checking a consistent migration history:RuntimeWarning" \
 		manage.py makemigrations --check --dry-run
 
 format: install
