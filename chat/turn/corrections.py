@@ -229,7 +229,8 @@ def _checkin_fix(turn: Turn, correction: Correction | None) -> CoachResponse | N
     saved = _saved_checkins(turn)
     if not saved:
         return None
-    numbers = [n for n in values_said(reading.text) if n not in saved.values()]
+    old = {name: value for name, (value, _) in saved.items()}
+    numbers = [n for n in values_said(reading.text) if n not in old.values()]
     if not numbers:
         return None
     value = numbers[0]
@@ -239,15 +240,14 @@ def _checkin_fix(turn: Turn, correction: Correction | None) -> CoachResponse | N
     if named_fields:
         fields = [f for f in fields if f in named_fields]
     if len(fields) > 1:
-        near = [f for f in fields if saved[f] and 1 / _NEAR <= value / saved[f] <= _NEAR]
-        fields = sorted(near, key=lambda f: abs(math.log(value / saved[f])))[:1]
+        near = [f for f in fields if old[f] and 1 / _NEAR <= value / old[f] <= _NEAR]
+        fields = sorted(near, key=lambda f: abs(math.log(value / old[f])))[:1]
     if len(fields) != 1:
         return None
     field = CHECKIN[fields[0]]
     if reading.kind != "change":  # read against what was saved, "its 59 not 95" is a fix
         turn.reading = dataclasses.replace(reading, kind="change")
-    day = _checkin_day(turn, field.name)
-    args = {field.name: value, "date": day or "today"}
+    args = {field.name: value, "date": saved[field.name][1] or "today"}
     unit = correction.unit if correction is not None else None
     unit = parse_unit(field.kind.name, unit, "") if unit else ""
     if unit and field.kind.argument:
@@ -258,9 +258,10 @@ def _checkin_fix(turn: Turn, correction: Correction | None) -> CoachResponse | N
     return response
 
 
-def _saved_checkins(turn: Turn) -> dict[str, float]:
-    """The check-in values recent replies saved, by field, the newest first saved winning."""
-    values: dict[str, float] = {}
+def _saved_checkins(turn: Turn) -> dict[str, tuple[float, str | None]]:
+    """The check-in values recent replies saved, by field, with the day each was for; the
+    newest reply's value wins."""
+    values: dict[str, tuple[float, str | None]] = {}
     for reply in recent_replies(turn.user, turn.history)[:_CHECKIN_REPLIES]:
         for entry in (reply.metadata.get("response") or {}).get("entries") or []:
             if not isinstance(entry, dict) or entry.get("kind") != "checkin":
@@ -269,20 +270,10 @@ def _saved_checkins(turn: Turn) -> dict[str, float]:
             for name, value in after.items():
                 if name in CHECKIN and value is not None and name not in values:
                     try:
-                        values[name] = float(value)
+                        values[name] = (float(value), entry.get("date"))
                     except (TypeError, ValueError):
                         continue
     return values
-
-
-def _checkin_day(turn: Turn, field: str) -> str | None:
-    for reply in recent_replies(turn.user, turn.history)[:_CHECKIN_REPLIES]:
-        for entry in (reply.metadata.get("response") or {}).get("entries") or []:
-            if not isinstance(entry, dict) or entry.get("kind") != "checkin":
-                continue
-            if field in ((entry.get("undo") or {}).get("after") or {}):
-                return entry.get("date")
-    return None
 
 
 def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
@@ -450,8 +441,7 @@ def _again(turn: Turn, correction: Correction) -> CoachResponse | None:
             chosen = chosen[-1:]  # "another one": the last thing named
     if not chosen:
         return None
-    calls = [_again_call(e, correction.quantity) for e in chosen]
-    return _done(turn, [c for c in calls if c is not None])
+    return _done(turn, [_again_call(e, correction.quantity) for e in chosen])
 
 
 def _counted_in(entry: Remembered | None, word: str) -> bool:
@@ -463,7 +453,7 @@ def _counted_in(entry: Remembered | None, word: str) -> bool:
     return bool(entry.row.unit) and singular(entry.row.unit.split()[0]) == said
 
 
-def _again_call(entry: Remembered, quantity: float | None) -> tuple[str, dict] | None:
+def _again_call(entry: Remembered, quantity: float | None) -> tuple[str, dict]:
     row = entry.row
     if entry.kind == "exercise":
         return (
