@@ -1,10 +1,11 @@
-"""What the three conversation sets share: their kinds of case, the shape every set keeps, and the
+"""What the conversation sets share: their kinds of case, the shape every set keeps, and the
 score each is floored at. tests/evals/test_conversation*_eval.py say each set's own numbers."""
 
 from __future__ import annotations
 
 from tests.evals.scoring import (
     SETS,
+    WRITE_DOMAINS,
     evaluate,
     load_cases,
     machinery_replies,
@@ -34,16 +35,27 @@ QUESTIONS = {
 # What the first set asks nothing back for; the later sets add negations and other people's meals.
 CHAT = {"advice", "small-talk", "wish", "plan"}
 NOTHING = CHAT | {"negation", "other-person"}
+# Plain logging after a turn of context (the fourth set).
+LOGGING = "logging"
 
 
-def check_shape(name: str, *, nothing: set[str], corrections: int, quiet: int) -> list:
+def check_shape(
+    name: str, *, nothing: set[str], corrections: int, quiet: int, logging: int = 0
+) -> list:
     """The set's cases, after checking what every conversation set keeps: one tag each, every
     kind covered, each correction judged on the whole diary after `before` turns, quiet messages
-    judged only on their reply, no text twice or shared with another set."""
+    judged only on their reply, no text twice or shared with another set. With `logging`, the
+    set also has at least that many plain logging turns (tag "logging") after a `before` turn,
+    each writing something."""
     path = SETS[name]
     cases = load_cases(path)
     assert all(len(case.tags) == 1 for case in cases)
-    assert {case.tags[0] for case in cases} == CORRECTIONS | QUESTIONS | nothing
+    kinds = CORRECTIONS | QUESTIONS | nothing | ({LOGGING} if logging else set())
+    assert {case.tags[0] for case in cases} == kinds
+    logs = [c for c in cases if c.tags[0] == LOGGING]
+    assert len(logs) >= logging and all(
+        c.before and set(c.expect) & set(WRITE_DOMAINS) for c in logs
+    )
     fixes = [c for c in cases if c.tags[0] in CORRECTIONS]
     assert len(fixes) >= corrections and all(c.before and "diary" in c.expect for c in fixes)
     calm = [c for c in cases if c.tags[0] in QUESTIONS | nothing]

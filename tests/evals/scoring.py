@@ -108,6 +108,8 @@ SETS = {
     # A third conversation set, written apart from the reader like the second, as a DEVELOPMENT
     # set: read and tuned on (its file says so), floored at its first measure.
     "conversation3": HERE / "conversation_cases_3.jsonl",
+    # A fourth, UNSEEN conversation set (its file says why), floored at its first measure.
+    "conversation4": HERE / "conversation_cases_4.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
