@@ -1,7 +1,7 @@
 """Review before logging: the items a held reply would log, and the user's answer to them.
 
 A reply that asks before it writes (an implausible amount, a turn that writes too much at once:
-chat.turn.execute.hold) keeps its calls in its metadata under "confirm". Here they
+chat.turn.execute.settle) keeps its calls in its metadata under "confirm". Here they
 are shown as items, one per call, whose amount, unit and meal may be changed or which may be
 left out; `review_confirm` logs what the user kept, through the same tools and services, in one
 transaction, and adds the rows to the reply so its undo takes them back. `review_cancel` logs
@@ -159,19 +159,25 @@ def review_confirm(user, message_id, *, edits: list[dict] | None = None, source=
         calls = _edited_calls(pending, edits)
         ctx = ToolContext.for_user(user, source=source, confirmed=True)
         # one list, one answer: each item is checked first, and nothing of it is logged when
-        # one cannot be
+        # one cannot be; a tool that refuses only once done costs only its own item
         checked = [check_tool(ctx, name, arguments) for name, arguments in calls]
         refused = [c.result.message for c in checked if not c.result.ok]
         if refused:
             raise ReviewRefused("Not logged: " + " ".join(refused), "refused")
         written: list[Written] = []
+        late: list[str] = []  # a tool that tells only once done (a custom food's numbers)
         for c in checked:
             result = c.commit()
-            if not result.ok:  # a tool that tells only when done (a custom food's numbers)
-                raise ReviewRefused(f"Not logged: {result.message}", "refused")
-            written.extend(result.written)
+            if result.ok:
+                written.extend(result.written)
+            else:  # it wrote nothing; what the others wrote stays, and the reply says so
+                late.append(result.message)
+        if late and not written:
+            raise ReviewRefused("Not logged: " + " ".join(late), "refused")
         entries = [w.as_dict() for w in written]
         said = said_logged(user, written) if written else "Nothing was left to log."
+        if late:
+            said = f"{said} Not logged: {' '.join(late)}"
         pending["resolved"] = "yes"
         pending["said"] = said
         meta["confirm"] = pending

@@ -194,3 +194,21 @@ def test_a_negative_amount_is_said_as_people_write_it(alice_api, alice, catalog)
 
     assert response.status_code == 400
     assert "-1 is not an amount" in str(response.json()) and "Decimal" not in str(response.json())
+
+
+def test_an_item_refused_only_once_done_costs_only_itself(alice_api, alice, catalog):
+    # A restaurant dish is checked by its arguments only and done at the end: an amount the
+    # diary refuses then must not take the eggs beside it back, and the reply says what wasn't.
+    alice_api.patch("/api/preferences/", {"review_before_logging": True}, format="json")
+    message = "2 eggs for breakfast and a burger, about 600 cal"
+    body = alice_api.post("/api/chat/", {"message": message}, format="json").json()
+    assert body["action"] == "confirm", body
+    [burger] = [i["index"] for i in body["review"] if "burger" in i["name"].lower()]
+
+    response = confirm(alice_api, body["message_id"], [{"index": burger, "quantity": 100000}])
+
+    assert response.status_code == 200, response.content
+    [entry] = FoodEntry.objects.for_user(alice)
+    assert "egg" in entry.food.name.lower()
+    assert "Not logged" in response.json()["message"]
+    assert "egg" in response.json()["message"].lower()
