@@ -16,6 +16,7 @@ import re
 from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
+from chat.reading.replies import numeric_reply
 from chat.reading.vocabulary import NO, load
 from exercise.services import distance_unit_of
 from measurements import vocabulary as durations
@@ -169,6 +170,8 @@ class Correction:
     # Whether the message is a correction whatever the diary holds ("oops", "make that", "not");
     # "the run was 45 min" is one only if a run was just logged.
     sure: bool = True
+    # Which of what was saved, counted from the first, when the target says so ("the first one").
+    ordinal: int | None = None
 
 
 def _plain(text: str) -> tuple[str, bool]:
@@ -270,7 +273,8 @@ def read_correction(text: str) -> Correction | None:
         or (found.meal is not None and found.sure)
         or bool(_EXPLICIT.search(plain))
     )
-    return dataclasses.replace(found, sure=sure)
+    ordinal = numeric_reply(found.target) if found.target else None
+    return dataclasses.replace(found, sure=sure, ordinal=ordinal)
 
 
 # Words that make a message a correction whatever the diary holds.

@@ -33,7 +33,7 @@ import dataclasses
 import re
 
 from chat.reading.classify import keyword_categories
-from chat.reading.correction import Correction, read_correction
+from chat.reading.correction import Correction, read_correction, says_a_slip, values_said
 from chat.reading.intents import ParseResult
 from chat.reading.parser import CHANGE_HINT, parse_message, tokenise
 from chat.reading.parser.changes import read_repeat, read_usual
@@ -58,6 +58,9 @@ from chat.reading.parser.vocabulary import (
 from chat.reading.question import Question, burn_asked, exercises_asked, read_question
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
+from measurements.fields import KINDS as CHECKIN_UNIT_KINDS
+from measurements.fields import asked as checkin_fields_named
+from measurements.units import unit_of
 from nutrition import vocabulary as food_words
 from sparky.words import alternation, words_pattern
 
@@ -183,6 +186,14 @@ class Reading:
     question: Question | None = None
     # The correction of something logged it asks for (chat.reading.correction).
     correction: Correction | None = None
+    # A number given before said to be wrong ("typo", "fat fingers", "its 59 not 95"); with it or
+    # a correction, the values the message gives (not those it says were not) and the check-in
+    # fields it names, by name.
+    slip: bool = False
+    values: tuple[float, ...] = ()
+    fields: tuple[str, ...] = ()
+    # The unit a correction says, as each kind of check-in unit spells it ({"weight": "lb"}).
+    units: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def reports_nothing(self) -> bool:
@@ -211,6 +222,8 @@ def read(text: str) -> Reading:
         kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
     if kind not in QUESTIONS and kind != "change" and exercises_asked(spelled_out(text)):
         kind = "search"  # "any chest exercises i can do with just dumbbells"
+    slip = says_a_slip(text)
+    fixes = slip or correction is not None
     return Reading(
         text=text,
         tokens=tokens,
@@ -224,7 +237,23 @@ def read(text: str) -> Reading:
         diary_command=read_usual(text) is not None or read_repeat(text) is not None,
         question=read_question(spelled_out(text), tokens, kind, search_subject(text)),
         correction=correction,
+        slip=slip,
+        values=tuple(values_said(text)) if fixes else (),
+        fields=_fields_named(text) if fixes else (),
+        units=_units_said(correction),
     )
+
+
+def _units_said(correction: Correction | None) -> dict[str, str]:
+    if correction is None or not correction.unit:
+        return {}
+    said = {kind.name: unit_of(kind, correction.unit) for kind in CHECKIN_UNIT_KINDS}
+    return {kind: unit for kind, unit in said.items() if unit}
+
+
+def _fields_named(text: str) -> tuple[str, ...]:
+    named = checkin_fields_named(text.lower().split())
+    return tuple(field.name for _, fields in named for field in fields)
 
 
 def numbers_in(text: str) -> tuple[float, ...]:

@@ -38,10 +38,12 @@ from chat.models import ChatMessage
 from chat.reading.classify import classify
 from chat.reading.message import wants_advice
 from chat.reading.parser import guess_categories
+from chat.tools.base import jsonable
 from chat.turn import steps
 from chat.turn.corrections import correct
 from chat.turn.engines import agent, intent_json, offline
-from chat.turn.picks import attach_options, resolve_confirmation, resolve_pick
+from chat.turn.offers import attach_options
+from chat.turn.picks import resolve_confirmation, resolve_pick
 from chat.turn.prompts import classifier_prompt
 from chat.turn.review import review_items
 from chat.turn.summaries import KIND as SUMMARY_KIND
@@ -328,7 +330,7 @@ def _store_reply(turn: Turn, user_message: ChatMessage, response: CoachResponse)
     if response.action == "confirm" and turn.pending_confirmation:
         meta["confirm"] = turn.pending_confirmation
     if turn.saved_calls:
-        meta["saved_calls"] = turn.saved_calls
+        meta["saved_calls"] = jsonable(turn.saved_calls)
     return ChatMessage.objects.create(
         user=turn.user,
         session_id=user_message.session_id,

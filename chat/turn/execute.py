@@ -10,14 +10,15 @@ Nothing here writes to find out: whatever is asked is asked before anything is s
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.utils import timezone
+import dataclasses
 
-from chat.tools import Checked
+from django.db import transaction
+
+from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool
+from chat.tools.grounding import Said
 from chat.turn.types import Turn
 from nutrition.models import FoodEntry
 from nutrition.services import bulk_problem, entry_nutrients
-from sparky.services import preferences_for
 
 # The rows the user may review before they are saved (their preference), and the rows a turn
 # adds to the diary, counted against bulk_problem.
@@ -30,63 +31,85 @@ REVIEW_QUESTION = (
 )
 
 
+def allowed_tools(turn: Turn) -> ToolSet | None:
+    """The tools this turn may run: those of the categories the user ticked (Manual), or any
+    (Auto: the categories a model is shown are a focus, not a limit)."""
+    if turn.manual is None:
+        return None
+    return build_chatbot_tools(turn.user, "full", turn.manual)
+
+
+def gate(turn: Turn, *, origin: str, profile: str = "full") -> ToolContext:
+    """The context every call of this turn runs in: who asks (`origin`: parser, intent-json or
+    model; `profile`: a small model's details are grounded strictly) and what the user said, for
+    the grounding check."""
+    said = Said.of(turn.text, image=turn.image is not None, reading=turn.reading, origin=origin)
+    return ToolContext.for_user(
+        turn.user, image=turn.image, source=turn.source, said=said, profile=profile
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What came of proposed calls: those refused on checking (then nothing was written), the
+    question the batch waits on (nothing written either), or the lines of what was done."""
+
+    refused: tuple[Checked, ...] = ()
+    question: str | None = None
+    said: tuple[str, ...] = ()
+
+
+def carry_out(turn: Turn, calls: list[tuple[str, dict]], *, origin: str = "parser") -> Outcome:
+    """Calls Sparky proposes itself (a correction, one more of something), checked in the turn's
+    context and then held or written as one batch; if any is refused, none is written."""
+    ctx = gate(turn, origin=origin)
+    allowed = allowed_tools(turn)
+    batch = [check_tool(ctx, name, args, allowed=allowed) for name, args in calls]
+    refused = tuple(c for c in batch if not c.result.ok and not c.result.confirm)
+    question = settle(turn, batch, write=not refused)
+    if refused or question:
+        return Outcome(refused=refused, question=question)
+    return Outcome(said=tuple(c.done.message for c in batch if c.done and c.done.message))
+
+
 def question_for(turn: Turn, batch: list[Checked]) -> str | None:
     """What the user must answer before this batch is written, or None: a call's own question
     (an amount out of range), the turn's size, or their wish to review what is logged."""
     asks = [c.result.confirm for c in batch if c.result.confirm]
     if asks:
-        return _confirm_question(asks)
+        return CONFIRM_QUESTION.format(asks=" ".join(asks))
     return _bulk_question(turn, batch) or _review_question(turn, batch)
 
 
-def _confirm_question(asks: list[str]) -> str:
-    return (
-        f"{' '.join(asks)}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount "
-        "again."
-    )
+# A question of amounts to confirm: "{asks}" are the calls' own questions.
+CONFIRM_QUESTION = (
+    "{asks}\nNothing was saved yet. Log it as it is? Reply yes, or say the amount again."
+)
 
 
-def settle(turn: Turn, batch: list[Checked]) -> str | None:
+def settle(turn: Turn, batch: list[Checked], *, write: bool = True) -> str | None:
     """Hold the batch (nothing written; its calls wait in `turn.pending_confirmation` for a yes)
     and return the question, or commit it in one transaction and return None. Either way each
-    call is recorded on the turn."""
-    question = question_for(turn, batch)
-    if question:
-        hold(turn, batch, question)
-        return question
-    commit(turn, batch)
-    return None
-
-
-def hold(turn: Turn, batch: list[Checked], question: str) -> None:
-    """Nothing of the batch is written: its calls wait for the user's yes to `question`."""
-    _wait(turn, [[c.name, c.raw] for c in batch if c.keeps or c.result.confirm], question)
-    for c in batch:
-        turn.record(c.name, c.result.held(), c.raw)
-
-
-def _wait(turn: Turn, calls: list[list], question: str) -> None:
-    turn.pending_confirmation = {
-        "calls": (turn.pending_confirmation or {}).get("calls", []) + calls,
-        "question": question,
-        "created_at": timezone.now().isoformat(),
-    }
+    call is recorded on the turn. `write` False: a call was refused, so none is written."""
+    question = question_for(turn, batch) if write else None
+    late = _write(batch) if write and not question else None
+    turn.settled(batch, held=question, late=late)
+    return question
 
 
 def commit(turn: Turn, batch: list[Checked]) -> None:
     """Write every call of the batch at once, then record each on the turn."""
+    turn.settled(batch, late=_write(batch))
+
+
+def _write(batch: list[Checked]) -> str | None:
+    """Every call of the batch done in one transaction; the question of a tool that tells only
+    when done that an amount needs the user's yes (nothing of it was kept), if any."""
     with transaction.atomic():
         for c in batch:
             c.commit()
-    late = []  # a tool that tells only when done that an amount needs the user's yes
-    for c in batch:
-        turn.record(c.name, c.done, c.raw)
-        if c.deferred and c.done.confirm:
-            late.append(c)
-    if late:
-        question = _confirm_question([c.done.confirm for c in late])
-        _wait(turn, [[c.name, c.raw] for c in late], question)
-    turn.announce_saved()  # saved for good: its chips may be shown now
+    asks = [c.done.confirm for c in batch if c.deferred and c.done.confirm]
+    return CONFIRM_QUESTION.format(asks=" ".join(asks)) if asks else None
 
 
 def _bulk_question(turn: Turn, batch: list[Checked]) -> str | None:
@@ -126,7 +149,7 @@ def _review_question(turn: Turn, batch: list[Checked]) -> str | None:
     ) or any(c.deferred and c.name in _UNPLANNED_LOGGERS for c in batch)
     if not reviewed:
         return None
-    prefs = preferences_for(turn.user)
+    prefs = turn.prefs
     if prefs.review_before_logging or (turn.image is not None and prefs.review_photos):
         return REVIEW_QUESTION
     return None

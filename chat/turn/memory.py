@@ -1,6 +1,8 @@
-"""What the conversation remembers: the entries Sparky's recent replies saved, newest first, as
-they are now in the diary. "the toast", "that", "the last one", "undo that" are read against it
-(chat.turn.corrections); small models never carry ids, and neither does the user."""
+"""What the conversation remembers, and what a correction's words refer to in it: the entries
+Sparky's recent replies saved (newest first, as they are now in the diary) and the check-in values
+they saved. "the toast", "that", "the last one", "undo that", "another glass", "it was a tangerine"
+are resolved here, once a turn (`refer`); chat.turn.corrections decides the change and has the
+executor make it. Small models never carry ids, and neither does the user."""
 
 from __future__ import annotations
 
@@ -8,13 +10,19 @@ import dataclasses
 import re
 
 from chat.models import ChatMessage
+from chat.reading.correction import WORKOUT_WORDS, Correction
+from chat.reading.message import Reading
 from chat.tools.lookup import name_score
 from exercise.models import ExerciseEntry
+from measurements.fields import CHECKIN
 from nutrition.models import FoodEntry
-from nutrition.services import food_words_spelled
+from nutrition.services import food_find_best, food_words_spelled
+from nutrition.vocabulary import KIND_WORDS
 
 # The replies looked back through: about the last few things said.
 REPLIES = 6
+# Recent replies a check-in fix looks back through: the weigh-in may be two messages back.
+CHECKIN_REPLIES = 3
 # How well an entry's name must fit the words naming it.
 FITS = 0.6
 
@@ -52,13 +60,13 @@ def recent_replies(user, history: list[ChatMessage]) -> list[ChatMessage]:
     return [m for m in replies if ((m.metadata or {}).get("response") or {}).get("entries")]
 
 
-def remembered(user, history: list[ChatMessage]) -> list[Remembered]:
-    """The food and exercise entries recent replies saved that are still in the diary, newest
-    reply first (its entries in the order it saved them)."""
+def remembered(user, history: list[ChatMessage], replies: list[ChatMessage]) -> list[Remembered]:
+    """The food and exercise entries the recent `replies` saved that are still in the diary,
+    newest reply first (its entries in the order it saved them)."""
     out: list[Remembered] = []
     seen: set[str] = set()
     asked = _asked(history)
-    for reply in recent_replies(user, history):
+    for reply in replies:
         saved = [
             (_KINDS[e["kind"]], str(e["id"]), _said(e.get("phrase") or ""))
             for e in (reply.metadata["response"]["entries"] or [])
@@ -167,3 +175,209 @@ def mentioned(entries: list[Remembered], text: str) -> list[Remembered]:
     said = _stems(text)
     found = [e for e in entries if any(_stems(name.split(",")[0]) & said for name in e.names)]
     return found if len(found) < len(entries) else []
+
+
+def _says(reply: ChatMessage, word: str) -> bool:
+    entries = ((reply.metadata or {}).get("response") or {}).get("entries") or []
+    return any(word in str(e.get("summary") or "").lower() for e in entries if isinstance(e, dict))
+
+
+def _checkins(replies: list[ChatMessage]) -> dict[str, tuple[float, str | None]]:
+    """The check-in values recent replies saved, by field, with the day each was for; the
+    newest reply's value wins."""
+    values: dict[str, tuple[float, str | None]] = {}
+    for reply in replies[:CHECKIN_REPLIES]:
+        for entry in (reply.metadata.get("response") or {}).get("entries") or []:
+            if not isinstance(entry, dict) or entry.get("kind") != "checkin":
+                continue
+            after = (entry.get("undo") or {}).get("after") or {}
+            for name, value in after.items():
+                if name in CHECKIN and value is not None and name not in values:
+                    try:
+                        values[name] = (float(value), entry.get("date"))
+                    except (TypeError, ValueError):
+                        continue
+    return values
+
+
+# What "another glass" counts when water was the last thing saved.
+_WATER_UNITS = ("glass", "bottle", "water", "cup")
+
+
+def counted_in(entry: Remembered | None, word: str) -> bool:
+    """Whether `word` is the unit an entry was counted in ("another slice" of 2 slices of
+    pizza); with no entry, whether it counts water ("another glass")."""
+    said = word.split()[-1]
+    units = _WATER_UNITS if entry is None else (entry.row.unit or "").split()[:1]
+    return any(_same_word(said, unit) for unit in units)
+
+
+def _same_word(said: str, word: str) -> bool:
+    """One word, in any number: "slices" is "slice", "glasses" "glass", "cups" "cup"."""
+    a, b = _stems(said), _stems(word)
+    return bool(a and b) and all(any(x.startswith(y) or y.startswith(x) for y in b) for x in a)
+
+
+@dataclasses.dataclass(frozen=True)
+class Referred:
+    """What a message refers to among what the conversation saved, resolved once a turn.
+
+    `correction` is the one read, as the references make it: "it was a tangerine" of a banana
+    just logged is a swap, "delete that workout" names no food. `entries` are the entries it
+    names (more than one: Sparky asks which, unless the message moves them all); `reply` the
+    reply an undo takes back; `water` whether "another glass" means water. `checkins` are the
+    check-in values recent replies saved (a typo's number is put right in them), and
+    `logged_again` the entries a message that says a slip names again ("oh wait the eggs, hmm
+    3 really"), so they are not logged twice."""
+
+    correction: Correction | None = None
+    entries: tuple[Remembered, ...] = ()
+    reply: ChatMessage | None = None
+    water: bool = False
+    checkins: dict = dataclasses.field(default_factory=dict)
+    logged_again: tuple[Remembered, ...] = ()
+    # Whether the message names each of `entries` ("there was no rice or beans, remove them"):
+    # then all are changed, and Sparky does not ask which.
+    each: bool = False
+
+
+def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
+    """What the message's correction (and its slip, if it says one) refers to."""
+    replies = recent_replies(user, history)
+    entries = remembered(user, history, replies)
+    referred = Referred(
+        correction=reading.correction,
+        checkins=_checkins(replies),
+        logged_again=tuple(_logged_again(entries, reading)),
+    )
+    correction = reading.correction
+    if correction is None or not replies:
+        return referred
+    if correction.action == "undo":
+        return _undone(referred, entries, replies, correction, reading.text)
+    if correction.action == "again":
+        return _again(referred, entries, replies, correction)
+    return _changed(user, referred, entries, correction, reading.text)
+
+
+def _logged_again(entries: list[Remembered], reading: Reading) -> list[Remembered]:
+    if reading.kind == "change" or not reading.slip:
+        return []
+    said = [
+        (i.data.get("food_name") if i.name == "log_food" else i.data.get("exercise_name"), kind)
+        for i in reading.logs
+        for kind in [{"log_food": "food", "log_exercise": "exercise"}.get(i.name)]
+        if kind
+    ]
+    return [e for name, kind in said if name for e in named(entries, name, kind)[:1]]
+
+
+def _undone(referred, entries, replies, correction: Correction, text: str) -> Referred:
+    """The newest reply's saves (the one whose entries the words name, if they name any); or,
+    with no words for it, only the entry the message names elsewhere ("there was no rice, can
+    you remove it")."""
+    if not correction.target and (chosen := mentioned(last_saved(entries), text)):
+        delete = dataclasses.replace(correction, action="delete")
+        return dataclasses.replace(referred, correction=delete, entries=tuple(chosen), each=True)
+    if correction.target:
+        fits = named(entries, correction.target)
+        word = correction.target.split()[-1]  # "the water": a reply whose saves say water
+        replies = [e.reply for e in fits[:1]] or [r for r in replies if _says(r, word)][:1]
+    return dataclasses.replace(referred, reply=replies[0] if replies else None)
+
+
+def _again(referred, entries, replies, correction: Correction) -> Referred:
+    """What "another one", "2 more slices", "another glass", "same again" mean: the last food
+    named or counted so, water when water was the last, or all the last reply saved."""
+    saved = (replies[0].metadata.get("response") or {}).get("entries") or []
+    water = any(isinstance(e, dict) and e.get("kind") == "water" for e in saved)
+    if correction.target:
+        chosen = (
+            named(entries, correction.target, "food")
+            or [e for e in last_saved(entries, "food") if counted_in(e, correction.target)][:1]
+        )
+        if not chosen and water and counted_in(None, correction.target):
+            return dataclasses.replace(referred, water=True)
+    elif water and (not entries or entries[0].reply.pk != replies[0].pk):
+        return dataclasses.replace(referred, water=True)
+    else:
+        chosen = last_saved(entries)
+        if correction.quantity is not None:
+            chosen = chosen[-1:]  # "another one": the last thing named
+    return dataclasses.replace(referred, entries=tuple(chosen))
+
+
+def _changed(user, referred, entries, correction: Correction, text: str) -> Referred:
+    """The entries a change, delete, swap or move names, and the correction as they make it."""
+    kind = "exercise" if correction.minutes is not None or correction.distance else None
+    if correction.action == "swap":
+        kind = "food"
+    said = set((correction.target or "").split())
+    if said & WORKOUT_WORDS and not named(entries, correction.target, "exercise"):
+        kind = "exercise"  # "delete that workout", "the last session"
+        correction = dataclasses.replace(correction, target=None)
+    elif "last" in said:  # "that last one", "the last thing i logged"
+        correction = dataclasses.replace(correction, target=None)
+    chosen: list[Remembered] = []
+    if correction.action == "delete" and not correction.target:
+        # "there was no rice, can you remove it": the entry the message names elsewhere
+        chosen = mentioned(last_saved(entries, kind), text)
+    if chosen:
+        return dataclasses.replace(
+            referred, correction=correction, entries=tuple(chosen), each=True
+        )
+    if correction.target and (n := correction.ordinal):
+        chosen = in_order(entries)[n - 1 : n]  # "the first one was 2 cups"
+    elif correction.target and " and " in correction.target:  # "pasta + garlic bread"
+        parts = [named(entries, part, kind)[:1] for part in correction.target.split(" and ")]
+        chosen = [e for found in parts for e in found] if all(parts) else []
+    elif correction.target:
+        chosen = named(entries, correction.target, kind)
+    else:
+        chosen = last_saved(entries, kind)
+    if not chosen and _what_it_was(user, correction):
+        # "it was a tangerine" names no entry: the food just logged was a tangerine
+        chosen = last_saved(entries, "food")
+        if chosen and any(in_diary(user, e.row.entry_date, correction.target) for e in chosen):
+            return referred  # "make that 3 eggs" of eggs logged elsewhere: not this entry's food
+        correction = dataclasses.replace(correction, action="swap")
+    if chosen and _another_food(user, correction, chosen):
+        # "the coffee was a tea": the entry named was another food
+        correction = dataclasses.replace(correction, action="swap")
+    if correction.action == "swap" and chosen:
+        correction = _kind_of(user, correction, chosen[0])
+    return dataclasses.replace(referred, correction=correction, entries=tuple(chosen))
+
+
+def _another_food(user, correction: Correction, chosen: list[Remembered]) -> bool:
+    """Whether a change names, besides the entry, a food the entry is not ("the coffee was a
+    tea"), one the catalog knows."""
+    if correction.action != "change" or not correction.food or correction.meal:
+        return False
+    if correction.food == correction.target:
+        return False  # "make it 3 eggs": the food named is the entry
+    fits = any(fit(correction.food, name) >= FITS for e in chosen for name in e.names)
+    return not fits and food_find_best(user=user, name=correction.food) is not None
+
+
+def _kind_of(user, correction: Correction, entry: Remembered) -> Correction:
+    """A swap to a kind of the entry's food said alone ("the rice was white", "they were whole
+    wheat"): the kind with the entry's own word for it ("white rice", "whole wheat bread")."""
+    if correction.food not in KIND_WORDS:
+        return correction  # "the coffee was a tea": a food of its own
+    food = correction.target or entry.names[0].split(",")[0].lower()
+    kind = f"{correction.food} {food}"
+    if food_find_best(user=user, name=kind) is None:
+        return correction
+    return dataclasses.replace(correction, food=kind, target=food)
+
+
+def _what_it_was(user, correction: Correction) -> bool:
+    """Whether a change of amount read from a food ("it was a tangerine", "no it was 500 ml of
+    oj") says what the last food was, once no entry is that food: the catalog must know it."""
+    return (
+        correction.action == "change"
+        and bool(correction.food)
+        and correction.meal is None
+        and food_find_best(user=user, name=correction.target or "") is not None
+    )

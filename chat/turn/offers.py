@@ -20,13 +20,13 @@ from aiservices import llm
 from chat.tools import exercise as exercise_tools
 from chat.tools import food as food_tools
 from chat.turn.prompts import template
+from chat.turn.types import CoachResponse, Turn
 from exercise import services as exercise_services
 from exercise.services import exercise_search
 from measurements.services import latest_weight_kg
 from nutrition import services as food_services
 from nutrition import units
 from nutrition import vocabulary as food_words
-from sparky.services import preferences_for
 from sparky.words import alternation
 
 logger = logging.getLogger(__name__)
@@ -105,13 +105,26 @@ def clean_exercise_option(raw) -> dict | None:
 
 
 def generate_options(
-    *, user, kind: str, query: str, request_text: str, config=None, request: dict | None = None
+    *,
+    user,
+    kind: str,
+    query: str,
+    request_text: str,
+    config=None,
+    request: dict | None = None,
+    dietary_notes: str = "",
 ) -> tuple[list, str]:
-    """Up to three options and where they came from ('model' or 'catalog')."""
+    """Up to three options and where they came from ('model' or 'catalog'); a model is told the
+    user's `dietary_notes`."""
     if config is not None:
         try:
             options = _options_from_model(
-                user=user, kind=kind, query=query, request_text=request_text, config=config
+                user=user,
+                kind=kind,
+                query=query,
+                request_text=request_text,
+                config=config,
+                dietary_notes=dietary_notes,
             )
             if options:
                 return options, "model"
@@ -120,11 +133,10 @@ def generate_options(
     return _options_from_catalog(user=user, kind=kind, query=query, request=request), "catalog"
 
 
-def _options_from_model(*, user, kind, query, request_text, config) -> list[dict]:
-    prefs = preferences_for(user)
+def _options_from_model(*, user, kind, query, request_text, config, dietary_notes) -> list[dict]:
     context = {"request": request_text, kind: query}
-    if prefs.dietary_notes:
-        context["dietary_notes"] = prefs.dietary_notes
+    if dietary_notes:
+        context["dietary_notes"] = dietary_notes
     if kind == "exercise":
         weight = latest_weight_kg(user=user)
         context["body_weight_kg"] = float(weight) if weight else None
@@ -409,3 +421,28 @@ def apply_manual(*, user, data: dict, text: str):
             user=user, option=option, calories_burned=values["calories"], **common
         )
     return [exercise_tools.written_exercise(entry)]
+
+
+def attach_options(turn: Turn, response: CoachResponse, config) -> None:
+    """The options the turn's first not-found food or exercise asks for, on its reply."""
+    request = turn.option_requests[0]
+    found, source = generate_options(
+        user=turn.user,
+        kind=request["kind"],
+        query=request["query"],
+        request_text=turn.text,
+        config=config,
+        dietary_notes=turn.prefs.dietary_notes if config is not None else "",
+        request=request.get("request") or {},
+    )
+    turn.option_requests[0] = options_metadata(
+        request["kind"], request["query"], request.get("request") or {}, found, source
+    )
+    listing = options_message(request["kind"], request["query"], found)
+    others = [r["query"] for r in turn.option_requests[1:]]
+    if others:
+        listing += f"\n(I also couldn't find: {', '.join(others)}. Ask me about them next.)"
+    response.message = f"{response.message}\n\n{listing}".strip() if response.message else listing
+    response.options = found
+    if not turn.written:
+        response.action = "options"

@@ -1,6 +1,5 @@
 """A reply to options Sparky offered: a number picks one, `manual: ...` gives the user's own
-numbers, with no model call; and attaching the options a turn's not-found food or exercise asks
-for to its reply."""
+numbers, with no model call (the options themselves are chat.turn.offers')."""
 
 from __future__ import annotations
 
@@ -120,26 +119,3 @@ def resolve_pick(turn: Turn) -> CoachResponse | None:
         message=said_logged(turn.user, written),
         categories=[data["kind"]],
     )
-
-
-def attach_options(turn: Turn, response: CoachResponse, config) -> None:
-    request = turn.option_requests[0]
-    found, source = offers.generate_options(
-        user=turn.user,
-        kind=request["kind"],
-        query=request["query"],
-        request_text=turn.text,
-        config=config,
-        request=request.get("request") or {},
-    )
-    turn.option_requests[0] = offers.options_metadata(
-        request["kind"], request["query"], request.get("request") or {}, found, source
-    )
-    listing = offers.options_message(request["kind"], request["query"], found)
-    others = [r["query"] for r in turn.option_requests[1:]]
-    if others:
-        listing += f"\n(I also couldn't find: {', '.join(others)}. Ask me about them next.)"
-    response.message = f"{response.message}\n\n{listing}".strip() if response.message else listing
-    response.options = found
-    if not turn.written:
-        response.action = "options"

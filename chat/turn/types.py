@@ -14,8 +14,9 @@ from chat.images import StoredImage
 from chat.models import ChatMessage
 from chat.reading.message import Reading, read
 from chat.tools import ToolResult
-from chat.tools.base import Written, jsonable, logged_sentence
+from chat.tools.base import Written, logged_sentence
 from sparky.dates import today_for
+from sparky.services import preferences_for
 
 OFFLINE_HELP = (
     "I'm running on Sparky's built-in offline parser, which understands everyday logging such as "
@@ -131,6 +132,14 @@ class Turn:
     # Whether a model reply's words were streamed already: the next reply's start on a new
     # paragraph.
     drafted: bool = dataclasses.field(default=False, repr=False)
+    _prefs: object = dataclasses.field(default=None, repr=False)
+
+    @property
+    def prefs(self):
+        """The user's preferences, read once a turn (and again once a call changed them)."""
+        if self._prefs is None:
+            self._prefs = preferences_for(self.user)
+        return self._prefs
 
     def __post_init__(self):
         if self.reading is None:
@@ -164,8 +173,37 @@ class Turn:
             if isinstance(value, int | float):
                 self.usage[prefix + key] = self.usage.get(prefix + key, 0) + value
 
+    def settled(self, batch: list, *, held: str | None = None, late: str | None = None) -> None:
+        """Record a checked batch (chat.turn.execute): `held` for the user's answer to that
+        question, its calls waiting for a yes with nothing written; else as done, `late` the
+        question of calls that said only once done that they need the user's yes (their rows
+        were not kept). A call not done (another of the batch was refused) wrote nothing. Rows
+        saved for good are announced."""
+        if held:
+            self.wait_for([[c.name, c.raw] for c in batch if c.keeps or c.result.confirm], held)
+        for c in batch:
+            if held or (c.done is None and c.keeps):  # nothing of it written
+                self.record(c.name, c.result.held(), c.raw)
+            else:
+                self.record(c.name, c.done or c.result, c.raw)
+        if late:
+            asked = [[c.name, c.raw] for c in batch if c.deferred and c.done and c.done.confirm]
+            self.wait_for(asked, late)
+        if not held:
+            self.announce_saved()
+
+    def wait_for(self, calls: list[list], question: str) -> None:
+        """Calls that wait for the user's yes to `question`, with any already waiting."""
+        self.pending_confirmation = {
+            "calls": (self.pending_confirmation or {}).get("calls", []) + calls,
+            "question": question,
+            "created_at": timezone.now().isoformat(),
+        }
+
     def record(self, name: str, result: ToolResult, arguments=None) -> None:
         self.tools_called.append(name)
+        if name == "update_preferences":
+            self._prefs = None  # read again when next asked
         self.written.extend(result.written)
         if result.options:
             self.option_requests.append(result.options)
@@ -182,7 +220,7 @@ class Turn:
                 except ValueError:
                     arguments = None
             self.saved_calls.append(
-                {"name": name, "arguments": jsonable(arguments or {}), "result": result.message}
+                {"name": name, "arguments": arguments or {}, "result": result.message}
             )
 
 

@@ -295,7 +295,8 @@ def food_entry_update(
             "Say what to change: quantity, unit, meal_type or entry_date.", code="no_changes"
         )
     if quantity is not None or unit is not None:
-        same_unit = unit is None
+        # the entry's own unit said again ("2 slices" of a slice) keeps its size of it
+        same_unit = unit is None or units.parse_unit(unit) == units.parse_unit(entry.unit)
         portion = units.portion(
             food=entry.food,
             quantity=entry.quantity if quantity is None else quantity,

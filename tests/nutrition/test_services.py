@@ -432,6 +432,16 @@ def test_changing_the_quantity_keeps_the_unit_and_serving(alice, egg):
     assert entry_nutrients(entry)["calories"] == Decimal("214.500")
 
 
+def test_the_entrys_own_unit_said_again_keeps_its_serving(alice, egg):
+    # "make that 3 large ones": the unit said is the entry's own, so its serving stays
+    entry = food_entry_create(user=alice, food=egg, quantity=2, unit="large")
+
+    entry = food_entry_update(user=alice, entry_id=entry.id, quantity=3, unit="Large")
+
+    assert (entry.quantity, entry.unit, entry.variant.serving_unit) == (3, "large", "large")
+    assert entry_nutrients(entry)["calories"] == Decimal("214.500")
+
+
 def test_changing_the_unit_converts_again(alice, egg):
     entry = food_entry_create(user=alice, food=egg, quantity=2, unit="large")
 

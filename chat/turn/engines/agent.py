@@ -42,11 +42,11 @@ from chat.tools import (
 from chat.tools.grounding import Said, unneeded_tools
 from chat.turn import steps
 from chat.turn.answers import answer_for, answer_question
-from chat.turn.engines.dispatch import check_intents, gate
+from chat.turn.engines.dispatch import check_intents
 from chat.turn.engines.items import NamedItems
 from chat.turn.engines.machinery import is_json, names_a_tool, not_an_answer, only_machinery
 from chat.turn.engines.messages import current_message, custom_prompts, history_messages
-from chat.turn.execute import commit, question_for, settle
+from chat.turn.execute import commit, gate, question_for, settle
 from chat.turn.prompts import compose_system_prompt
 from chat.turn.types import CoachResponse, Turn, said_logged
 from sparky.words import alternation

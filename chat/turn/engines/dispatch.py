@@ -10,12 +10,11 @@ from django.core.exceptions import ValidationError
 
 from chat.categories import LABELS
 from chat.reading.parser.reading import not_understood
-from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool, run_tool
+from chat.tools import Checked, check_tool, run_tool
 from chat.tools.base import logged_sentence, registry
-from chat.tools.grounding import Said
 from chat.turn.answers import answer_question
 from chat.turn.engines.machinery import not_an_answer
-from chat.turn.execute import question_for, settle
+from chat.turn.execute import allowed_tools, gate, question_for, settle
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
 from measurements.fields import CHECKIN
 from measurements.services import STANDARD_TYPES
@@ -141,24 +140,6 @@ NOTHING_LOGGED = {
     "others": "Nothing logged: I log only your own food and activity.",
     "chat": "Nothing logged.",
 }
-
-
-def allowed_tools(turn: Turn) -> ToolSet | None:
-    """The tools this turn may run: those of the categories the user ticked (Manual), or any
-    (Auto: the categories a model is shown are a focus, not a limit)."""
-    if turn.manual is None:
-        return None
-    return build_chatbot_tools(turn.user, "full", turn.manual)
-
-
-def gate(turn: Turn, *, origin: str, profile: str = "full") -> ToolContext:
-    """The context every call of this turn runs in: who asks (`origin`: parser, intent-json or
-    model; `profile`: a small model's details are grounded strictly) and what the user said, for
-    the grounding check."""
-    said = Said.of(turn.text, image=turn.image is not None, reading=turn.reading, origin=origin)
-    return ToolContext.for_user(
-        turn.user, image=turn.image, source=turn.source, said=said, profile=profile
-    )
 
 
 def _switched_off(name: str) -> str:
