@@ -55,7 +55,13 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
-from chat.reading.question import Question, burn_asked, exercises_asked, read_question
+from chat.reading.question import (
+    Question,
+    burn_asked,
+    checkins_asked,
+    exercises_asked,
+    read_question,
+)
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from nutrition import vocabulary as food_words
@@ -211,6 +217,8 @@ def read(text: str) -> Reading:
         kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
     if kind not in QUESTIONS and kind != "change" and exercises_asked(spelled_out(text)):
         kind = "search"  # "any chest exercises i can do with just dumbbells"
+    if kind == "report" and not parse.intents and checkins_asked(spelled_out(text)):
+        kind = "data_question"  # "my measurement history": asked, though said without a verb
     return Reading(
         text=text,
         tokens=tokens,
