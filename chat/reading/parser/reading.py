@@ -166,12 +166,20 @@ def _parse(text: str) -> ParseResult:
 def _sets_a_goal(tokens: list[str]) -> bool:
     """A goal set without the word goal ("set calories to 2000 a day", "change my protein to
     140g"): a verb that sets, a nutrient a goal is kept for and its number."""
-    verb = next((t for t in tokens if t not in REQUEST_FILLERS), "")  # "please set..."
+    words = [t for t in tokens if t not in REQUEST_FILLERS]  # "please set..."
+    if not words or words[0] not in GOAL_VERBS:
+        return False
+    rest = [t for t in words[1:] if t not in _GOAL_OWNER]
+    # the nutrient itself is set, to a number: never "change the protein shake to 2 scoops"
     return (
-        verb in GOAL_VERBS
-        and any(token in GOAL_NUTRIENTS for token in tokens[1:])
-        and any(token[:1].isdigit() for token in tokens[1:])
+        len(rest) >= 2
+        and rest[0] in GOAL_NUTRIENTS
+        and (rest[1] in ("to", "at") or rest[1][:1].isdigit())
+        and any(token[:1].isdigit() for token in rest)
     )
+
+
+_GOAL_OWNER = frozenset({"my", "the", "daily", "day's", "days"})
 
 
 _BARE_FOOD_WORDS = 7

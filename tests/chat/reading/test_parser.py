@@ -855,8 +855,10 @@ def test_a_goal_sentence_sets_goals_for_every_day(message, goals):
     assert data["only_for_date"] is False and not result.errors
 
 
-def test_a_set_of_an_exercise_sets_no_goal():
+def test_a_set_of_an_exercise_or_a_change_to_a_food_sets_no_goal():
     assert [i.name for i in parse_message("set 3 of squats").intents] == ["log_exercise"]
+    changed = parse_message("change the protein shake to 2 scoops")
+    assert "set_goals" not in [i.name for i in changed.intents]
 
 
 def test_todays_goal_is_for_today_only():
