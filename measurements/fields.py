@@ -164,6 +164,19 @@ def asked(words: list[str]) -> list[tuple[str, tuple[Field, ...]]]:
     return out
 
 
+def everything() -> list[tuple[str, tuple[Field, ...]]]:
+    """Every field of the check-in as `asked` gives them, a reading's under its label, in the
+    order they are shown: what "show me my measurements" reads."""
+    out: list[tuple[str, tuple[Field, ...]]] = []
+    for name, field in CHECKIN.items():
+        reading = next((r for r in READINGS.values() if name in r.fields), None)
+        if reading is None:
+            out.append((field.label, (field,)))
+        elif name == reading.fields[0]:
+            out.append((reading.label, tuple(CHECKIN[n] for n in reading.fields)))
+    return out
+
+
 def readings_in(names) -> list[Reading]:
     """The readings whose every field is among `names` ("bp 120/80" gave both of its fields)."""
     return [r for r in READINGS.values() if set(r.fields) <= set(names)]

@@ -30,6 +30,8 @@ CHECKIN_FIELDS: tuple[str, ...] = tuple(CHECKIN_SPEC["fields"])
 FIELD_UNIT_KINDS: dict[str, str] = {
     name: spec["unit"] for name, spec in CHECKIN_SPEC["fields"].items()
 }
+# What names the check-in as a whole ("measurements", "check-ins").
+CHECKIN_NAMES: frozenset[str] = frozenset(CHECKIN_SPEC["checkin"]["words"])
 # Word -> the field it names ("weighed" -> "weight", "hip" -> "hips").
 CHECKIN_WORDS: dict[str, str] = {
     word: name for name, spec in CHECKIN_SPEC["fields"].items() for word in spec["words"]

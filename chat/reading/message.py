@@ -55,7 +55,13 @@ from chat.reading.parser.vocabulary import (
     SOCIAL,
     SUBJECTS,
 )
-from chat.reading.question import Question, burn_asked, exercises_asked, read_question
+from chat.reading.question import (
+    Question,
+    burn_asked,
+    checkins_asked,
+    exercises_asked,
+    read_question,
+)
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
 from chat.reading.vocabulary import ASKING, FOLLOW_UP, REFERRING, YES
 from measurements.fields import KINDS as CHECKIN_UNIT_KINDS
@@ -222,6 +228,8 @@ def read(text: str) -> Reading:
         kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
     if kind not in QUESTIONS and kind != "change" and exercises_asked(spelled_out(text)):
         kind = "search"  # "any chest exercises i can do with just dumbbells"
+    if kind == "report" and not parse.intents and checkins_asked(spelled_out(text)):
+        kind = "data_question"  # "my measurement history": asked, though said without a verb
     slip = says_a_slip(text)
     fixes = slip or correction is not None
     return Reading(

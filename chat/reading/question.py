@@ -12,10 +12,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from decimal import Decimal
 
 from chat.reading.vocabulary import ASKING
 from exercise import vocabulary as exercise_words
 from measurements import fields as checkin_fields
+from measurements import vocabulary as body_words
 from measurements import vocabulary as durations
 from nutrition import vocabulary as food_words
 from nutrition.answers import intake_nutrient
@@ -63,6 +65,16 @@ _ACTIVITY = re.compile(
 _SINCE = re.compile(rf"\bsince\s+(?:last\s+)?(?P<day>{alternation(WEEKDAYS)})\b", re.I)
 _SINCE_YESTERDAY = re.compile(r"\bsince\s+yesterday\b", re.I)
 _WEIGHT_CHANGE = words_pattern(_WORDS["weight_change"])
+# "show me my measurements", "what have my check-ins been": the check-in as a whole.
+_CHECKIN = words_pattern(body_words.CHECKIN_NAMES)
+_TO_WEIGHT = words_pattern(_WORDS["to_weight"])
+_GOAL_WEIGHT = words_pattern(_WORDS["goal_weight"])
+# "55kg", "140 lbs", "70.5 kilos": a weight said with its unit.
+_A_WEIGHT = re.compile(
+    rf"(?<![\w.])(?P<n>\d+(?:[.,]\d+)?)\s*(?P<unit>{alternation(body_words.WEIGHT_SPELLINGS)})\b",
+    re.I,
+)
+_BARE_NUMBER = re.compile(r"(?<![\w.])(?P<n>\d+(?:[.,]\d+)?)(?![\w.])")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +168,38 @@ class Question:
     named: tuple = ()
     # For an exercise's burn: over how many minutes ("30 min of cycling").
     minutes: int | None = None
+    # For the way to a weight ("how far am i from 55kg"): the weight and the unit said, if any.
+    weight: Decimal | None = None
+    weight_unit: str | None = None
+
+
+def checkins_asked(text: str) -> bool:
+    """Whether a message asks for the user's check-ins as a whole ("show me my measurements",
+    "my measurement history"), not one reading of them and not a reading to log."""
+    return bool(
+        _CHECKIN.search(text)
+        and _ME.search(text)
+        and not re.search(r"\d", text)
+        and not checkin_fields.asked(text.lower().split())
+    )
+
+
+def weight_asked(text: str) -> tuple[Decimal | None, str | None] | None:
+    """The weight a question asks the way to ("how far am i from 55kg" -> (55, "kg"), "how far
+    from my target" -> (None, None)), or None when it asks no such thing. A nutrient's goal
+    ("how far from my protein goal") is not a weight."""
+    lowered = text.lower()
+    if not _TO_WEIGHT.search(lowered) or _NUTRIENTS.search(lowered):
+        return None
+    if found := _A_WEIGHT.search(lowered):
+        return Decimal(found.group("n").replace(",", ".")), body_words.WEIGHT_SPELLINGS[
+            found.group("unit")
+        ]
+    named = _GOAL_WEIGHT.search(lowered)
+    numbers = _BARE_NUMBER.findall(lowered)
+    if named and len(numbers) == 1:  # "how far am i from my goal weight of 60"
+        return Decimal(numbers[0].replace(",", ".")), None
+    return (None, None) if named else None
 
 
 def period_of(text: str) -> Period:
@@ -202,6 +246,10 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
         return None
     if kind == "advice":
         return None
+    if (weight := weight_asked(text)) is not None:
+        return Question("body", "to_weight", period, weight=weight[0], weight_unit=weight[1])
+    if checkins_asked(text):
+        return Question("body", "all", period)
     named = tuple(checkin_fields.asked(list(tokens)))
     if not named and mine and _WEIGHT_CHANGE.search(text):  # "how much have i dropped"
         named = tuple(checkin_fields.asked(["weight"]))

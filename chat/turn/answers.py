@@ -386,6 +386,12 @@ def domain_answer(user, question: Question) -> str | None:
         if start is None:  # "when did I last work out": the last 30 days
             start, end, when = Period("month").dates(end)
         return exercise_answers.history_answer(user, start, end, when)
+    if question.domain == "body" and question.ask == "to_weight":
+        return body_answers.to_weight_answer(user, question.weight, question.weight_unit)
+    if question.domain == "body" and question.ask == "all":
+        if question.period.name == "day" and not question.period.back:
+            start, end, when = Period("month").dates(end)  # "show me my measurements"
+        return body_answers.checkins_answer(user, start, end, when)
     if question.domain == "body":
         return body_answers.history_answer(user, list(question.named), start, end, when)
     if question.domain == "water":

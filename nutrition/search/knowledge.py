@@ -206,12 +206,18 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     # a burrito as a taqueria makes it (185 g, 380 kcal), not a two-piece 217 g plate's half
     "burrito": ("Fast foods, burrito, with beans and cheese",),
     "powerade": ("Beverages, COCA-COLA, POWERADE, lemon-lime flavored, ready-to-drink",),
+    # kinds of food (KINDS) with one everyday choice: a cup of canned vegetable soup, of
+    # blueberries, a protein bar as sold in a wrapper
+    "soup": ("Soup, vegetable with beef broth, canned, prepared with equal volume water",),
+    "berries": ("Blueberries, raw",),
+    "protein bar": ("Formulated bar, ZONE PERFECT CLASSIC CRUNCH BAR, mixed flavors",),
     "monster": ("Beverages, Energy Drink, Monster, fortified with vitamins C, B2, B3, B6, B12",),
 }
 
 
 # Words that name a kind of food, not one food: alone, they are never logged without asking
-# ("fish" is not fish broth, "soup" not beef stock), though the search still lists matches.
+# ("fish" is not fish broth, "soup" not beef stock), though the search still lists matches,
+# unless the everyday table (EVERYDAY) names the one food they mean ("soup": vegetable soup).
 # Some are dishes whose word the catalog uses for something else ("poke": pokeberry shoots).
 KINDS = frozenset(
     {"fish", "sandwich", "sandwiches", "soup", "soups", "candy", "candies", "sweets", "curry"}

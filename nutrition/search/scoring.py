@@ -259,8 +259,10 @@ def _rank(c: Candidate, q: Query) -> None:
         score += BRAND_BONUS  # "frosted flakes": the product itself, not a flavour of it
     c.rank = score
     c.score = max(0.0, min(1.0, score))
-    # A guessed correction or a kind of food lists foods but logs none without asking.
-    c.complete = complete and not (q.described or q.kind or (matched & q.guesses))
+    # A guessed correction or a kind of food lists foods but logs none without asking; a kind
+    # the everyday table names a food for ("soup", "berries") is that food.
+    kind = q.kind and not c.preferred
+    c.complete = complete and not (q.described or kind or (matched & q.guesses))
     if c.user_id is None and "dry mix" in lowered and not {"mix", "dry"} & q.words:
         c.complete = False  # "carrot cake" is no cake mix: offered, never logged as the cake
     survey_dish = c.survey and c.servings and all(zones.get(stem) for stem in q.dish)

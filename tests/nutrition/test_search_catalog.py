@@ -46,6 +46,10 @@ DIARY = [
     ("coffee", r"^Beverages, coffee, brewed, prepared with tap water$"),
     ("coffee with milk", r"^Beverages, coffee, (brewed, prepared with tap water$|.*milk)"),
     ("tea", r"^Beverages, tea, black, brewed, prepared with tap water$"),
+    # kinds of food with one everyday choice
+    ("soup", r"^Soup, vegetable with beef broth, canned, prepared"),
+    ("berries", r"^Blueberries, raw$"),
+    ("protein bar", r"ZONE PERFECT"),
     # meals
     ("rice", r"^Rice, white, .*cooked"),
     ("white rice", r"^Rice, white, .*cooked"),
@@ -196,7 +200,6 @@ NOT_ONE_FOOD = [
     # a kind of food, not one food: not fish broth, not sandwich spread, not beef stock
     ("fish", r"^Fish"),
     ("sandwich", r"[Ss]andwich"),
-    ("soup", r"^Soup"),
     # a dish named by its last word is that dish: not a cookie, not a dressing
     ("carrot cake", r"."),  # the catalog has only a carrot cake mix: not logged as the cake
     ("margarita", r"."),  # a cocktail: never margarine by a one-letter slip

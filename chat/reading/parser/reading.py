@@ -51,6 +51,7 @@ from chat.reading.parser.vocabulary import (
     DESCRIBING,
     EATING,
     FOOD_FILLER,
+    GOAL_NUTRIENTS,
     GOAL_WORDS,
     LOG_VERBS,
     LOGGING_REQUESTS,
@@ -146,8 +147,8 @@ def _parse(text: str) -> ParseResult:
         tokens = strip_late_logging(tokens)
         if not tokens:
             continue
-        if any(token in GOAL_WORDS for token in tokens):  # "change my protein target to 140g"
-            read_goals(tokens, when, reading)
+        if any(token in GOAL_WORDS for token in tokens) or _sets_a_goal(tokens):
+            read_goals(tokens, when, reading)  # "change my protein target to 140g"
             continue
         if tokens[0] in CHANGE_WORDS:
             _read_change(tokens, when, reading)
@@ -160,6 +161,25 @@ def _parse(text: str) -> ParseResult:
     result = _result(text, reading)
     result.bare_food = bare
     return result
+
+
+def _sets_a_goal(tokens: list[str]) -> bool:
+    """A goal set without the word goal ("set calories to 2000 a day", "change my protein to
+    140g"): a verb that sets, a nutrient a goal is kept for and its number."""
+    words = [t for t in tokens if t not in REQUEST_FILLERS]  # "please set..."
+    if not words or words[0] not in GOAL_VERBS:
+        return False
+    rest = [t for t in words[1:] if t not in _GOAL_OWNER]
+    # the nutrient itself is set, to a number: never "change the protein shake to 2 scoops"
+    return (
+        len(rest) >= 2
+        and rest[0] in GOAL_NUTRIENTS
+        and (rest[1] in ("to", "at") or rest[1][:1].isdigit())
+        and any(token[:1].isdigit() for token in rest)
+    )
+
+
+_GOAL_OWNER = frozenset({"my", "the", "daily", "day's", "days"})
 
 
 _BARE_FOOD_WORDS = 7

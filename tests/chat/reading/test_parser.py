@@ -842,6 +842,8 @@ def test_any_text_gives_a_result_whose_intents_are_valid(caplog, text):
         ),
         ("saturated fat goal 20 g and fat goal 70", {"saturated_fat": 20, "fat": 70}),
         ("sodium target 2300 mg", {"sodium": 2300}),
+        ("set calories to 2000 a day", {"calories": 2000}),  # a goal without the word
+        ("please set my protein to 140 g", {"protein": 140}),
     ],
 )
 def test_a_goal_sentence_sets_goals_for_every_day(message, goals):
@@ -851,6 +853,12 @@ def test_a_goal_sentence_sets_goals_for_every_day(message, goals):
     data = result.intents[0].data
     assert {k: v for k, v in data.items() if k in goals} == goals
     assert data["only_for_date"] is False and not result.errors
+
+
+def test_a_set_of_an_exercise_or_a_change_to_a_food_sets_no_goal():
+    assert [i.name for i in parse_message("set 3 of squats").intents] == ["log_exercise"]
+    changed = parse_message("change the protein shake to 2 scoops")
+    assert "set_goals" not in [i.name for i in changed.intents]
 
 
 def test_todays_goal_is_for_today_only():
