@@ -58,7 +58,7 @@ _ENTRY = rf"(?:(?:{_LAST})|{_NAMED})"
 _BARE_ENTRY = rf"(?:(?:{_LAST})|{_NAMED}|(?P<bare>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?))"
 _IT_WAS = alternation(_WORDS["it_was"])
 # "..., not 2", "not just one": the amount it wasn't
-_NOT_SO_MANY = rf",?\s+not\s+{_REALLY}(?:{_NUMBER}|{_any('numbers')})\b.*"
+_NOT_SO_MANY = rf",?\s+not\s+{_REALLY}(?:{_NUMBER}[a-z]*|{_any('numbers')})\b.*"
 _UNDO = re.compile(
     rf"\b(?:{alternation(_WORDS['undo'])})\b(?:\s+{_then('articles')}(?P<target>[a-z][a-z' ]*))?"
 )
@@ -229,13 +229,17 @@ def _amount(said: str, target: str | None) -> Correction | None:
     name = (data.get("food_name") or "").strip()
     if data.get("quantity") is None:
         return None
+    head = name.split()[0] if name else ""
+    if head == "k" and not data.get("unit"):  # "it was 10k": a run's kilometres
+        quantity = float(data["quantity"])
+        return Correction("change", None, quantity=quantity, unit="km", distance=True)
     if (unit := distance_unit_of(name)) or (unit := distance_unit_of(data.get("unit"))):
         # "it was more like 4 miles": the workout's distance
         return Correction(
             "change", None, quantity=float(data["quantity"]), unit=unit, distance=True
         )
-    if singular(name) in durations.HOURS | durations.MINUTES:  # "it was only an hour"
-        hours = singular(name) in durations.HOURS
+    if singular(head) in durations.HOURS | durations.MINUTES:  # "it was only an hour"
+        hours = singular(head) in durations.HOURS
         return Correction(
             "change", None, minutes=round(float(data["quantity"]) * (60 if hours else 1))
         )
@@ -259,12 +263,22 @@ def read_correction(text: str) -> Correction | None:
     if not plain:
         return None
     found = _read(plain, signalled)
-    if found is None and "," in plain:
+    if "," in plain:
+        clauses = []
         for clause in plain.split(","):
             clause, said = _plain(clause)
             signalled = signalled or said
-            if clause and (found := _read(clause, signalled)) is not None:
-                break
+            if clause and (read := _read(clause, signalled)) is not None:
+                clauses.append(read)
+        removal = next((c for c in clauses if c.action in ("undo", "delete")), None)
+        if removal is not None and len(clauses) > 1 and not removal.target:
+            # "actually no bacon, delete that", "nvm the milk, remove it": the other clause
+            # names what is removed, and the conversation finds it by those words
+            found = Correction("delete")
+        elif removal is not None:
+            found = removal
+        elif found is None and clauses:
+            found = clauses[0]
     if found is None:
         return None
     sure = (

@@ -253,9 +253,12 @@ def read(text: str) -> Reading:
 
 
 def _units_said(correction: Correction | None) -> dict[str, str]:
-    if correction is None or not correction.unit:
+    """The unit a correction gives its number in, as each kind of check-in spells it: "oops 33
+    inches" (read as 33 of a food named "inches") is 33 in."""
+    unit = correction and (correction.unit or correction.food)
+    if not unit:
         return {}
-    said = {kind.name: unit_of(kind, correction.unit) for kind in CHECKIN_UNIT_KINDS}
+    said = {kind.name: unit_of(kind, unit) for kind in CHECKIN_UNIT_KINDS}
     return {kind: unit for kind, unit in said.items() if unit}
 
 

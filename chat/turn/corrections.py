@@ -22,7 +22,7 @@ from chat.turn.types import CoachResponse, Turn
 from chat.turn.undo import UndoRefused, reply_undo
 from measurements.fields import CHECKIN
 from nutrition.services import entry_nutrients
-from nutrition.units import unit_text
+from nutrition.units import a_weight, unit_text
 
 _EDIT = {"food": "edit_food_entry", "exercise": "edit_exercise_entry"}
 _DELETE = {"food": "delete_food_entry", "exercise": "delete_exercise_entry"}
@@ -65,6 +65,8 @@ def _proposal(reading: Reading, referred: Referred) -> _Proposal | None:
         found = _undo(referred)
     elif correction.action == "again":
         found = _again(referred)
+    elif referred.amended:  # a report of the entry said again: its amount, never a check-in
+        found = _changed(referred)
     else:
         found = _checkin_fix(reading, referred) or _changed(referred)
     return found or _not_twice(referred)
@@ -262,6 +264,10 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
             # "the rice was white": a kind of the same food, as much as the entry held
             log["quantity"] = float(row.quantity)
             if row.unit:
+                log["unit"] = row.unit
+        else:  # "it was cheese pizza, not pepperoni": as many, or as much by weight
+            log["quantity"] = float(row.quantity)
+            if row.unit and a_weight(row.unit):
                 log["unit"] = row.unit
         return [(_DELETE[kind], {"entry_id": str(row.id)}), ("log_food", log)]
     if kind == "exercise" and correction.distance:

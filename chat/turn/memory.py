@@ -200,6 +200,9 @@ def _checkins(replies: list[ChatMessage]) -> dict[str, tuple[float, str | None]]
     return values
 
 
+# Words that name all of what was just saved ("both", "all of them"), or the last two.
+_BOTH = frozenset({"both", "all", "of", "them", "those", "these", "everything"})
+
 # What "another glass" counts when water was the last thing saved.
 _WATER_UNITS = ("glass", "bottle", "water", "cup")
 
@@ -239,6 +242,9 @@ class Referred:
     # Whether the message names each of `entries` ("there was no rice or beans, remove them"):
     # then all are changed, and Sparky does not ask which.
     each: bool = False
+    # Whether the correction was read from a report of the entry said again with another amount
+    # ("nope, 50 min swim"), not from the reader's own correction.
+    amended: bool = False
 
 
 def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
@@ -251,6 +257,11 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
         logged_again=tuple(_logged_again(entries, reading)),
     )
     correction = reading.correction
+    if correction is None and (amended := _amended(entries, reading)):
+        correction, entry = amended
+        return dataclasses.replace(
+            referred, correction=correction, entries=(entry,), amended=True, logged_again=()
+        )
     if correction is None or not replies:
         return referred
     if correction.action == "undo":
@@ -258,6 +269,30 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
     if correction.action == "again":
         return _again(referred, entries, replies, correction)
     return _changed(user, referred, entries, correction, reading.text)
+
+
+def _amended(entries: list[Remembered], reading: Reading) -> tuple[Correction, Remembered] | None:
+    """A food or workout just saved, reported again with another amount after a slip ("nope,
+    50 min swim", "weights took 30 mins, not 15", "i only had 100g of the chicken"): a change
+    of that entry, never a second one."""
+    if reading.kind == "change" or not reading.slip:
+        return None
+    for intent in reading.logs:
+        data = intent.data or {}
+        if intent.name == "log_exercise" and data.get("duration_minutes"):
+            found = named(entries, data.get("exercise_name") or "", "exercise")[:1]
+            minutes = int(data["duration_minutes"])
+            if found and minutes != found[0].row.duration_minutes:
+                return Correction("change", minutes=minutes), found[0]
+        elif intent.name == "log_food" and data.get("quantity") is not None:
+            found = named(entries, data.get("food_name") or "", "food")[:1]
+            if not found:
+                continue
+            row = found[0].row
+            quantity, unit = float(data["quantity"]), data.get("unit")
+            if quantity != float(row.quantity) or (unit and not _same_word(unit, row.unit or "")):
+                return Correction("change", quantity=quantity, unit=unit), found[0]
+    return None
 
 
 def _logged_again(entries: list[Remembered], reading: Reading) -> list[Remembered]:
@@ -318,6 +353,15 @@ def _changed(user, referred, entries, correction: Correction, text: str) -> Refe
         correction = dataclasses.replace(correction, target=None)
     elif "last" in said:  # "that last one", "the last thing i logged"
         correction = dataclasses.replace(correction, target=None)
+    if said and said <= _BOTH:  # "move both to breakfast", "all of them were lunch"
+        # of one reply that saved several, all it saved ("a cappuccino and a croissant" may be
+        # three rows); else the last two things saved
+        chosen = last_saved(entries, kind)
+        if "both" in said and len(chosen) < 2:
+            chosen = [e for e in entries if kind is None or e.kind == kind][:2]
+        correction = dataclasses.replace(correction, target=None)
+        chosen = tuple(chosen)
+        return dataclasses.replace(referred, correction=correction, entries=chosen, each=True)
     chosen: list[Remembered] = []
     if correction.action == "delete" and not correction.target:
         # "there was no rice, can you remove it": the entry the message names elsewhere

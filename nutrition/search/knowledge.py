@@ -48,6 +48,7 @@ PHRASES = {
     r"blts?": "bacon lettuce tomato sandwich",
     r"(philly )?cheese ?steaks?": "cheese steak sandwich",
     r"pb ?(and|n|&) ?js?|pbjs?": "peanut butter and jelly sandwich",
+    r"pb": "peanut butter",
     r"donuts?": "doughnut",
     r"mayo": "mayonnaise",
     r"(basmati|jasmine) rice": "white rice",

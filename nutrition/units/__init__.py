@@ -22,6 +22,7 @@ from nutrition.units.kin import (  # noqa: F401
 from nutrition.units.parsing import (  # noqa: F401
     Portion,
     Unit,
+    a_weight,
     amount_in_name,
     clean_quantity,
     head_of,

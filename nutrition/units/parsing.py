@@ -242,6 +242,14 @@ def _matches(variant, asked: Unit) -> bool:
     return bool(asked.label) and head_of(variant.serving_unit) == asked.label
 
 
+def a_weight(unit) -> bool:
+    """Whether `unit` is a weight ("g", "oz", "lb"): an amount any food kept by weight takes."""
+    try:
+        return parse_unit(unit).canonical in MASS_G
+    except ValidationError:
+        return False
+
+
 def weighable(unit) -> bool:
     """Whether an amount in `unit` says its own weight or volume ("g", "oz", "cup", "fl oz"),
     so a food kept only by weight can be logged in it."""

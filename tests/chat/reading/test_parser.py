@@ -499,6 +499,15 @@ LOGGED = [
         [food("zero carb tortilla", 2)],
         id="a count before the label still counts",
     ),
+    pytest.param("toast w jam", [food("toast"), food("jam")], id="w alone is with"),
+    pytest.param(
+        "pint of lager at the pub", [food("lager", 1, "pint")], id="where it was had is no food"
+    ),
+    pytest.param(
+        "a handful of granola on top",
+        [food("granola", 1, "handful")],
+        id="on top says where, not a food of its own",
+    ),
 ]
 
 

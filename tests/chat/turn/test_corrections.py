@@ -430,3 +430,66 @@ def test_a_slip_about_something_just_logged_never_logs_it_twice(alice, catalog):
 
     assert ExerciseEntry.objects.for_user(alice).count() == 1
     assert "already" in response.message
+
+
+def test_a_removal_naming_the_food_in_another_clause_removes_only_it(alice, catalog):
+    handle_turn(alice, "2 eggs, a banana and a slice of whole wheat toast for breakfast")
+
+    handle_turn(alice, "actually no banana, delete that")
+
+    names = [e.food.name.split(",")[0] for e in foods(alice)]
+    assert sorted(names) == ["Bread", "Egg"]
+
+
+def test_the_same_workout_said_again_after_a_slip_changes_its_minutes(alice, catalog):
+    handle_turn(alice, "30 min swim")
+
+    response = handle_turn(alice, "nope, 50 min swim")
+
+    (swim,) = ExerciseEntry.objects.for_user(alice)
+    assert swim.duration_minutes == 50
+    assert "50 min" in response.message and "30 min" in response.message
+
+
+def test_only_had_less_of_a_food_changes_its_amount(alice, catalog):
+    handle_turn(alice, "200g chicken breast and a banana for lunch")
+
+    handle_turn(alice, "i only had 100g of the chicken")
+
+    chicken = next(e for e in foods(alice) if e.food.name.startswith("Chicken"))
+    assert len(foods(alice)) == 2 and chicken.quantity == 100
+
+
+def test_a_swap_keeps_how_many_there_were(alice, catalog):
+    handle_turn(alice, "2 eggs for breakfast")
+
+    handle_turn(alice, "oops i meant bananas not eggs")
+
+    (entry,) = foods(alice)
+    assert entry.food.name.startswith("Bananas") and entry.quantity == 2
+
+
+def test_both_moves_everything_the_last_reply_saved(alice, catalog):
+    handle_turn(alice, "2 eggs and a banana for lunch")
+
+    handle_turn(alice, "move both to breakfast pls")
+
+    assert {e.meal_type for e in foods(alice)} == {"breakfast"} and len(foods(alice)) == 2
+
+
+def test_a_second_one_said_with_its_ordinal_is_one_more(alice, catalog):
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "oh and i had a 2nd banana")
+
+    assert len(foods(alice)) == 2 or foods(alice)[0].quantity == 2
+    assert kcal(alice) >= 2 * 100
+
+
+def test_a_workout_said_to_be_an_hour_is_sixty_minutes(alice, catalog):
+    handle_turn(alice, "walked 40 min")
+
+    handle_turn(alice, "the walk was an hour in the end")
+
+    (walk,) = ExerciseEntry.objects.for_user(alice)
+    assert walk.duration_minutes == 60
