@@ -172,6 +172,8 @@ class Correction:
     sure: bool = True
     # Which of what was saved, counted from the first, when the target says so ("the first one").
     ordinal: int | None = None
+    # The amount as a multiple of what was logged ("double the rice": 2, "half of that": 0.5).
+    factor: float | None = None
 
 
 def _plain(text: str) -> tuple[str, bool]:
@@ -313,6 +315,23 @@ _AGAIN = re.compile(
     rf"{_any('numbers')})\s+(?:{alternation(_WORDS['more'])}))"
     rf"(?:\s+(?P<target>[a-z0-9][a-z0-9.' -]*?))?$"
 )
+_TIMES = {word: float(times) for word, times in _WORDS["times"].items()}
+# "make it double the rice", "only ate half of that pizza", "twice as much pasta"
+_MULTIPLE = re.compile(
+    rf"^(?:{_any('times_openers')}\s+)?(?P<times>{alternation(_TIMES)})"
+    rf"(?:\s+{_any('as_much')})?(?:\s+of)?"
+    rf"(?:\s+{_then('determiners')}(?P<target>[a-z][a-z' -]*?))?$"
+)
+
+
+def _multiple(plain: str) -> Correction | None:
+    found = _MULTIPLE.match(plain)
+    if found is None:
+        return None
+    target = _target(found.group("target"))
+    return Correction("change", target, factor=_TIMES[found.group("times")])
+
+
 _SAME_AGAIN = re.compile(rf"^{_AGAIN_OPEN}(?:{alternation(_WORDS['same_again'])})$")
 
 
@@ -389,6 +408,8 @@ def _meal_move(plain: str, signalled: bool = False) -> Correction | None:
 def _read(plain: str, signalled: bool) -> Correction | None:
     if (again := _again(plain)) is not None:
         return again
+    if (multiple := _multiple(plain)) is not None:
+        return multiple
     if signalled and re.fullmatch(_LAST, plain):  # "scratch that last one", "oops, that one"
         return Correction("undo")
     if _REMOVE_LAST.match(plain):

@@ -281,6 +281,8 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
         minutes = correction.minutes
         if minutes is None and correction.quantity is not None and not correction.unit:
             minutes = correction.quantity  # "the run was 40"
+        if minutes is None and correction.factor:  # "it was twice as long"
+            minutes = round(row.duration_minutes * correction.factor)
         if minutes is None:
             return []
         return [(_EDIT[kind], {"entry_id": str(row.id), "duration_minutes": minutes})]
@@ -291,6 +293,8 @@ def _calls(correction: Correction, entry: Remembered) -> list[tuple[str, dict]]:
         changes["quantity"] = correction.quantity
         if correction.unit:
             changes["unit"] = correction.unit
+    elif correction.factor:  # "double the rice": as much again, in the entry's own unit
+        changes["quantity"] = round(float(row.quantity) * correction.factor, 2)
     if not changes:
         return []
     return [(_EDIT[kind], {"entry_id": str(row.id), **changes})]

@@ -279,11 +279,13 @@ def _amended(entries: list[Remembered], reading: Reading) -> tuple[Correction, R
         return None
     for intent in reading.logs:
         data = intent.data or {}
-        if intent.name == "log_exercise" and data.get("duration_minutes"):
+        if intent.name == "log_exercise":
             found = named(entries, data.get("exercise_name") or "", "exercise")[:1]
-            minutes = int(data["duration_minutes"])
-            if found and minutes != found[0].row.duration_minutes:
-                return Correction("change", minutes=minutes), found[0]
+            minutes = data.get("duration_minutes")
+            if minutes is None and len(reading.numbers) == 1 and not data.get("distance"):
+                minutes = reading.numbers[0]  # "nah swam 45": a workout's bare number is minutes
+            if found and minutes and int(minutes) != found[0].row.duration_minutes:
+                return Correction("change", minutes=int(minutes)), found[0]
         elif intent.name == "log_food" and data.get("quantity") is not None:
             found = named(entries, data.get("food_name") or "", "food")[:1]
             if not found:

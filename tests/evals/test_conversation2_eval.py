@@ -6,9 +6,10 @@ a workout's minutes or distance, a weight, waist or steps, one more, an undo, a 
 judged on the whole diary after the last turn; questions per domain and period (food, exercise,
 body, water, goals) that answer from the right domain and write nothing; advice, small talk,
 wishes, plans, negations and other people's meals that write nothing, ask nothing back and do not
-echo the message. NOT TO BE TUNED ON (its header says why): floored at its first measure so later
-changes cannot lose what it reads. The same run with the failing cases and why (never to be read
-to change the reader): `.venv/bin/python bench/diary_eval.py --set conversation2 --failures`.
+echo the message. Unseen until the seventh session, when set 4 became the unseen measure and this
+one a development set, read and tuned on by class; floored so later changes cannot lose what it
+reads. The failing cases and why: `.venv/bin/python bench/diary_eval.py --set conversation2
+--failures`.
 """
 
 import pytest
@@ -17,20 +18,19 @@ from tests.evals.conversations import NOTHING, check_score, check_shape
 from tests.evals.scoring import SETS
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
-# 119 of 223 (53.4%) on first measure, offline (2026-12-06, on a264b25's reader), before anyone
-# read its failures to change the reader; 171 at the sixth session's end, still unread (only
-# counts per tag were looked at). It only ever rises.
-FLOOR = 171 / 223
+# 119 of 223 (53.4%) on first measure, offline (2026-12-06, on a264b25's reader); 171 at the sixth
+# session's end, still unread; 193 in the seventh, tuned on by class. It only ever rises.
+FLOOR = 193 / 223
 
 
-def test_the_second_set_covers_every_kind_and_is_not_to_be_tuned_on():
+def test_the_second_set_covers_every_kind():
     cases = check_shape("conversation2", nothing=NOTHING, corrections=80, quiet=120)
     header = [
         line for line in SETS["conversation2"].read_text().splitlines() if line.startswith("//")
     ]
 
     assert len(cases) >= 200
-    assert len(header) == 8 and "NOT TO BE TUNED ON" in header[0] and "UNSEEN" in header[0]
+    assert len(header) == 8 and "DEVELOPMENT" in header[0]
     assert all(case.id.startswith("cv2-") for case in cases)
     chat = [c for c in cases if c.tags[0] in NOTHING]
     assert all(c.expect.get("asks") is False and c.expect.get("reply_not") for c in chat)

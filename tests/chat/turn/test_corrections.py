@@ -493,3 +493,30 @@ def test_a_workout_said_to_be_an_hour_is_sixty_minutes(alice, catalog):
 
     (walk,) = ExerciseEntry.objects.for_user(alice)
     assert walk.duration_minutes == 60
+
+
+def test_double_the_food_is_twice_what_was_logged(alice, catalog):
+    handle_turn(alice, "a cup of oats for breakfast")
+
+    handle_turn(alice, "make it double the oats")
+
+    (oats,) = foods(alice)
+    assert oats.quantity == 2
+
+
+def test_half_of_it_is_half_what_was_logged(alice, catalog):
+    handle_turn(alice, "2 bananas")
+
+    handle_turn(alice, "i only ate half of that banana tbh")
+
+    (banana,) = foods(alice)
+    assert banana.quantity == 1
+
+
+def test_a_workouts_bare_number_said_again_is_its_minutes(alice, catalog):
+    handle_turn(alice, "swam 30 min")
+
+    handle_turn(alice, "nah swam 45")
+
+    (swim,) = ExerciseEntry.objects.for_user(alice)
+    assert swim.duration_minutes == 45
