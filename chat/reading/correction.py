@@ -15,7 +15,7 @@ import re
 
 from chat.reading.parser.food import FoodItem, food_item
 from chat.reading.parser.tokens import take_quantity, token_at, tokenise
-from chat.reading.parser.vocabulary import CORRECTIONS, REMOVE_WORDS
+from chat.reading.parser.vocabulary import CORRECTIONS, EATING, REMOVE_WORDS
 from chat.reading.replies import numeric_reply
 from chat.reading.vocabulary import NO, load
 from exercise.services import distance_unit_of
@@ -308,7 +308,9 @@ def _entry_words(found: re.Match) -> str | None:
     return _target(groups.get("target") or groups.get("bare"))
 
 
-_AGAIN_OPEN = rf"(?:(?:{alternation(_WORDS['again_openers'])})\s+)*"
+# "and", "oh", "i went back for", and an eating word: "grabbed another slice", "i ate 2 more"
+_AGAIN_OPENERS = {*_WORDS["again_openers"], *EATING, *(f"i {word}" for word in EATING)}
+_AGAIN_OPEN = rf"(?:(?:{alternation(_AGAIN_OPENERS)})\s+)*"
 # "another one", "one more slice", "2 more slices", "another glass", "a second slice"
 _AGAIN = re.compile(
     rf"^{_AGAIN_OPEN}(?:(?P<one>{alternation(_WORDS['again'])})|(?P<n>{_NUMBER}|"

@@ -17,7 +17,7 @@ from chat.reading.correction import Correction
 from chat.reading.message import Reading
 from chat.tools.base import Written
 from chat.turn.execute import carry_out
-from chat.turn.memory import Referred, Remembered, refer
+from chat.turn.memory import CUSTOM, Referred, Remembered, refer
 from chat.turn.types import CoachResponse, Turn
 from chat.turn.undo import UndoRefused, reply_undo
 from measurements.fields import CHECKIN
@@ -165,8 +165,12 @@ def _checkin_fix(reading: Reading, referred: Referred) -> _Proposal | None:
         fields = sorted(near, key=lambda f: abs(math.log(value / old[f])))[:1]
     if len(fields) != 1:
         return None
+    day = saved[fields[0]][1] or "today"
+    if fields[0].startswith(CUSTOM):  # one of the user's own measurements, by its name
+        args = {"name": fields[0].removeprefix(CUSTOM), "value": value, "date": day}
+        return _Proposal(calls=(("log_custom_measurement", args),), checkin=True)
     field = CHECKIN[fields[0]]
-    args = {field.name: value, "date": saved[field.name][1] or "today"}
+    args = {field.name: value, "date": day}
     if (unit := reading.units.get(field.kind.name)) and field.kind.argument:
         args[field.kind.argument] = unit
     return _Proposal(calls=(("log_checkin", args),), checkin=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import uuid
 
 from chat.models import ChatMessage
 from chat.reading.correction import WORKOUT_WORDS, Correction
@@ -15,6 +16,7 @@ from chat.reading.message import Reading
 from chat.tools.lookup import name_score
 from exercise.models import ExerciseEntry
 from measurements.fields import CHECKIN
+from measurements.models import CustomMeasurement
 from nutrition.models import FoodEntry
 from nutrition.services import food_find_best, food_words_spelled
 from nutrition.vocabulary import KIND_WORDS
@@ -182,12 +184,20 @@ def _says(reply: ChatMessage, word: str) -> bool:
     return any(word in str(e.get("summary") or "").lower() for e in entries if isinstance(e, dict))
 
 
-def _checkins(replies: list[ChatMessage]) -> dict[str, tuple[float, str | None]]:
-    """The check-in values recent replies saved, by field, with the day each was for; the
-    newest reply's value wins."""
+# What a custom measurement is remembered by among the check-in's fields: "custom:Body fat".
+CUSTOM = "custom:"
+
+
+def _checkins(user, replies: list[ChatMessage]) -> dict[str, tuple[float, str | None]]:
+    """The check-in values recent replies saved, by field, with the day each was for, and the
+    user's own measurements (`CUSTOM` and their name: "typo 21%" of a body fat); the newest
+    reply's value wins."""
     values: dict[str, tuple[float, str | None]] = {}
+    custom: list[str] = []
     for reply in replies[:CHECKIN_REPLIES]:
         for entry in (reply.metadata.get("response") or {}).get("entries") or []:
+            if isinstance(entry, dict) and entry.get("kind") == "custom_measurement":
+                custom.append(str(entry.get("id")))
             if not isinstance(entry, dict) or entry.get("kind") != "checkin":
                 continue
             after = (entry.get("undo") or {}).get("after") or {}
@@ -197,7 +207,25 @@ def _checkins(replies: list[ChatMessage]) -> dict[str, tuple[float, str | None]]
                         values[name] = (float(value), entry.get("date"))
                     except (TypeError, ValueError):
                         continue
+    custom = [pk for pk in custom if _a_uuid(pk)]
+    rows = (
+        CustomMeasurement.objects.for_user(user).select_related("category").in_bulk(custom)
+        if custom
+        else {}
+    )
+    for pk in custom:  # newest first, as the replies are
+        row = rows.get(uuid.UUID(pk))
+        if row is not None:
+            values.setdefault(CUSTOM + row.category.name, (float(row.value), str(row.entry_date)))
     return values
+
+
+def _a_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 # Words that name all of what was just saved ("both", "all of them"), or the last two.
@@ -253,7 +281,7 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
     entries = remembered(user, history, replies)
     referred = Referred(
         correction=reading.correction,
-        checkins=_checkins(replies),
+        checkins=_checkins(user, replies),
         logged_again=tuple(_logged_again(entries, reading)),
     )
     correction = reading.correction

@@ -9,7 +9,7 @@ import pytest
 from chat.turn.coach import handle_turn
 from chat.turn.undo import reply_undo
 from exercise.models import ExerciseEntry
-from measurements.models import CheckInMeasurement
+from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition.models import FoodEntry, WaterIntake
 from nutrition.services import entry_nutrients
 
@@ -520,3 +520,21 @@ def test_a_workouts_bare_number_said_again_is_its_minutes(alice, catalog):
 
     (swim,) = ExerciseEntry.objects.for_user(alice)
     assert swim.duration_minutes == 45
+
+
+def test_a_typo_in_a_measurement_of_the_users_own_is_put_right(alice, catalog):
+    handle_turn(alice, "body fat 22%")
+
+    response = handle_turn(alice, "typo 21%")
+
+    (row,) = CustomMeasurement.objects.for_user(alice)
+    assert float(row.value) == 21
+    assert response.message.startswith("Fixed")
+
+
+def test_an_eating_word_before_another_is_one_more(alice, catalog):
+    handle_turn(alice, "2 eggs")
+
+    handle_turn(alice, "grabbed another egg")
+
+    assert sum(e.quantity for e in foods(alice)) == 3
