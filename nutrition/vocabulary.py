@@ -73,6 +73,11 @@ MEAL_WORDS: dict[str, str] = MEAL_NAMES | {
     word: meal for meal, words in _meals["times"].items() for word in words
 }
 
+# Word -> meal, said only last after "for" ("steak and chips for tea").
+MEAL_LAST_AFTER_FOR: dict[str, str] = {
+    word: meal for meal, words in _meals["said_last_after_for"].items() for word in words
+}
+
 _foods = _load("foods")
 # Foods people name most often, for knowing a message is about food before any search.
 COMMON_FOODS: frozenset[str] = frozenset(_foods["common"])

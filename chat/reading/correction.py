@@ -63,7 +63,10 @@ _UNDO = re.compile(
     rf"\b(?:{alternation(_WORDS['undo'])})\b(?:\s+{_then('articles')}(?P<target>[a-z][a-z' ]*))?"
 )
 _REMOVE_LAST = re.compile(rf"^(?:{_REMOVE})\s+(?:{_LAST})$")
-_DAYS = rf"(?:\s+{_any('from_when')}\s+(?:my\s+)?(?:{_MEAL}|{alternation(_PARTS['days'])}))?"
+_DAYS = (
+    rf"(?:\s+{_any('from_when')}\s+(?:my\s+)?(?:(?P<of_meal>{_MEAL})|"
+    rf"{alternation(_PARTS['days'])}))?"
+)
 _REMOVE_NAMED = (
     re.compile(rf"^(?:{_REMOVE})\s+{_NAMED}{_DAYS}$"),
     re.compile(
@@ -174,6 +177,9 @@ class Correction:
     ordinal: int | None = None
     # The amount as a multiple of what was logged ("double the rice": 2, "half of that": 0.5).
     factor: float | None = None
+    # The meal the entry was logged for, when the words say so ("the eggs from breakfast", "the
+    # one from lunch"); `meal` is where a move puts it.
+    of_meal: str | None = None
 
 
 def _plain(text: str) -> tuple[str, bool]:
@@ -289,8 +295,28 @@ def read_correction(text: str) -> Correction | None:
         or (found.meal is not None and found.sure)
         or bool(_EXPLICIT.search(plain))
     )
+    found = _of_meal(found)
     ordinal = numeric_reply(found.target) if found.target else None
     return dataclasses.replace(found, sure=sure, ordinal=ordinal)
+
+
+# "the eggs from breakfast", "the one from lunch", "my coffee at breakfast": the meal it was for
+_OF_MEAL = re.compile(
+    rf"^(?P<words>.*?)\s*\b(?:{_any('from_when')})\s+(?:my\s+|this\s+)?(?P<meal>{_MEAL})$"
+)
+# What names no food of its own: "the one", "that thing".
+_NO_NAME = frozenset(_PARTS["no_name"])
+
+
+def _of_meal(found: Correction) -> Correction:
+    if found.target and set(found.target.split()) <= _NO_NAME:  # "the one from lunch"
+        found = dataclasses.replace(found, target=None)
+    said = _OF_MEAL.match(found.target or "")
+    if said is None:
+        return found
+    words = _target(said.group("words"))
+    target = None if words is None or set(words.split()) <= _NO_NAME else words
+    return dataclasses.replace(found, target=target, of_meal=MEAL_NAMES[said.group("meal")])
 
 
 # Words that make a message a correction whatever the diary holds.
@@ -419,7 +445,8 @@ def _read(plain: str, signalled: bool) -> Correction | None:
     if found := _UNDO.search(plain):
         return Correction("undo", _target(found.group("target")))
     if found := _first(_REMOVE_NAMED, plain):
-        return Correction("delete", _target(found.group("target")))
+        meal = found.groupdict().get("of_meal")
+        return Correction("delete", _target(found.group("target")), of_meal=MEAL_NAMES.get(meal))
     if found := _first(_MOVE, plain):
         target = found.groupdict().get("target")
         return Correction("change", _target(target), meal=MEAL_NAMES[found.group("meal")])

@@ -227,7 +227,8 @@ def _said(proposal: _Proposal) -> str:
         if correction.meal and correction.quantity is None:
             parts.append(f"Moved the {name} to {correction.meal}.")
         else:
-            parts.append(f"The {name} is now {_amount(entry)}, not {before}.")
+            verb = "are" if name.endswith("s") and not name.endswith("ss") else "is"
+            parts.append(f"The {name} {verb} now {_amount(entry)}, not {before}.")
     return " ".join(parts)
 
 

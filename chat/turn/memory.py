@@ -228,6 +228,11 @@ def _a_uuid(text: str) -> bool:
     return True
 
 
+# "the previous one", "the one before": the entry saved before the last.
+_BEFORE_THE_LAST = frozenset({"previous", "before", "penultimate"})
+# "the last two", "the last 3 things"
+_COUNTS = {"two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4}
+
 # Words that name all of what was just saved ("both", "all of them"), or the last two.
 _BOTH = frozenset({"both", "all", "of", "them", "those", "these", "everything"})
 
@@ -285,6 +290,8 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
         logged_again=tuple(_logged_again(entries, reading)),
     )
     correction = reading.correction
+    if correction is not None and correction.of_meal:  # "the eggs from breakfast"
+        entries = [e for e in entries if e.kind == "food" and e.row.meal_type == correction.of_meal]
     if correction is None and (amended := _amended(entries, reading)):
         correction, entry = amended
         return dataclasses.replace(
@@ -383,6 +390,13 @@ def _changed(user, referred, entries, correction: Correction, text: str) -> Refe
         correction = dataclasses.replace(correction, target=None)
     elif "last" in said:  # "that last one", "the last thing i logged"
         correction = dataclasses.replace(correction, target=None)
+    before_the_last = bool(said & _BEFORE_THE_LAST) and len(entries) > 1
+    if before_the_last:  # "the previous one was a tea": the entry before the last
+        correction = dataclasses.replace(correction, target=None)
+    if "last" in said and (count := _COUNTS.get(next(iter(said - {"last", "the"}), ""))):
+        chosen = tuple(e for e in entries if kind is None or e.kind == kind)[:count]
+        correction = dataclasses.replace(correction, target=None)  # "remove the last two"
+        return dataclasses.replace(referred, correction=correction, entries=chosen, each=True)
     if said and said <= _BOTH:  # "move both to breakfast", "all of them were lunch"
         # of one reply that saved several, all it saved ("a cappuccino and a croissant" may be
         # three rows); else the last two things saved
@@ -400,7 +414,9 @@ def _changed(user, referred, entries, correction: Correction, text: str) -> Refe
         return dataclasses.replace(
             referred, correction=correction, entries=tuple(chosen), each=True
         )
-    if correction.target and (n := correction.ordinal):
+    if before_the_last:
+        chosen = [entries[1]]
+    elif correction.target and (n := correction.ordinal):
         chosen = in_order(entries)[n - 1 : n]  # "the first one was 2 cups"
     elif correction.target and " and " in correction.target:  # "pasta + garlic bread"
         parts = [named(entries, part, kind)[:1] for part in correction.target.split(" and ")]

@@ -86,9 +86,13 @@ def entry_micronutrients(entry: FoodEntry) -> dict[str, Decimal | None]:
     return micronutrients_for(entry.food, portion.multiplier)
 
 
-def meal_for_word(word) -> str | None:
-    """The meal a word names ("supper" -> "dinner", "brekkie" -> "breakfast"), else None."""
-    meal = MEAL_SYNONYMS.get(" ".join(str(word or "").lower().split()))
+def meal_for_word(word, *, last_after_for: bool = False) -> str | None:
+    """The meal a word names ("supper" -> "dinner", "brekkie" -> "breakfast"), else None;
+    `last_after_for`: the word is said last, after "for", where "tea" is the evening meal."""
+    said = " ".join(str(word or "").lower().split())
+    meal = MEAL_SYNONYMS.get(said)
+    if meal is None and last_after_for:
+        return vocabulary.MEAL_LAST_AFTER_FOR.get(said)
     return meal.value if meal is not None else None
 
 

@@ -422,7 +422,8 @@ def _natural(base: _Base, amount: Decimal, unsized: bool = False, several=False)
                 return _via_variant(base, entire, amount)
         # "spinach" is not one leaf, "broccoli" not one spear: a part of the plant is no helping
         part = piece is not None and amount <= 1 and head_of(piece.serving_unit) in PART_PIECES
-        standard = _standard_piece(base) if piece is not None and (whole or big) else None
+        # a piece sized by the table: when the catalog's own is a pound's yield, or it has none
+        standard = _standard_piece(base) if piece is None or whole or big else None
         if standard is not None:
             return replace(
                 standard,
@@ -538,7 +539,10 @@ def _one_serving(base: _Base, amount: Decimal) -> Portion | None:
 def _standard_piece(base: _Base) -> Portion | None:
     """One piece of a food STANDARD_PIECES sizes ("a steak"), in its unit, or None."""
     words = {_singular(w) for w in re.findall(r"[a-z]+", base.food.name.lower())}
-    size = next((s for word, s in STANDARD_PIECES.items() if word in words), None)
+    size = next(
+        (s for name, s in STANDARD_PIECES.items() if all(w in words for w in name.split())),
+        None,
+    )
     if size is None or size.unit not in MASS_G or not base.grams:
         return None
     grams = size.amount * MASS_G[size.unit]

@@ -276,3 +276,13 @@ def test_a_steak_with_no_amount_is_a_steak_as_served_not_a_3_oz_serving():
 
     assert (p.quantity, p.unit) == (Decimal("6.000"), "oz")
     assert kcal(steak, 5, "oz") == 364  # an amount said is kept
+
+
+def test_rice_cakes_counted_with_no_piece_of_their_own_are_rice_cakes_not_servings():
+    # the catalog keeps rice cakes by 100 g, with no cake of its own: 3 of them are 27 g, never
+    # 3 x 100 g (1,100+ kcal)
+    cakes = catalog_food("Rice cake, cracker", 392, servings=[])
+
+    p = portion(food=cakes, quantity=3)
+
+    assert (p.quantity, p.unit) == (Decimal("27.000"), "g")

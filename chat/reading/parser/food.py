@@ -46,7 +46,8 @@ CALORIES_HINT = (
 def take_meal(tokens: list[str]) -> tuple[str | None, list[str]]:
     """The meal named in a clause ('for breakfast', 'lunch was', 'as a snack') and the rest."""
     for i, token in enumerate(tokens):
-        meal = meal_for_word(token)
+        last_after_for = i == len(tokens) - 1 and token_at(tokens, i - 1) == "for"
+        meal = meal_for_word(token, last_after_for=last_after_for)
         if meal is None:
             continue
         before, after = token_at(tokens, i - 1), token_at(tokens, i + 1)

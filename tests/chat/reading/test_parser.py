@@ -508,6 +508,12 @@ LOGGED = [
         [food("granola", 1, "handful")],
         id="on top says where, not a food of its own",
     ),
+    pytest.param(
+        "steak and chips for tea",
+        [food("steak", meal="dinner"), food("chips", meal="dinner")],
+        id="for tea said last is the evening meal",
+    ),
+    pytest.param("a cup of tea", [food("tea", 1, "cup")], id="a cup of tea stays a drink"),
 ]
 
 

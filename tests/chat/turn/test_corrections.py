@@ -538,3 +538,34 @@ def test_an_eating_word_before_another_is_one_more(alice, catalog):
     handle_turn(alice, "grabbed another egg")
 
     assert sum(e.quantity for e in foods(alice)) == 3
+
+
+def test_the_one_from_a_meal_is_the_entry_of_that_meal(alice, catalog):
+    handle_turn(alice, "a slice of whole wheat toast for breakfast")
+    handle_turn(alice, "a banana for lunch")
+    handle_turn(alice, "2 eggs for dinner")
+
+    handle_turn(alice, "delete the one from lunch")
+
+    assert sorted(e.food.name.split(",")[0] for e in foods(alice)) == ["Bread", "Egg"]
+
+
+def test_the_last_two_are_the_two_things_saved_last(alice, catalog):
+    handle_turn(alice, "a banana")
+    handle_turn(alice, "2 eggs")
+    handle_turn(alice, "a cup of oats")
+
+    handle_turn(alice, "remove the last two")
+
+    assert [e.food.name.split(",")[0] for e in foods(alice)] == ["Bananas"]
+
+
+def test_the_previous_one_is_the_entry_before_the_last(alice, catalog):
+    handle_turn(alice, "a banana")
+    handle_turn(alice, "2 eggs")
+
+    response = handle_turn(alice, "the previous one was 2 bananas")
+
+    banana = next(e for e in foods(alice) if e.food.name.startswith("Bananas"))
+    assert banana.quantity == 2 and len(foods(alice)) == 2
+    assert "now 2" in response.message
