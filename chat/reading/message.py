@@ -224,7 +224,7 @@ def read(text: str) -> Reading:
     sure = correction is not None and correction.sure
     kind = "change" if sure else _kind(spelled_out(text), list(tokens), parse)
     if kind not in QUESTIONS and kind != "change":
-        kind = asked_as(spelled_out(text), tokens) or kind  # "water since monday": asked
+        kind = asked_as(spelled_out(text), tokens, kind) or kind  # "water since monday"
     if kind == "report" and not parse.intents and checkins_asked(spelled_out(text)):
         kind = "data_question"  # "my measurement history": asked, though said without a verb
     slip = says_a_slip(text)

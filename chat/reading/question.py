@@ -80,6 +80,7 @@ _RICH = words_pattern(_WORDS["rich"])
 _INTAKE = words_pattern(_WORDS["intake"])
 _FOODS = words_pattern({"food", "foods", "eat", "snack", "snacks", "sources", "source"})
 _NEED = words_pattern(_WORDS["need"])
+_LEFT = words_pattern(_WORDS["left"])
 _HOW_MUCH_OF = re.compile(r"\bhow\s+(?:much|many)\b")
 _HOW_MUCH = re.compile(rf"\b(?:{alternation(_WORDS['how_much'])})\b")
 # The activities' words, longest first: "how long would i have to swim" names swimming.
@@ -192,7 +193,10 @@ def period_asked(text: str, tokens) -> bool:
     no entry is logged for (several days, the latest, a history), no number and nothing done."""
     lowered = text.lower()
     period = period_of(lowered)
-    if not (period.several_days or period.name == "latest") or re.search(r"\d", lowered):
+    unsaid = lowered  # "water over the last 7 days": the period's own number is no amount
+    for said in _PERIODS.values():
+        unsaid = said.sub(" ", unsaid)
+    if not (period.several_days or period.name == "latest") or re.search(r"\d", unsaid):
         return False
     if _tells_done(tokens):
         return False  # "walked every day this week", "log water since monday"
@@ -222,14 +226,20 @@ def _tells_done(tokens) -> bool:
     return any(t in DONE or t in LOG_VERBS or t in EATING for t in tokens)
 
 
-def asked_as(text: str, tokens) -> str | None:
-    """The kind of question a message is whatever its grammar, else None: a burn asked ("if i
-    swim for an hour how much would i burn"), exercises asked for ("any chest exercises i can do
-    with just dumbbells", "proper form for squats"), a record over days ("water this week")."""
-    if burn_asked(text) or training_asked(text) or _HOW_TO_DO.match(text):
+def asked_as(text: str, tokens, kind: str) -> str | None:
+    """The kind of question a message of `kind` is whatever its grammar, else None: a burn
+    asked ("if i swim for an hour how much would i burn"), exercises asked for ("any chest
+    exercises i can do with just dumbbells"); said as a report, exercises for a muscle ("proper
+    form for squats"), foods rich in a nutrient ("high fiber foods") or a record over days
+    ("water this week"). A wish, a plan, a negation stay what they are."""
+    if burn_asked(text):
         return "question"
     if exercises_asked(text):
         return "search"
+    if kind not in ("report", "chat"):
+        return None
+    if training_asked(text) or _HOW_TO_DO.match(text):
+        return "question"
     if rich_asked(text):
         return "food_question"
     if period_asked(text, tokens):
@@ -336,7 +346,9 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
     own = mine or (kind == "data_question" and (period.several_days or period.name == "latest"))
     nutrient = intake_nutrient(text)
     asks_of_one = text.lower().split()[:1] in (["is"], ["are"], ["does"], ["do"], ["has"])
-    needed = _HOW_MUCH_OF.search(text.lower()) and _NEED.search(text)
+    # "how much water should i drink a day"; "how much more protein do i need today" asks what
+    # is left of the user's own day
+    needed = _HOW_MUCH_OF.search(text.lower()) and _NEED.search(text) and not _LEFT.search(text)
     if needed and (_WATER.search(text) or nutrient):  # "how much water should i drink a day"
         return Question("guide", "detail", period, subject=nutrient or "water")
     if nutrient and _RICH.search(text) and not asks_of_one and (_FOODS.search(text) or not mine):

@@ -104,6 +104,15 @@ def test_an_exercises_form_or_muscles_describe_it_and_log_nothing(
     assert ExerciseEntry.objects.for_user(alice).count() == 0
 
 
+def test_a_wish_to_train_a_muscle_stays_a_wish(alice_api, alice, gym):
+    response = alice_api.post(
+        "/api/chat/", {"message": "i wanna build some muscle in my arms"}, format="json"
+    )
+
+    assert response.json()["entries"] == []
+    assert "Triceps Extension" not in response.json()["message"]
+
+
 def test_what_was_trained_since_monday_is_the_users_own_since_monday(
     alice_api, alice, bob, catalog, day
 ):
@@ -120,7 +129,9 @@ def test_what_was_trained_since_monday_is_the_users_own_since_monday(
     assert "walking" not in reply and "swimming" not in reply.lower()
 
 
-@pytest.mark.parametrize("question", ["water since monday", "water intake for the week"])
+@pytest.mark.parametrize(
+    "question", ["water since monday", "water intake for the week", "water over the last 7 days"]
+)
 def test_water_asked_without_a_verb_is_read_never_logged(alice_api, alice, day, question):
     WaterIntake.objects.create(user=alice, entry_date=day, glasses_consumed=3)
 
@@ -195,10 +206,13 @@ def test_how_much_water_a_day_is_answered_offline_in_plain_words(alice_api):
     assert "AI service" not in reply and "eaten" not in reply
 
 
-def test_how_much_of_a_nutrient_a_day_is_the_users_reference(alice_api):
+def test_how_much_of_a_nutrient_a_day_is_the_users_reference(alice_api, alice):
     reply = ask(alice_api, "how much protein do i need a day?")
+    UserGoalFactory(user=alice, protein=140)
+    left = ask(alice_api, "how much more protein do i need today")
 
     assert "50 g of protein a day" in reply and "Daily Value" in reply
+    assert "140" in left and "to go" in left and "a day" not in left
 
 
 def test_foods_rich_in_a_nutrient_are_foods_people_know(alice_api, alice):
