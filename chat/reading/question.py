@@ -81,6 +81,7 @@ _INTAKE = words_pattern(_WORDS["intake"])
 _FOODS = words_pattern({"food", "foods", "eat", "snack", "snacks", "sources", "source"})
 _NEED = words_pattern(_WORDS["need"])
 _LEFT = words_pattern(_WORDS["left"])
+_TOTAL = words_pattern(_WORDS["total"])
 _HOW_MUCH_OF = re.compile(r"\bhow\s+(?:much|many)\b")
 _HOW_MUCH = re.compile(rf"\b(?:{alternation(_WORDS['how_much'])})\b")
 # The activities' words, longest first: "how long would i have to swim" names swimming.
@@ -188,20 +189,23 @@ def training_asked(text: str) -> bool:
 
 
 def period_asked(text: str, tokens) -> bool:
-    """Whether a message without a verb asks for a record over days ("water since monday",
-    "steps this week?", "waist measurement history pls"): a domain's record named with a period
-    no entry is logged for (several days, the latest, a history), no number and nothing done."""
+    """Whether a message without a verb asks for a record over days or its total ("water since
+    monday", "steps this week?", "waist measurement history pls", "total carbs today"): a
+    domain's record named with a period no entry is logged for (several days, the latest, a
+    history) or a word of totals, no number and nothing done."""
     lowered = text.lower()
     period = period_of(lowered)
     unsaid = lowered  # "water over the last 7 days": the period's own number is no amount
     for said in _PERIODS.values():
         unsaid = said.sub(" ", unsaid)
-    if not (period.several_days or period.name == "latest") or re.search(r"\d", unsaid):
-        return False
+    over_days = period.several_days or period.name == "latest"
+    if not (over_days or _TOTAL.search(lowered)) or re.search(r"\d", unsaid):
+        return False  # "total carbs today": a total is asked, whatever the period
     if _tells_done(tokens):
         return False  # "walked every day this week", "log water since monday"
     return bool(
         _WATER.search(lowered)
+        or _NUTRIENTS.search(lowered)
         or _EXERCISE.search(lowered)
         or _CHECKIN.search(lowered)
         or checkin_fields.asked(list(tokens))
@@ -355,6 +359,8 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
         return Question("food", "rich", period, subject=nutrient)  # "foods high in iron"
     if nutrient and mine and _INTAKE.search(text):
         return Question("intake", "detail", period, subject=nutrient)  # "enough iron?"
+    if nutrient and own and period.several_days:  # "protein this week", "my fiber since monday"
+        return Question("intake", "detail", period, subject=nutrient)
     if (activity := burn_asked(text)) and not re.search(r"\b(?:did|have|today)\b", text.lower()):
         return Question("exercise", "detail", period, subject=activity, minutes=minutes_in(text))
     if exercises_asked(text) or training_asked(text):

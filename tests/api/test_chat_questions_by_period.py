@@ -229,3 +229,26 @@ def test_foods_rich_in_a_nutrient_are_foods_people_know(alice_api, alice):
     assert reply.index("Spinach") < reply.index("Chrysanthemum")
     assert "Spinach" in said_otherwise
     assert FoodEntry.objects.for_user(alice).count() == 0
+
+
+def test_a_total_asked_without_a_verb_is_the_days_never_an_option(alice_api, alice, catalog):
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2)
+    ExerciseEntryFactory(user=alice, exercise=catalog["running"], duration_minutes=20)
+
+    carbs = ask(alice_api, "total carbs today")
+    minutes = ask(alice_api, "total workout time today pls")
+
+    assert carbs.startswith("Today") and "carbs" in carbs
+    assert "20 min" in minutes
+    assert FoodEntry.objects.for_user(alice).count() == 1
+    assert ExerciseEntry.objects.for_user(alice).count() == 1
+
+
+def test_a_nutrient_over_several_days_is_the_days_average_against_the_reference(
+    alice_api, alice, catalog, day
+):
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2, entry_date=day)
+
+    reply = ask(alice_api, "protein this week")
+
+    assert reply.startswith("This week") and "g of protein a day on average" in reply
