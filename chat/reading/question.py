@@ -1,7 +1,12 @@
-"""What a question asks and of which domain, read from its words: the exercise catalog or the
-user's workouts, their body's readings over a period, their water over several days, or a thing
-to describe ("what is a burpee"). Read once with the message (chat.reading.message.Reading
-.question); chat.turn.answers answers it from the domain it names.
+"""What a question asks and of which domain, read from its words: the exercise catalog (by
+muscle, "what can i do for my triceps") or the user's workouts, their body's readings over a
+period and in the unit asked, their water or a nutrient over several days, a day's guide ("how
+much water should i drink a day"), foods rich in a nutrient, or a thing to describe ("what is a
+burpee", "how do you do a romanian deadlift"). The days come from one list of period words
+("yday", "since monday", "last month", "history"). Read once with the message
+(chat.reading.message.Reading.question); chat.turn.answers answers it from the domain it names.
+`asked_as` says when a message said without a verb is a question all the same ("water since
+monday", "total carbs today", "high fiber foods"): such a message never logs.
 
 A question this does not place (a food's facts, the day's numbers, what was eaten, advice) has
 no Question: those are read as before, by the Reading's kind.
