@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from django.db.models import Q
+from django.db.models import Case, IntegerField, Q, When
 from django.db.models.functions import Length
 
 from exercise import vocabulary
@@ -23,6 +23,13 @@ _GROUP_IN = "Muscle group: {}."
 _GROUP_OF_WORD = {
     word: group for group, words in vocabulary.MUSCLE_GROUPS.items() for word in words
 }
+# A word of the question -> the muscle it asks for, as the catalog names it ("glute" -> "Glutes").
+_MUSCLE_OF_WORD = {word: muscle for muscle, words in vocabulary.MUSCLES.items() for word in words}
+# "Muscles: Gluteus maximus (Glutes)." (worked most) and "Also works: ... (Glutes)." in wger's
+# descriptions.
+_WORKS_FIRST = r"Muscles: [^(.\n]*\({}\)"
+_WORKS_MOST = r"Muscles: [^.\n]*\({}\)"
+_WORKS_ALSO = r"Also works: [^.\n]*\({}\)"
 SHOWN = 5
 # The half hour an exercise's burn is told for.
 _HALF_HOUR = 30
@@ -34,6 +41,16 @@ def muscle_group(words: str) -> str | None:
     for word in sorted(_GROUP_OF_WORD, key=len, reverse=True):
         if f" {word} " in plain:
             return _GROUP_OF_WORD[word]
+    return None
+
+
+def muscle_named(words: str) -> str | None:
+    """The muscle a phrase names ("glute", "my triceps"), as the catalog's descriptions name it;
+    None when it names none (a group alone, "legs", is muscle_group's)."""
+    plain = f" {re.sub(r'[^a-z ]+', ' ', (words or '').lower())} "
+    for word in sorted(_MUSCLE_OF_WORD, key=len, reverse=True):
+        if f" {word} " in plain:
+            return _MUSCLE_OF_WORD[word]
     return None
 
 
@@ -74,18 +91,32 @@ def search_answer(user, subject: str) -> str:
     by the equipment it names ("with dumbbells", "no equipment"), else by name ("rowing"), each
     with what half an hour of it burns for this user."""
     group = muscle_group(subject)
+    muscle = muscle_named(subject)
+    if muscle == group:  # "shoulder exercises": the group's own exercises say it best
+        muscle = None
     equipment = equipment_asked(subject)
     with_what = {None: "", "none": " with no equipment"}.get(equipment, f" with a {equipment}")
-    if group is not None or equipment is not None:
+    if group is not None or equipment is not None or muscle is not None:
         exercises = Exercise.objects.visible_to(user)
-        if group is not None:
+        if muscle is not None:  # those that work it most first, then those that work it too
+            most = Q(description__regex=_WORKS_MOST.format(muscle))
+            exercises = exercises.filter(most | Q(description__regex=_WORKS_ALSO.format(muscle)))
+            first = Q(description__regex=_WORKS_FIRST.format(muscle))
+            exercises = exercises.annotate(
+                most=Case(
+                    When(first, then=0), When(most, then=1), default=2, output_field=IntegerField()
+                )
+            )
+        elif group is not None:
             exercises = exercises.filter(description__contains=_GROUP_IN.format(group))
+        order = ("most",) if muscle is not None else ()
         found = list(
-            _with_equipment(exercises, equipment).order_by("-is_custom", Length("name"), "name")[
-                :SHOWN
-            ]
+            _with_equipment(exercises, equipment).order_by(
+                "-is_custom", *order, Length("name"), "name"
+            )[:SHOWN]
         )
-        what = f"exercises for the {group.lower()}" if group else "exercises"
+        named = muscle or group
+        what = f"exercises for the {named.lower()}" if named else "exercises"
         what += with_what
         heading = f"In the exercise catalog, {what}:"
     else:
@@ -104,6 +135,8 @@ def search_answer(user, subject: str) -> str:
 
 def _first_sentence(description: str | None) -> str:
     text = (description or "").split("\n")[0].strip()
+    if "http" in text:  # a link, not a description
+        return ""
     found = re.match(r"(.+?[.!?])(\s|$)", text)
     return (found.group(1) if found else text).strip()
 
@@ -119,10 +152,34 @@ def detail_answer(user, subject: str, minutes: int | None = None) -> str | None:
     said_again = about.lower().startswith(exercise.name.lower()[:12])  # "Swimming, ...": the name
     line = exercise.name if not about or said_again else f"{exercise.name}: {about}"
     line = line.rstrip(".") + "."
-    group = re.search(r"Muscle group: ([A-Za-z ]+)\.", exercise.description or "")
-    if group:
-        line += f" It works the {group.group(1).lower()}."
+    line += _works(exercise.description or "")
     return f"{line} For you, {_burn(user, exercise, minutes or _HALF_HOUR)}. Nothing was logged."
+
+
+def _works(description: str) -> str:
+    """ " It works the legs: mostly the quads, and the glutes too.", from the catalog's
+    description; "" when it names no muscle group."""
+    group = re.search(r"Muscle group: ([A-Za-z ]+)\.", description)
+    if group is None:
+        return ""
+    text = f" It works the {group.group(1).lower()}"
+    most, also = (_bracketed(description, lead) for lead in ("Muscles", "Also works"))
+    if most:
+        text += f": mostly the {_listed(most)}"
+        if also:
+            text += f", and the {_listed(also)} too"
+    return text + "."
+
+
+def _bracketed(description: str, lead: str) -> list[str]:
+    """The muscles in brackets after `lead` ("Muscles: Gluteus maximus (Glutes)." -> Glutes)."""
+    found = re.search(rf"{lead}: ([^.\n]*)", description)
+    return re.findall(r"\(([A-Za-z ]+)\)", found.group(1)) if found else []
+
+
+def _listed(names: list[str]) -> str:
+    names = [n.lower() for n in dict.fromkeys(names)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _minutes(minutes: int) -> str:

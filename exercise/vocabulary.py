@@ -75,6 +75,10 @@ with (_FILE.parent / "muscles.toml").open("rb") as handle:
 MUSCLE_GROUPS: dict[str, tuple[str, ...]] = {
     group: tuple(words) for group, words in _MUSCLES["groups"].items()
 }
+# Muscle as the catalog names it in an exercise's "Muscles:" -> the words people ask for it by.
+MUSCLES: dict[str, tuple[str, ...]] = {
+    muscle: tuple(words) for muscle, words in _MUSCLES["muscles"].items()
+}
 # Equipment as the catalog writes it -> the words people ask for it by ("dumbbells", "db").
 EQUIPMENT: dict[str, tuple[str, ...]] = {
     kind: tuple(words) for kind, words in _MUSCLES["equipment"].items()

@@ -12,7 +12,7 @@ from measurements import fields as checkin_fields
 from measurements.fields import Field
 from measurements.models import CheckInMeasurement, CustomMeasurement
 from measurements.selectors import kept_unit
-from measurements.units import convert_weight
+from measurements.units import convert, convert_weight, unit_of
 from sparky.dates import today_for
 from sparky.services import preferences_for
 
@@ -21,28 +21,45 @@ def _value(value) -> str:
     return f"{Decimal(value).normalize():f}"
 
 
-def _reading(fields: tuple[Field, ...], row, unit: str) -> str:
-    """A row's value of a reading with its unit: "58.4 kg", "118/76 mmHg", "9,000 steps"."""
-    values = [getattr(row, f.name) for f in fields]
+def _reading(fields: tuple[Field, ...], row, unit: str, kept: str | None = None) -> str:
+    """A row's value of a reading with its unit: "58.4 kg", "118/76 mmHg", "9,000 steps";
+    converted from `kept` (the unit it is kept in) when that is another unit."""
+    values = [_in(f, getattr(row, f.name), kept, unit) for f in fields]
     said = [f"{int(v):,}" if f.whole else _value(v) for f, v in zip(fields, values, strict=True)]
     return "/".join(said) + f" {unit}"
 
 
+def _in(field: Field, value, kept: str | None, unit: str):
+    """`value`, kept in `kept`, in `unit` to a tenth; as it is when `kept` is None or `unit`."""
+    if kept is None or kept == unit:
+        return value
+    return Decimal(convert(field.kind.name, Decimal(value), kept, unit)).quantize(
+        _TENTH, rounding=ROUND_HALF_UP
+    )
+
+
 def _series(
-    label: str, fields: tuple[Field, ...], found: list, unit: str, *, dated: bool = True
+    label: str,
+    fields: tuple[Field, ...],
+    found: list,
+    unit: str,
+    *,
+    dated: bool = True,
+    kept: str | None = None,
 ) -> str:
     """One reading over the days found, oldest first: "weight 82 kg on Mon 30 Nov, 81.4 kg on
     Fri 4 Dec (down 0.6 kg)"; without the day when `dated` is False (one day, said before)."""
     said = [
-        _reading(fields, row, unit) + (f" on {row.entry_date:%a %-d %b}" if dated else "")
+        _reading(fields, row, unit, kept) + (f" on {row.entry_date:%a %-d %b}" if dated else "")
         for row in found
     ]
     # "9,000 steps on Thu 3 Dec", never "steps 9,000 steps"
     line = ", ".join(said) if unit == label.lower() else f"{label.lower()} {', '.join(said)}"
     if len(fields) == 1 and len(found) >= 2:
-        change = Decimal(getattr(found[-1], fields[0].name)) - Decimal(
-            getattr(found[0], fields[0].name)
+        first, last = (
+            _in(fields[0], getattr(r, fields[0].name), kept, unit) for r in (found[0], found[-1])
         )
+        change = Decimal(last) - Decimal(first)
         if change:
             way = "down" if change < 0 else "up"
             line += f" ({way} {_value(abs(change))} {unit})"
@@ -52,11 +69,17 @@ def _series(
 
 
 def history_answer(
-    user, named: list[tuple[str, tuple[Field, ...]]], start: dt.date | None, end: dt.date, when: str
+    user,
+    named: list[tuple[str, tuple[Field, ...]]],
+    start: dt.date | None,
+    end: dt.date,
+    when: str,
+    unit: str | None = None,
 ) -> str:
     """The readings `named` ((label, fields), as measurements.fields.asked gives them) from
     `start` to `end`, oldest first; `start` None asks for the latest reading on or before `end`.
-    `when` names the period ("This week")."""
+    `when` names the period ("This week"); `unit`, a unit asked for ("pounds"), is the unit the
+    readings of its kind are told in."""
     prefs = preferences_for(user)
     rows = CheckInMeasurement.objects.for_user(user).filter(entry_date__lte=end)
     parts = []
@@ -70,7 +93,9 @@ def history_answer(
         if not found:
             parts.append(f"no {label.lower()} recorded")
             continue
-        parts.append(_series(label, fields, found, kept_unit(fields[-1].name, prefs)))
+        kept = kept_unit(fields[-1].name, prefs)
+        asked = unit_of(fields[-1].kind, unit) if unit else None
+        parts.append(_series(label, fields, found, asked or kept, kept=kept))
     lead = "Latest" if start is None else when
     return f"{lead}: " + "; ".join(parts) + "."
 

@@ -57,9 +57,8 @@ from chat.reading.parser.vocabulary import (
 )
 from chat.reading.question import (
     Question,
-    burn_asked,
+    asked_as,
     checkins_asked,
-    exercises_asked,
     read_question,
 )
 from chat.reading.replies import manual_reply, numeric_reply, yes_or_no
@@ -224,10 +223,8 @@ def read(text: str) -> Reading:
     correction = read_correction(text) if tokens else None
     sure = correction is not None and correction.sure
     kind = "change" if sure else _kind(spelled_out(text), list(tokens), parse)
-    if kind not in QUESTIONS and kind != "change" and burn_asked(spelled_out(text)):
-        kind = "question"  # "if i swim for an hour how much would i burn": asked, whatever else
-    if kind not in QUESTIONS and kind != "change" and exercises_asked(spelled_out(text)):
-        kind = "search"  # "any chest exercises i can do with just dumbbells"
+    if kind not in QUESTIONS and kind != "change":
+        kind = asked_as(spelled_out(text), tokens, kind) or kind  # "water since monday"
     if kind == "report" and not parse.intents and checkins_asked(spelled_out(text)):
         kind = "data_question"  # "my measurement history": asked, though said without a verb
     slip = says_a_slip(text)

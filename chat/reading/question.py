@@ -1,7 +1,12 @@
-"""What a question asks and of which domain, read from its words: the exercise catalog or the
-user's workouts, their body's readings over a period, their water over several days, or a thing
-to describe ("what is a burpee"). Read once with the message (chat.reading.message.Reading
-.question); chat.turn.answers answers it from the domain it names.
+"""What a question asks and of which domain, read from its words: the exercise catalog (by
+muscle, "what can i do for my triceps") or the user's workouts, their body's readings over a
+period and in the unit asked, their water or a nutrient over several days, a day's guide ("how
+much water should i drink a day"), foods rich in a nutrient, or a thing to describe ("what is a
+burpee", "how do you do a romanian deadlift"). The days come from one list of period words
+("yday", "since monday", "last month", "history"). Read once with the message
+(chat.reading.message.Reading.question); chat.turn.answers answers it from the domain it names.
+`asked_as` says when a message said without a verb is a question all the same ("water since
+monday", "total carbs today", "high fiber foods"): such a message never logs.
 
 A question this does not place (a food's facts, the day's numbers, what was eaten, advice) has
 no Question: those are read as before, by the Reading's kind.
@@ -14,11 +19,13 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+from chat.reading.parser.vocabulary import DONE, EATING, LOG_VERBS
 from chat.reading.vocabulary import ASKING
 from exercise import vocabulary as exercise_words
 from measurements import fields as checkin_fields
 from measurements import vocabulary as body_words
 from measurements import vocabulary as durations
+from measurements.units import unit_of
 from nutrition import vocabulary as food_words
 from nutrition.answers import intake_nutrient
 from sparky.dates import WEEKDAYS
@@ -26,7 +33,27 @@ from sparky.words import alternation, words_pattern
 
 _WORDS = ASKING["question"]
 _EXERCISE = words_pattern({*_WORDS["exercise"], *exercise_words.WORDS})
-_MUSCLES = words_pattern({w for words in exercise_words.MUSCLE_GROUPS.values() for w in words})
+_MUSCLES = words_pattern(
+    {
+        w
+        for table in (exercise_words.MUSCLE_GROUPS, exercise_words.MUSCLES)
+        for words in table.values()
+        for w in words
+    }
+)
+_TRAIN_FOR = words_pattern(_WORDS["train_for"])
+# "how do you do a romanian deadlift": the exercise to describe.
+_HOW_TO_DO = re.compile(
+    rf"^\W*(?:{alternation(_WORDS['how_to_do'])})\s+(?:an?\s+|the\s+|my\s+)?"
+    r"(?P<subject>[a-z][\w\s'-]*?)\s*[?.!]*$",
+    re.I,
+)
+# "what muscles do lunges work", "what do squats target": the exercise whose muscles are asked.
+_WORKS_WHAT = re.compile(
+    rf"^\W*(?:what|which)\s+(?:(?:{alternation(_WORDS['muscles'])})\s+)?(?:do|does)\s+"
+    rf"(?:an?\s+|the\s+)?(?P<subject>[a-z][\w\s'-]*?)\s+(?:{alternation(_WORDS['works'])})\b",
+    re.I,
+)
 _ME = words_pattern(_WORDS["me"])
 _BURN = words_pattern(_WORDS["burn"])
 _WATER = words_pattern(food_words.WATER_WORDS)
@@ -57,6 +84,10 @@ _DURATION = re.compile(
 _RICH = words_pattern(_WORDS["rich"])
 _INTAKE = words_pattern(_WORDS["intake"])
 _FOODS = words_pattern({"food", "foods", "eat", "snack", "snacks", "sources", "source"})
+_NEED = words_pattern(_WORDS["need"])
+_LEFT = words_pattern(_WORDS["left"])
+_TOTAL = words_pattern(_WORDS["total"])
+_HOW_MUCH_OF = re.compile(r"\bhow\s+(?:much|many)\b")
 _HOW_MUCH = re.compile(rf"\b(?:{alternation(_WORDS['how_much'])})\b")
 # The activities' words, longest first: "how long would i have to swim" names swimming.
 _ACTIVITY = re.compile(
@@ -79,8 +110,9 @@ _BARE_NUMBER = re.compile(r"(?<![\w.])(?P<n>\d+(?:[.,]\d+)?)(?![\w.])")
 
 @dataclasses.dataclass(frozen=True)
 class Period:
-    """The days a question asks about: "day" (today or `back` days ago), "week", "month",
-    "since" a weekday, or "latest" (the last record, whenever it was)."""
+    """The days a question asks about: "day" (today or `back` days ago), "week", "month" (the
+    last 30 days), "last_month" (the calendar month before), "since" a weekday, or "latest" (the
+    last record, whenever it was)."""
 
     name: str = "day"
     back: int = 0
@@ -91,6 +123,9 @@ class Period:
         if self.name == "week":
             start = today - dt.timedelta(days=6)
             return start, today, f"This week ({start:%-d %b} to {today:%-d %b})"
+        if self.name == "last_month":
+            end = today.replace(day=1) - dt.timedelta(days=1)
+            return end.replace(day=1), end, f"Last month ({end:%B %Y})"
         if self.name == "month":
             start = today - dt.timedelta(days=29)
             return start, today, f"The last 30 days ({start:%-d %b} to {today:%-d %b})"
@@ -109,7 +144,7 @@ class Period:
 
     @property
     def several_days(self) -> bool:
-        return self.name in ("week", "month", "since")
+        return self.name in ("week", "month", "last_month", "since")
 
 
 def minutes_in(text: str) -> int | None:
@@ -130,6 +165,8 @@ _EQUIPMENT = words_pattern(
     | set(exercise_words.NO_EQUIPMENT)
 )
 _DONE_TODAY = re.compile(r"\b(?:did|done|i've|ive|today|yesterday)\b|\d")
+# "i worked my legs", "my back hurts from work": said of what was done, not asked.
+_ME_DONE = re.compile(r"\b(?:worked|trained|hurts?|sore|pain|injur\w*)\b")
 
 
 def exercises_asked(text: str) -> bool:
@@ -142,6 +179,81 @@ def exercises_asked(text: str) -> bool:
         and (_MUSCLES.search(lowered) or _EQUIPMENT.search(lowered))
         and not _DONE_TODAY.search(lowered)
     )
+
+
+def training_asked(text: str) -> bool:
+    """Whether a question asks how to train a muscle it names, without the word exercise ("what
+    can i do for my triceps", "how do i build my glutes"), not what the user did."""
+    lowered = text.lower()
+    return bool(
+        _MUSCLES.search(lowered)
+        and _TRAIN_FOR.search(lowered)
+        and not _DONE_TODAY.search(lowered)
+        and not _ME_DONE.search(lowered)
+    )
+
+
+def period_asked(text: str, tokens) -> bool:
+    """Whether a message without a verb asks for a record over days or its total ("water since
+    monday", "steps this week?", "waist measurement history pls", "total carbs today"): a
+    domain's record named with a period no entry is logged for (several days, the latest, a
+    history) or a word of totals, no number and nothing done."""
+    lowered = text.lower()
+    period = period_of(lowered)
+    unsaid = lowered  # "water over the last 7 days": the period's own number is no amount
+    for said in _PERIODS.values():
+        unsaid = said.sub(" ", unsaid)
+    over_days = period.several_days or period.name == "latest"
+    if not (over_days or _TOTAL.search(lowered)) or re.search(r"\d", unsaid):
+        return False  # "total carbs today": a total is asked, whatever the period
+    if _tells_done(tokens):
+        return False  # "walked every day this week", "log water since monday"
+    return bool(
+        _WATER.search(lowered)
+        or _NUTRIENTS.search(lowered)
+        or _EXERCISE.search(lowered)
+        or _CHECKIN.search(lowered)
+        or checkin_fields.asked(list(tokens))
+    )
+
+
+def rich_asked(text: str) -> bool:
+    """Whether a message asks for foods rich in a nutrient ("high fiber foods", "good sources of
+    calcium"), whatever its grammar: a nutrient, a word of richness, foods, and no number."""
+    lowered = text.lower()
+    return bool(
+        intake_nutrient(lowered)
+        and _RICH.search(lowered)
+        and _FOODS.search(lowered)
+        and not re.search(r"\d", lowered)
+        and not _tells_done(re.findall(r"[a-z']+", lowered))
+    )
+
+
+def _tells_done(tokens) -> bool:
+    """Whether words say something was done or ask it logged: "walked", "had", "log"."""
+    return any(t in DONE or t in LOG_VERBS or t in EATING for t in tokens)
+
+
+def asked_as(text: str, tokens, kind: str) -> str | None:
+    """The kind of question a message of `kind` is whatever its grammar, else None: a burn
+    asked ("if i swim for an hour how much would i burn"), exercises asked for ("any chest
+    exercises i can do with just dumbbells"); said as a report, exercises for a muscle ("proper
+    form for squats"), foods rich in a nutrient ("high fiber foods") or a record over days
+    ("water this week"). A wish, a plan, a negation stay what they are."""
+    if burn_asked(text):
+        return "question"
+    if exercises_asked(text):
+        return "search"
+    if kind not in ("report", "chat"):
+        return None
+    if training_asked(text) or _HOW_TO_DO.match(text):
+        return "question"
+    if rich_asked(text):
+        return "food_question"
+    if period_asked(text, tokens):
+        return "data_question"
+    return None
 
 
 def burn_asked(text: str) -> str | None:
@@ -157,7 +269,9 @@ def burn_asked(text: str) -> str | None:
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """domain: "exercise", "body", "water", "goals" or "thing" (the catalogs decide which);
+    """domain: "exercise", "body", "water", "goals", "food" (foods rich in a nutrient), "intake"
+    (the user's of a nutrient), "guide" (a day's reference of water or a nutrient) or "thing"
+    (the catalogs decide which);
     ask: "search", "detail" or "history"; subject: what is searched or described."""
 
     domain: str
@@ -171,6 +285,8 @@ class Question:
     # For the way to a weight ("how far am i from 55kg"): the weight and the unit said, if any.
     weight: Decimal | None = None
     weight_unit: str | None = None
+    # The unit an answer is asked in ("how much do i weigh in pounds" -> "pounds"), as said.
+    unit: str | None = None
 
 
 def checkins_asked(text: str) -> bool:
@@ -202,12 +318,26 @@ def weight_asked(text: str) -> tuple[Decimal | None, str | None] | None:
     return (None, None) if named else None
 
 
+_IN_A_UNIT = re.compile(r"\b(?:in|into|as)\s+(?P<unit>[a-z][a-z ]*?)\s*[?.!]*$")
+
+
+def _unit_asked(text: str, named) -> str | None:
+    """The unit a question asks its answer in, said last ("in pounds", "in cm"), when it is a
+    unit of a reading it names; else None."""
+    found = _IN_A_UNIT.search(text.lower())
+    if found is None:
+        return None
+    said = found.group("unit")
+    kinds = {field.kind.name: field.kind for _, fields in named for field in fields}
+    return said if any(unit_of(kind, said) for kind in kinds.values()) else None
+
+
 def period_of(text: str) -> Period:
     if found := _SINCE.search(text):
         return Period("since", weekday=found.group("day").lower())
     if _SINCE_YESTERDAY.search(text):
         return Period("since", back=1)
-    for name in ("latest", "week", "month", "yesterday"):
+    for name in ("latest", "last_month", "week", "month", "yesterday"):
         if _PERIODS[name].search(text):
             return Period("day", back=1) if name == "yesterday" else Period(name)
     return Period()
@@ -221,22 +351,33 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
     period = period_of(text)
     described = _DESCRIBE.match(text)
     mine = bool(_ME.search(described.group("subject") if described else text))
+    # "steps this week?": the user's own record, asked without "my"
+    own = mine or (kind == "data_question" and (period.several_days or period.name == "latest"))
     nutrient = intake_nutrient(text)
     asks_of_one = text.lower().split()[:1] in (["is"], ["are"], ["does"], ["do"], ["has"])
+    # "how much water should i drink a day"; "how much more protein do i need today" asks what
+    # is left of the user's own day
+    needed = _HOW_MUCH_OF.search(text.lower()) and _NEED.search(text) and not _LEFT.search(text)
+    if needed and (_WATER.search(text) or nutrient):  # "how much water should i drink a day"
+        return Question("guide", "detail", period, subject=nutrient or "water")
     if nutrient and _RICH.search(text) and not asks_of_one and (_FOODS.search(text) or not mine):
         return Question("food", "rich", period, subject=nutrient)  # "foods high in iron"
     if nutrient and mine and _INTAKE.search(text):
         return Question("intake", "detail", period, subject=nutrient)  # "enough iron?"
+    if nutrient and own and period.several_days:  # "protein this week", "my fiber since monday"
+        return Question("intake", "detail", period, subject=nutrient)
     if (activity := burn_asked(text)) and not re.search(r"\b(?:did|have|today)\b", text.lower()):
         return Question("exercise", "detail", period, subject=activity, minutes=minutes_in(text))
-    if exercises_asked(text):
+    if exercises_asked(text) or training_asked(text):
         return Question("exercise", "search", period, subject=text)
+    if shown := _HOW_TO_DO.match(text) or _WORKS_WHAT.match(text):
+        return Question("exercise", "detail", period, subject=shown.group("subject").strip())
     if _EXERCISE.search(text):
         if _MUSCLES.search(text) and not mine:
             return Question("exercise", "search", period, subject=text)
         if search:
             return Question("exercise", "search", period, subject=search)
-        if mine and kind != "advice":
+        if own and kind != "advice":
             return Question("exercise", "history", period)
         if burning := _BURNING.search(text):
             subject = burning.group("subject") or burning.group("after")
@@ -253,9 +394,12 @@ def read_question(text: str, tokens, kind: str, search: str | None) -> Question 
     named = tuple(checkin_fields.asked(list(tokens)))
     if not named and mine and _WEIGHT_CHANGE.search(text):  # "how much have i dropped"
         named = tuple(checkin_fields.asked(["weight"]))
-    if named and mine and (period.name != "day" or period.back):
-        return Question("body", "history", period, named=named)
-    if _WATER.search(text) and mine and period.several_days:
+    unit = _unit_asked(text, named)
+    if named and own and unit and period.name == "day" and not period.back:
+        period = Period("latest")  # "how much do i weigh in pounds": the latest, in pounds
+    if named and own and (period.name != "day" or period.back):
+        return Question("body", "history", period, named=named, unit=unit)
+    if _WATER.search(text) and own and period.several_days:
         return Question("water", "history", period)
     if _GOALS.search(text) and mine and not _NUTRIENTS.search(text):
         return Question("goals", "detail", period)

@@ -29,7 +29,13 @@ from measurements import vocabulary as body
 from measurements.selectors import measurements_for, weight_trend
 from nutrition import services as food_services
 from nutrition import vocabulary as food_words
-from nutrition.answers import intake_answer, rich_foods_answer, water_answer
+from nutrition.answers import (
+    eaten_answer,
+    guide_answer,
+    intake_answer,
+    rich_foods_answer,
+    water_answer,
+)
 from nutrition.models import nutrient_unit
 from nutrition.selectors import food_diary
 from nutrition.units import SIZES, unit_text
@@ -92,7 +98,10 @@ def calories_line(summary: dict) -> str:
     if cal["burned"]:
         text += f", {_n(cal['burned'])} burned"
     if cal["goal"] is not None:
-        text += f"; goal {_n(cal['goal'])}, {_n(cal['remaining'])} left"
+        text += f"; goal {_n(cal['goal'])}"
+        if cal["goal"]:  # "what % of my calories have i eaten": the share of the goal eaten
+            text += f" ({round(float(cal['consumed'] or 0) * 100 / float(cal['goal']))}% eaten)"
+        text += f", {_n(cal['remaining'])} left"
     return text
 
 
@@ -393,11 +402,15 @@ def domain_answer(user, question: Question) -> str | None:
             start, end, when = Period("month").dates(end)  # "show me my measurements"
         return body_answers.checkins_answer(user, start, end, when)
     if question.domain == "body":
-        return body_answers.history_answer(user, list(question.named), start, end, when)
+        return body_answers.history_answer(
+            user, list(question.named), start, end, when, unit=question.unit
+        )
     if question.domain == "water":
         return water_answer(user, start, end, when)
     if question.domain == "food" and question.ask == "rich":
         return rich_foods_answer(user, question.subject)
+    if question.domain == "guide":
+        return guide_answer(user, question.subject)
     if question.domain == "intake":
         if start is None:
             start, end, when = Period().dates(end)
@@ -455,12 +468,16 @@ def answer_question(*, user, text: str) -> str:
         return f"{NO_COACHING} Today so far: {calories_line(daily_summary(user=user, day=day))}."
     if measured := _checkin_answer(user, text):  # "what was my blood pressure this week?"
         return measured
+    period = period_of(text)
+    eaten = _WHAT_EATEN.search(text) and not _ADVICE.search(text)
+    if eaten and period.several_days:  # "what did i eat last month"
+        return eaten_answer(user, *period.dates(today_for(user)))
     if _WEEK.search(text):
         return _week_answer(user)
-    day_word = "yesterday" if re.search(r"\byesterday\b", text, re.I) else "today"
-    day = parse_day(user, day_word)
-    label = "Yesterday" if day_word == "yesterday" else "Today"
-    if _WHAT_EATEN.search(text) and not _ADVICE.search(text):
+    back = period.back if period.name == "day" else 0
+    day = parse_day(user, "yesterday" if back == 1 else "today")
+    label = "Yesterday" if back == 1 else "Today"
+    if eaten:
         return _eaten_answer(user, day, label, text)
     if _A_MEAL.search(text) or _LAST_MEAL.search(text):  # "how many calories was my breakfast"
         return _eaten_answer(user, day, label, text)

@@ -35,7 +35,9 @@ def test_the_days_calories_are_the_users_own_against_their_goal(alice, bob, cata
 
     answer = answer_question(user=alice, text="How many calories did I eat today?")
 
-    assert answer == f"Today ({day.isoformat()}): 143 kcal eaten; goal 2,000, 1,857 left."
+    assert (
+        answer == f"Today ({day.isoformat()}): 143 kcal eaten; goal 2,000 (7% eaten), 1,857 left."
+    )
 
 
 def test_burned_calories_are_counted_in_what_is_left(alice, catalog, day):
@@ -45,7 +47,7 @@ def test_burned_calories_are_counted_in_what_is_left(alice, catalog, day):
 
     answer = answer_question(user=alice, text="how many calories today?")
 
-    assert "143 kcal eaten, 300 burned; goal 2,000, 2,157 left" in answer
+    assert "143 kcal eaten, 300 burned; goal 2,000 (7% eaten), 2,157 left" in answer
 
 
 def test_yesterday_is_read_when_the_question_says_yesterday(alice, catalog, day):

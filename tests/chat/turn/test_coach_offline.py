@@ -194,7 +194,7 @@ def test_goals_are_set_by_chat_and_counted_against_the_day(alice, catalog):
     assert (goal.goal_date, float(goal.calories), float(goal.protein)) == (None, 2000, 150)
     handle_turn(alice, "2 eggs for breakfast")
     answer = handle_turn(alice, "how many calories today?")
-    assert "goal 2,000, 1,857 left" in answer.message
+    assert "goal 2,000 (7% eaten), 1,857 left" in answer.message
 
 
 def test_bare_names_log_what_the_catalog_knows_and_offer_the_rest(alice, catalog):
