@@ -211,3 +211,51 @@ def test_what_was_lost_since_yesterday_is_the_weights_change(alice_api, alice, d
     reply = ask(alice_api, "did i lose anything since yesterday")
 
     assert "down 0.7 kg" in reply
+
+
+@pytest.fixture
+def kept(alice, catalog, gym, day):
+    """A few days of one user's diary in every domain, and another user's beside it."""
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2, meal_type="breakfast")
+    ExerciseEntryFactory(user=alice, exercise=gym["squat"], duration_minutes=40)
+    CheckInFactory(user=alice, weight=Decimal("80"), waist=Decimal("90"))
+    CheckInFactory(
+        user=alice, entry_date=day - dt.timedelta(days=3), weight=Decimal("81"), waist=None
+    )
+    WaterIntake.objects.create(user=alice, entry_date=day, glasses_consumed=3)
+    WaterIntake.objects.create(
+        user=alice, entry_date=day - dt.timedelta(days=1), glasses_consumed=4
+    )
+    UserGoalFactory(user=alice, calories=1900, protein=110)
+
+
+# Each domain, asked a search, a detail and a history question: the words its reply must hold.
+DOMAINS = [
+    pytest.param("search for greek yogurt", ["yogurt"], id="food search"),
+    pytest.param("how many calories in a banana", ["banana", "kcal"], id="food detail"),
+    pytest.param("what did i eat today", ["egg"], id="food history"),
+    pytest.param("exercises for legs", ["squat"], id="exercise search"),
+    pytest.param("tell me about burpees", ["burpee"], id="exercise detail"),
+    pytest.param("what workouts did i do this week", ["squat", "40"], id="exercise history"),
+    pytest.param("show me my measurements", ["80", "90"], id="body search"),
+    pytest.param("what's my waist", ["90"], id="body detail"),
+    pytest.param("weight history", ["80", "81"], id="body history"),
+    pytest.param("show my water", ["3"], id="water search"),
+    pytest.param("how much water have i had today", ["3"], id="water detail"),
+    pytest.param("water this week", ["7"], id="water history"),
+    pytest.param("what goals do i have", ["1,900", "110"], id="goals search"),
+    pytest.param("what's my protein goal", ["110"], id="goals detail"),
+    pytest.param("how am i doing against my calorie goal this week", ["1,900"], id="goals history"),
+]
+
+
+@pytest.mark.parametrize(("question", "words"), DOMAINS)
+def test_every_domain_answers_a_search_a_detail_and_a_history_from_its_own_data(
+    alice_api, alice, bob, kept, question, words
+):
+    WaterIntake.objects.create(user=bob, entry_date=today_for(bob), glasses_consumed=9)
+
+    reply = ask(alice_api, question).lower()
+
+    assert all(word in reply for word in words), reply
+    assert "9 glasses" not in reply  # never another user's
