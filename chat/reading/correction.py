@@ -344,6 +344,11 @@ _AGAIN = re.compile(
     rf"(?:\s+(?P<target>[a-z0-9][a-z0-9.' -]*?))?$"
 )
 _TIMES = {word: float(times) for word, times in _WORDS["times"].items()}
+# "not one apple but two", "not 2 slices, 3": the amount it wasn't, then the one it was
+_NOT_SO_MANY_BUT = re.compile(
+    rf"^not\s+{_AN_AMOUNT}\S*\s+(?P<target>[a-z][a-z' -]*?),?\s+{_then('but')}"
+    rf"(?P<amount>{_AN_AMOUNT}[a-z0-9 ]*)$"
+)
 # "make it double the rice", "only ate half of that pizza", "twice as much pasta"
 _MULTIPLE = re.compile(
     rf"^(?:{_any('times_openers')}\s+)?(?P<times>{alternation(_TIMES)})"
@@ -455,6 +460,8 @@ def _read(plain: str, signalled: bool) -> Correction | None:
     if found := _first(_MINUTES, plain):
         minutes = float(found.group("n")) * (60 if found.group("unit") in durations.HOURS else 1)
         return Correction("change", _entry_words(found), minutes=round(minutes))
+    if found := _NOT_SO_MANY_BUT.match(plain):  # "not one apple but two"
+        return _amount(found.group("amount"), _target(found.group("target")))
     swap = None if re.search(r"\d", plain) else _first(_SWAP, plain)
     if swap is None and (found := _first(_AMOUNT, plain)):
         return _amount(found.group("amount"), _entry_words(found))
@@ -476,6 +483,12 @@ def _read(plain: str, signalled: bool) -> Correction | None:
         was, really = (found.group("was") or "").strip(), found.group("really").strip()
         if re.search(rf"\b(?:{_MEAL})\b", f"{was} {really}"):
             return None
+        count, after = take_quantity(really.split(), 0, articles=False)
+        if count is not None and after == len(really.split()):  # "not one apple but two"
+            words = was.split()
+            named, _ = take_quantity(words, 0, articles=False)
+            target = " ".join(words[1:]) if named is not None else was
+            return Correction("change", _target(target), quantity=float(count))
         if really.split()[-1] == "one":  # "not a regular coke, a diet one"
             really = f"{really.rsplit(' ', 1)[0]} {was.split()[-1]}"
         # "it was butter on the bagel": what it was on is another entry, not part of it

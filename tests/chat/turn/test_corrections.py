@@ -569,3 +569,21 @@ def test_the_previous_one_is_the_entry_before_the_last(alice, catalog):
     banana = next(e for e in foods(alice) if e.food.name.startswith("Bananas"))
     assert banana.quantity == 2 and len(foods(alice)) == 2
     assert "now 2" in response.message
+
+
+def test_not_so_many_but_so_many_changes_the_amount(alice, catalog):
+    handle_turn(alice, "a banana")
+
+    handle_turn(alice, "not one banana but two")
+
+    (banana,) = foods(alice)
+    assert banana.quantity == 2
+
+
+def test_had_n_not_m_after_the_amount_changes_it(alice, catalog):
+    handle_turn(alice, "2 eggs")
+
+    handle_turn(alice, "had 3 eggs, not 2")
+
+    (egg,) = foods(alice)
+    assert egg.quantity == 3
