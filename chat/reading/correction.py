@@ -278,12 +278,11 @@ def read_correction(text: str) -> Correction | None:
             signalled = signalled or said
             if clause and (read := _read(clause, signalled)) is not None:
                 clauses.append(read)
+        # "actually no bacon, delete that", "nvm the milk, remove it": a removal said in one
+        # clause is the correction; what it removes, if its own words don't say, the
+        # conversation finds by the words of the others
         removal = next((c for c in clauses if c.action in ("undo", "delete")), None)
-        if removal is not None and len(clauses) > 1 and not removal.target:
-            # "actually no bacon, delete that", "nvm the milk, remove it": the other clause
-            # names what is removed, and the conversation finds it by those words
-            found = Correction("delete")
-        elif removal is not None:
+        if removal is not None:
             found = removal
         elif found is None and clauses:
             found = clauses[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from chat.reading.parser.tokens import token_at
 from chat.reading.parser.vocabulary import (
+    EATING,
     IS_DOING,
     NOT_NAMES,
     OWN_SUBJECTS,
@@ -33,8 +34,8 @@ def someone_else(clause: list[str]) -> str | None:
         and token_at(clause, 2) in IS_DOING  # "my sister's on keto", never "my cousin's wedding"
     ):
         return f"{_YOUR.get(first, first)} {second[:-2]}"
-    if first in RELATIONS and second in PEOPLE_VERBS:
-        return f"your {first}"  # "bf got a pizza", "hubby had a beer"
+    if first in RELATIONS and (second in PEOPLE_VERBS or second in EATING):
+        return f"your {first}"  # "bf got a pizza", "hubby had a beer", "dad polished off"
     if first in RELATION_DETERMINERS and token_at(clause, 2) in RELATIONS:  # "my best friend"
         return f"{_YOUR.get(first, first)} {second} {token_at(clause, 2)}"
     if first.isalpha() and first not in OWN_SUBJECTS | NOT_NAMES and second in PEOPLE_VERBS:

@@ -587,3 +587,26 @@ def test_had_n_not_m_after_the_amount_changes_it(alice, catalog):
 
     (egg,) = foods(alice)
     assert egg.quantity == 3
+
+
+def test_an_undo_with_a_reason_after_it_takes_back_the_water(alice, catalog):
+    handle_turn(alice, "3 glasses of water")
+
+    handle_turn(alice, "undo that pls, wrong button")
+
+    assert sum(w.glasses_consumed for w in WaterIntake.objects.for_user(alice)) == 0
+
+
+def test_a_workout_that_should_say_another_time_is_changed(alice, catalog):
+    handle_turn(alice, "20 min run")
+
+    handle_turn(alice, "run should say 35 min")
+
+    (run,) = ExerciseEntry.objects.for_user(alice)
+    assert run.duration_minutes == 35
+
+
+def test_a_relative_eating_is_not_logged_for_the_user(alice, catalog):
+    response = handle_turn(alice, "dad polished off 2 bananas at dinner")
+
+    assert foods(alice) == [] and response.action != "logged"
