@@ -240,7 +240,7 @@ _BOTH = frozenset({"both", "all", "of", "them", "those", "these", "everything"})
 _WATER_UNITS = ("glass", "bottle", "water", "cup")
 
 
-def counted_in(entry: Remembered | None, word: str) -> bool:
+def _counted_in(entry: Remembered | None, word: str) -> bool:
     """Whether `word` is the unit an entry was counted in ("another slice" of 2 slices of
     pizza); with no entry, whether it counts water ("another glass")."""
     said = word.split()[-1]
@@ -300,10 +300,10 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
     if correction is None or not replies:
         return referred
     if correction.action == "undo":
-        return _undone(referred, entries, replies, correction, reading.text)
+        return _undo_refers(referred, entries, replies, correction, reading.text)
     if correction.action == "again":
-        return _again(referred, entries, replies, correction)
-    return _changed(user, referred, entries, correction, reading.text)
+        return _again_refers(referred, entries, replies, correction)
+    return _change_refers(user, referred, entries, correction, reading.text)
 
 
 def _amended(entries: list[Remembered], reading: Reading) -> tuple[Correction, Remembered] | None:
@@ -344,7 +344,7 @@ def _logged_again(entries: list[Remembered], reading: Reading) -> list[Remembere
     return [e for name, kind in said if name for e in named(entries, name, kind)[:1]]
 
 
-def _undone(referred, entries, replies, correction: Correction, text: str) -> Referred:
+def _undo_refers(referred, entries, replies, correction: Correction, text: str) -> Referred:
     """The newest reply's saves (the one whose entries the words name, if they name any); or,
     with no words for it, only the entry the message names elsewhere ("there was no rice, can
     you remove it")."""
@@ -358,7 +358,7 @@ def _undone(referred, entries, replies, correction: Correction, text: str) -> Re
     return dataclasses.replace(referred, reply=replies[0] if replies else None)
 
 
-def _again(referred, entries, replies, correction: Correction) -> Referred:
+def _again_refers(referred, entries, replies, correction: Correction) -> Referred:
     """What "another one", "2 more slices", "another glass", "same again" mean: the last food
     named or counted so, water when water was the last, or all the last reply saved."""
     saved = (replies[0].metadata.get("response") or {}).get("entries") or []
@@ -366,9 +366,9 @@ def _again(referred, entries, replies, correction: Correction) -> Referred:
     if correction.target:
         chosen = (
             named(entries, correction.target, "food")
-            or [e for e in last_saved(entries, "food") if counted_in(e, correction.target)][:1]
+            or [e for e in last_saved(entries, "food") if _counted_in(e, correction.target)][:1]
         )
-        if not chosen and water and counted_in(None, correction.target):
+        if not chosen and water and _counted_in(None, correction.target):
             return dataclasses.replace(referred, water=True)
     elif water and (not entries or entries[0].reply.pk != replies[0].pk):
         return dataclasses.replace(referred, water=True)
@@ -379,7 +379,7 @@ def _again(referred, entries, replies, correction: Correction) -> Referred:
     return dataclasses.replace(referred, entries=tuple(chosen))
 
 
-def _changed(user, referred, entries, correction: Correction, text: str) -> Referred:
+def _change_refers(user, referred, entries, correction: Correction, text: str) -> Referred:
     """The entries a change, delete, swap or move names, and the correction as they make it."""
     kind = "exercise" if correction.minutes is not None or correction.distance else None
     if correction.action == "swap":
