@@ -19,8 +19,9 @@ from tests.evals.scoring import SETS
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # 164 of 211 (77.7%) on first measure, offline (2026-12-06, on ee53b1f's reader; the set as
-# committed in 81ae422), before anyone read a failure. UNSEEN: not tuned on; it only ever rises.
-FLOOR = 164 / 211
+# committed in 81ae422), before anyone read a failure; 174 at 52d1576, still unread (only the
+# total and the counts per tag were looked at). UNSEEN: not tuned on; it only ever rises.
+FLOOR = 174 / 211
 
 
 def test_the_fourth_set_covers_every_kind_and_is_unseen():
