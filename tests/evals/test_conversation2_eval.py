@@ -19,8 +19,8 @@ from tests.evals.scoring import SETS
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # 119 of 223 (53.4%) on first measure, offline (2026-12-06, on a264b25's reader); 171 at the sixth
-# session's end, still unread; 193 in the seventh, tuned on by class. It only ever rises.
-FLOOR = 193 / 223
+# session's end, still unread; 213 in the seventh, tuned on by class. It only ever rises.
+FLOOR = 213 / 223
 
 
 def test_the_second_set_covers_every_kind():

@@ -20,8 +20,8 @@ from tests.evals.test_diary_eval import _food, _outcome, real_catalog  # noqa: F
 # anyone read its failures to change the reader; 167 with questions by domain and corrections
 # (0c60cfb), after the correction cases' failures were read (bench/RESULTS.md): no longer an
 # unseen measure; 203 with corrections read against what was saved and Sparky's own small talk
-# (2fe0970); 204 in the seventh session. It only ever rises.
-FLOOR = 204 / 210
+# (2fe0970); 205 in the seventh session. It only ever rises.
+FLOOR = 205 / 210
 
 
 def test_the_set_covers_every_kind_and_is_not_to_be_tuned_on():

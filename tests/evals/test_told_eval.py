@@ -13,9 +13,10 @@ from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # Per set: the floor (it only rises), the fewest cases and the fewest that report nothing.
 # told: 52 of 110 (47.3%) on first measure (issue 32, 2026-12-06); 61 of 110 after the third
-# session, which read its failures (so it no longer measures unseen wording: told2 does).
+# session, which read its failures (so it no longer measures unseen wording: told2 does); 64
+# in the seventh.
 # told2: 44 of 178 (24.7%) on first measure (issue 32, 2026-12-06, third session), unread.
-SETS_FLOORED = {"told": (61 / 110, 100, 10), "told2": (44 / 178, 110, 12)}
+SETS_FLOORED = {"told": (64 / 110, 100, 10), "told2": (44 / 178, 110, 12)}
 
 
 @pytest.mark.parametrize("name", SETS_FLOORED)
