@@ -426,8 +426,8 @@ def _meal_move(plain: str, signalled: bool = False) -> Correction | None:
             current.append(word)
     parts.append(current)
     named = [" ".join(part) for part in parts if part]
-    if any(len(part.split()) > 4 for part in named):
-        return None  # a sentence of its own, not the name of an entry
+    if any(len(part.split()) > 4 or set(part.split()) & EATING for part in named):
+        return None  # a sentence of its own ("i had it later on the sofa"), not an entry's name
     strong = signalled or any(w in _STRONG_MOVE for w in words)
     return Correction(
         "change",

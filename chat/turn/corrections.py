@@ -112,6 +112,11 @@ def _undo(referred: Referred) -> _Proposal:
     any), through the same undo as the reply's button; or only the entry the message names."""
     if referred.correction.action == "delete" and referred.entries:
         return _edits(referred.correction, referred.entries)
+    if referred.last_saved_nothing:
+        return _Proposal(
+            message="Your last message saved nothing, so there is nothing to undo. What you "
+            "logged before it stays; every entry in the diary beside the chat has Delete."
+        )
     if referred.reply is None:
         return _Proposal(
             message="There is nothing recent of yours to undo. Every entry in the diary beside "

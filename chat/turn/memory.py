@@ -136,8 +136,15 @@ def named(entries: list[Remembered], words: str, kind: str | None = None) -> lis
             for e in entries
             if (kind is None or e.kind == kind) and e.asked and _said_in(words, e.asked)
         ]
-        alone = [e for e in said if sum(o.reply.pk == e.reply.pk for o in entries) == 1]
-        return alone  # of a reply that saved several, the words can't tell which
+        # of a reply that saved several, the words can't tell which; nor of one that offered
+        # options for another part of the message ("a coffee and a donut" saved the coffee)
+        alone = [
+            e
+            for e in said
+            if sum(o.reply.pk == e.reply.pk for o in entries) == 1
+            and not (e.reply.metadata or {}).get("options")
+        ]
+        return alone
     best = max(s[0] for s in scored)
     return [e for score, _, e in sorted(scored, key=lambda s: (-s[0], s[1])) if best - score < 0.05]
 
@@ -278,6 +285,9 @@ class Referred:
     # Whether the correction was read from a report of the entry said again with another amount
     # ("nope, 50 min swim"), not from the reader's own correction.
     amended: bool = False
+    # Whether Sparky's last reply saved nothing of what the message before asked to log: an
+    # "undo that" is of it, and there is nothing to take back.
+    last_saved_nothing: bool = False
 
 
 def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
@@ -300,7 +310,7 @@ def refer(user, history: list[ChatMessage], reading: Reading) -> Referred:
     if correction is None or not replies:
         return referred
     if correction.action == "undo":
-        return _undo_refers(referred, entries, replies, correction, reading.text)
+        return _undo_refers(referred, entries, replies, history, correction, reading.text)
     if correction.action == "again":
         return _again_refers(referred, entries, replies, correction)
     return _change_refers(user, referred, entries, correction, reading.text)
@@ -344,7 +354,7 @@ def _logged_again(entries: list[Remembered], reading: Reading) -> list[Remembere
     return [e for name, kind in said if name for e in named(entries, name, kind)[:1]]
 
 
-def _undo_refers(referred, entries, replies, correction: Correction, text: str) -> Referred:
+def _undo_refers(referred, entries, replies, history, correction: Correction, text) -> Referred:
     """The newest reply's saves (the one whose entries the words name, if they name any); or,
     with no words for it, only the entry the message names elsewhere ("there was no rice, can
     you remove it")."""
@@ -355,7 +365,19 @@ def _undo_refers(referred, entries, replies, correction: Correction, text: str) 
         fits = named(entries, correction.target)
         word = correction.target.split()[-1]  # "the water": a reply whose saves say water
         replies = [e.reply for e in fits[:1]] or [r for r in replies if _says(r, word)][:1]
+    elif _tried_and_saved_nothing(history):
+        # "a kitkat" went unlogged: "undo that" is of it, not of the soup before
+        return dataclasses.replace(referred, last_saved_nothing=True)
     return dataclasses.replace(referred, reply=replies[0] if replies else None)
+
+
+def _tried_and_saved_nothing(history: list[ChatMessage]) -> bool:
+    """Whether Sparky's last reply answered a message it could not log (options, a question,
+    nothing understood) and saved nothing."""
+    assistant = ChatMessage.Type.ASSISTANT
+    last = next((m for m in reversed(history) if m.message_type == assistant), None)
+    response = ((last.metadata or {}).get("response") or {}) if last is not None else {}
+    return response.get("action") in ("none", "options", "confirm") and not response.get("entries")
 
 
 def _again_refers(referred, entries, replies, correction: Correction) -> Referred:

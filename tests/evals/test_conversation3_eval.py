@@ -18,9 +18,9 @@ from tests.evals.scoring import SETS
 from tests.evals.test_diary_eval import real_catalog  # noqa: F401  (a fixture)
 
 # 97 of 184 (52.7%) on first measure, offline (2026-12-06, on 1ed06ef's reader), before anyone
-# tuned on it; 165 at 2fa9619, tuned on (a development set); 175 in the seventh session. It only
+# tuned on it; 165 at 2fa9619, tuned on (a development set); 178 in the seventh session. It only
 # ever rises.
-FLOOR = 175 / 184
+FLOOR = 178 / 184
 
 
 def test_the_third_set_covers_every_kind_and_is_a_development_set():

@@ -610,3 +610,21 @@ def test_a_relative_eating_is_not_logged_for_the_user(alice, catalog):
     response = handle_turn(alice, "dad polished off 2 bananas at dinner")
 
     assert foods(alice) == [] and response.action != "logged"
+
+
+def test_undo_after_a_message_that_saved_nothing_takes_nothing_back(alice, catalog):
+    handle_turn(alice, "a banana")
+    handle_turn(alice, "a qwzxv bar")  # nothing the catalog knows: nothing saved
+
+    response = handle_turn(alice, "oops undo that")
+
+    assert len(foods(alice)) == 1
+    assert "saved nothing" in response.message
+
+
+def test_the_users_words_for_an_entry_never_name_another_food_of_the_same_message(alice, catalog):
+    handle_turn(alice, "a banana and a qwzxv cake")  # the banana saved, the cake not found
+
+    handle_turn(alice, "delete the qwzxv cake")
+
+    assert len(foods(alice)) == 1
