@@ -136,13 +136,15 @@ def named(entries: list[Remembered], words: str, kind: str | None = None) -> lis
             for e in entries
             if (kind is None or e.kind == kind) and e.asked and _said_in(words, e.asked)
         ]
-        # of a reply that saved several, the words can't tell which; nor of one that offered
-        # options for another part of the message ("a coffee and a donut" saved the coffee)
+        # of a reply that saved several, the words can't tell which; nor when the message named
+        # the entry by its own name, or offered options for another part of it ("a coffee and a
+        # donut" saved the coffee: "the donut" is not the coffee)
         alone = [
             e
             for e in said
             if sum(o.reply.pk == e.reply.pk for o in entries) == 1
             and not (e.reply.metadata or {}).get("options")
+            and not _said_in(e.names[0].split(",")[0], e.asked)
         ]
         return alone
     best = max(s[0] for s in scored)

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from chat.models import ChatMessage
 from chat.turn.coach import handle_turn
 from chat.turn.undo import reply_undo
 from exercise.models import ExerciseEntry
@@ -626,5 +627,18 @@ def test_the_users_words_for_an_entry_never_name_another_food_of_the_same_messag
     handle_turn(alice, "a banana and a qwzxv cake")  # the banana saved, the cake not found
 
     handle_turn(alice, "delete the qwzxv cake")
+
+    assert len(foods(alice)) == 1
+
+
+def test_a_food_the_message_named_besides_the_entry_is_not_the_entry(alice, catalog):
+    # the banana is saved by its own name; "the qwzxv" said beside it is another thing, whether
+    # or not options were offered for it (a model's reply offers none)
+    handle_turn(alice, "a banana and a qwzxv")
+    reply = ChatMessage.objects.for_user(alice).filter(message_type="assistant").last()
+    reply.metadata.pop("options", None)
+    reply.save(update_fields=["metadata"])
+
+    handle_turn(alice, "delete the qwzxv")
 
     assert len(foods(alice)) == 1
