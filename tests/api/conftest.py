@@ -1,10 +1,12 @@
-"""API clients for alice and bob (token auth), and a clean throttle history per test."""
+"""API clients for alice and bob (token auth), a clean throttle history per test, and alice's
+today."""
 
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from sparky.api import token_issue
+from sparky.dates import today_for
 from tests import fake_llm as fake_llm_module
 
 fake_llm = fake_llm_module.fake_llm
@@ -47,3 +49,9 @@ def results(response) -> list:
     """The rows of a paginated list response."""
     assert response.status_code == 200, response.content
     return response.json()["results"]
+
+
+@pytest.fixture
+def day(alice):
+    """Today, in alice's time zone."""
+    return today_for(alice)

@@ -10,29 +10,11 @@ import pytest
 
 from measurements.models import CheckInMeasurement
 from nutrition.models import UserGoal
-from sparky.dates import today_for
 from sparky.services import preferences_for
+from tests.api.asking import ask, send
 from tests.factories import CheckInFactory, FoodEntryFactory, UserGoalFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def send(api, text: str) -> dict:
-    response = api.post("/api/chat/", {"message": text}, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
-
-
-def ask(api, text: str) -> str:
-    body = send(api, text)
-    assert body["action"] == "answered", body
-    assert body["entries"] == []
-    return body["message"]
-
-
-@pytest.fixture
-def day(alice):
-    return today_for(alice)
 
 
 @pytest.fixture

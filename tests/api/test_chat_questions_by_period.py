@@ -12,7 +12,7 @@ import pytest
 from diary.selectors import daily_summary
 from exercise.models import ExerciseEntry
 from nutrition.models import FoodEntry, WaterIntake
-from sparky.dates import today_for
+from tests.api.asking import ask
 from tests.factories import (
     CheckInFactory,
     ExerciseEntryFactory,
@@ -24,20 +24,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def ask(api, text: str) -> str:
-    response = api.post("/api/chat/", {"message": text}, format="json")
-    assert response.status_code == 200, response.content
-    body = response.json()
-    assert body["action"] == "answered", body
-    assert body["entries"] == []
-    return body["message"]
-
-
-@pytest.fixture
-def day(alice):
-    return today_for(alice)
 
 
 def _wger(name: str, group: str, muscles: str, also: str = "") -> object:
