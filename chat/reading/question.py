@@ -83,7 +83,7 @@ _DURATION = re.compile(
 )
 _RICH = words_pattern(_WORDS["rich"])
 _INTAKE = words_pattern(_WORDS["intake"])
-_FOODS = words_pattern({"food", "foods", "eat", "snack", "snacks", "sources", "source"})
+_FOODS = words_pattern(_WORDS["foods"])
 _NEED = words_pattern(_WORDS["need"])
 _LEFT = words_pattern(_WORDS["left"])
 _TOTAL = words_pattern(_WORDS["total"])
@@ -164,9 +164,9 @@ _EQUIPMENT = words_pattern(
     {w for words in exercise_words.EQUIPMENT.values() for w in words}
     | set(exercise_words.NO_EQUIPMENT)
 )
-_DONE_TODAY = re.compile(r"\b(?:did|done|i've|ive|today|yesterday)\b|\d")
+_DONE_TODAY = re.compile(rf"\b(?:{alternation(_WORDS['done_today'])})\b|\d")
 # "i worked my legs", "my back hurts from work": said of what was done, not asked.
-_ME_DONE = re.compile(r"\b(?:worked|trained|hurts?|sore|pain|injur\w*)\b")
+_ME_DONE = words_pattern(_WORDS["me_done"])
 
 
 def exercises_asked(text: str) -> bool:
@@ -318,7 +318,9 @@ def weight_asked(text: str) -> tuple[Decimal | None, str | None] | None:
     return (None, None) if named else None
 
 
-_IN_A_UNIT = re.compile(r"\b(?:in|into|as)\s+(?P<unit>[a-z][a-z ]*?)\s*[?.!]*$")
+_IN_A_UNIT = re.compile(
+    rf"\b(?:{alternation(_WORDS['in_a_unit'])})\s+(?P<unit>[a-z][a-z ]*?)\s*[?.!]*$"
+)
 
 
 def _unit_asked(text: str, named) -> str | None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import uuid
 
 from chat.models import ChatMessage
 from chat.reading.correction import WORKOUT_WORDS, Correction
 from chat.reading.message import Reading
+from chat.reading.parser.tokens import take_quantity
+from chat.reading.vocabulary import load
 from chat.tools.lookup import name_score
 from exercise.models import ExerciseEntry
 from measurements.fields import CHECKIN
@@ -216,37 +217,21 @@ def _checkins(user, replies: list[ChatMessage]) -> dict[str, tuple[float, str | 
                         values[name] = (float(value), entry.get("date"))
                     except (TypeError, ValueError):
                         continue
-    custom = [pk for pk in custom if _a_uuid(pk)]
-    rows = (
-        CustomMeasurement.objects.for_user(user).select_related("category").in_bulk(custom)
-        if custom
-        else {}
-    )
+    rows = CustomMeasurement.objects.for_user(user).select_related("category").in_bulk(custom)
+    found = {str(pk): row for pk, row in rows.items()}
     for pk in custom:  # newest first, as the replies are
-        row = rows.get(uuid.UUID(pk))
-        if row is not None:
+        if (row := found.get(pk)) is not None:
             values.setdefault(CUSTOM + row.category.name, (float(row.value), str(row.entry_date)))
     return values
 
 
-def _a_uuid(text: str) -> bool:
-    try:
-        uuid.UUID(text)
-    except ValueError:
-        return False
-    return True
-
-
+_REFERRING = load("changes")["correcting"]["parts"]
 # "the previous one", "the one before": the entry saved before the last.
-_BEFORE_THE_LAST = frozenset({"previous", "before", "penultimate"})
-# "the last two", "the last 3 things"
-_COUNTS = {"two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4}
-
+_BEFORE_THE_LAST = frozenset(_REFERRING["before_the_last"])
 # Words that name all of what was just saved ("both", "all of them"), or the last two.
-_BOTH = frozenset({"both", "all", "of", "them", "those", "these", "everything"})
-
+_BOTH = frozenset(_REFERRING["all_of_them"])
 # What "another glass" counts when water was the last thing saved.
-_WATER_UNITS = ("glass", "bottle", "water", "cup")
+_WATER_UNITS = tuple(_REFERRING["water_units"])
 
 
 def _counted_in(entry: Remembered | None, word: str) -> bool:
@@ -417,7 +402,14 @@ def _change_refers(user, referred, entries, correction: Correction, text: str) -
     before_the_last = bool(said & _BEFORE_THE_LAST) and len(entries) > 1
     if before_the_last:  # "the previous one was a tea": the entry before the last
         correction = dataclasses.replace(correction, target=None)
-    if "last" in said and (count := _COUNTS.get(next(iter(said - {"last", "the"}), ""))):
+    counted = list(said - {"last", "the", "things", "ones", "entries"})  # "the last two"
+    count = (
+        take_quantity(counted, 0, articles=False)[0]
+        if "last" in said and len(counted) == 1
+        else None
+    )
+    if count and count == int(count) and count > 1:  # "the last two", "the last 3 things"
+        count = int(count)
         chosen = tuple(e for e in entries if kind is None or e.kind == kind)[:count]
         correction = dataclasses.replace(correction, target=None)  # "remove the last two"
         return dataclasses.replace(referred, correction=correction, entries=chosen, each=True)
