@@ -59,6 +59,7 @@ from tests.evals.scoring import (  # noqa: E402
     nothing_writes,
     report,
     score,
+    wrong_writes,
 )
 
 
@@ -114,6 +115,7 @@ def main() -> None:
                 "problems": r.problems,
                 "wrote": r.outcome.describe(),
                 "action": r.outcome.action,
+                "touched": r.outcome.touched,
                 "reply": r.outcome.reply,
                 "earlier": r.outcome.earlier,
             }
@@ -127,6 +129,7 @@ def main() -> None:
             "machinery": len(machinery_replies(results)),
             "nothing_writes": len(wrote),
             "reports_nothing": quiet,
+            "wrong_writes": len(wrong_writes(results)),
         }
         Path(args.json_path).write_text(json.dumps({**summary, "cases": rows}, indent=1))
         print(f"\nwrote {args.json_path}")

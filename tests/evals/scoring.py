@@ -110,6 +110,9 @@ SETS = {
     "conversation3": HERE / "conversation_cases_3.jsonl",
     # A fourth, UNSEEN conversation set (its file says why), floored at its first measure.
     "conversation4": HERE / "conversation_cases_4.jsonl",
+    # A sixth conversation set (issue 45), written by an outsider in everyday voices (dictation,
+    # regional Englishes, gym shorthand, combos, decimal commas): UNSEEN, NOT TO BE TUNED ON.
+    "conversation6": HERE / "conversation_cases_6.jsonl",
 }
 FROZEN_AT = dt.datetime(2026, 12, 2, 12, 30, tzinfo=dt.UTC)  # a Wednesday, lunch time
 EXPECT_KEYS = frozenset(
@@ -310,6 +313,7 @@ class Outcome:
     offered: list[dict] = dataclasses.field(default_factory=list)  # what the last `before` offered
     earlier: list[str] = dataclasses.field(default_factory=list)  # the `before` turns' replies
     diary: Diary | None = None  # the whole diary after the scored message
+    touched: bool = False  # the scored message added, changed or removed anything
 
     @property
     def machinery(self) -> list[tuple[str, list[str]]]:
@@ -591,6 +595,7 @@ def run_case(user, case: Case, send: Send | None = None) -> Outcome:
     after = snapshot(user)
     outcome = changes(before, after)
     outcome.diary = after
+    outcome.touched = before != after
     outcome.reply = getattr(response, "message", "") or ""
     outcome.action = getattr(response, "action", "") or ""
     outcome.options = list(getattr(response, "options", None) or [])
@@ -686,10 +691,13 @@ def report(results: list[Scored], *, failures: bool = False) -> str:
     passed, total = score(results)
     shown = machinery_replies(results)
     wrote, quiet = nothing_writes(results)
+    bad = wrong_writes(results)
     lines = [
         f"overall  {passed}/{total}  {100 * passed / max(total, 1):.1f}%",
         f"machinery: {len(shown)} replies",
         f"nothing-writes: {len(wrote)} of {quiet} messages that report nothing",
+        f"wrong writes: {len(bad)}/{total}  {100 * len(bad) / max(total, 1):.1f}%"
+        " (misses that changed the diary)",
         "",
     ]
     lines.append(f"{'tag':<14} {'passed':>7} {'total':>6} {'accuracy':>9}")
@@ -722,6 +730,13 @@ def report(results: list[Scored], *, failures: bool = False) -> str:
 def machinery_replies(results: Iterable[Scored]) -> list[tuple[str, str, list[str]]]:
     """(case id, reply, what it shows) for every reply of every case that shows machinery."""
     return [(r.case.id, reply, found) for r in results for reply, found in r.outcome.machinery]
+
+
+def wrong_writes(results: Iterable[Scored]) -> list[Scored]:
+    """The misses that changed the diary anyway: a case that failed and whose scored message
+    added, changed or removed anything. A miss that only asked, or wrote nothing, is not one:
+    sure or silent counts these apart from the misses, since a wrong entry costs more."""
+    return [r for r in results if not r.passed and r.outcome.touched]
 
 
 def nothing_writes(results: Iterable[Scored]) -> tuple[list[Scored], int]:
