@@ -110,6 +110,10 @@ SETS = {
     "conversation3": HERE / "conversation_cases_3.jsonl",
     # A fourth, UNSEEN conversation set (its file says why), floored at its first measure.
     "conversation4": HERE / "conversation_cases_4.jsonl",
+    # A fifth conversation set (issue 45), written by an outsider in everyday voices (slang, typos,
+    # British and Australian words, gym notation, rambling, sloppy corrections): measured once
+    # unread, then a DEVELOPMENT set (its file says so).
+    "conversation5": HERE / "conversation_cases_5.jsonl",
     # A sixth conversation set (issue 45), written by an outsider in everyday voices (dictation,
     # regional Englishes, gym shorthand, combos, decimal commas): UNSEEN, NOT TO BE TUNED ON.
     "conversation6": HERE / "conversation_cases_6.jsonl",
