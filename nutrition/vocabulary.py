@@ -78,6 +78,12 @@ MEAL_LAST_AFTER_FOR: dict[str, str] = {
     word: meal for meal, words in _meals["said_last_after_for"].items() for word in words
 }
 
+# Words for foods by region or brand, each with what it means in the catalog and its source
+# (nutrition/words/aliases.toml): said -> means.
+FOOD_ALIASES: dict[str, str] = {
+    said: row["means"] for row in _load("aliases")["alias"] for said in row["said"]
+}
+
 _foods = _load("foods")
 # Foods people name most often, for knowing a message is about food before any search.
 COMMON_FOODS: frozenset[str] = frozenset(_foods["common"])

@@ -20,6 +20,10 @@ from chat.reading.replies import numeric_reply
 from chat.reading.vocabulary import NO, load
 from exercise.services import distance_unit_of
 from measurements import vocabulary as durations
+from measurements.fields import KINDS as CHECKIN_UNIT_KINDS
+from measurements.units import unit_of
+from nutrition.units import parse_unit
+from nutrition.vocabulary import HOUSEHOLD_WORDS
 from nutrition.vocabulary import MEAL_NAMES
 from sparky.words import alternation, singular
 
@@ -511,13 +515,34 @@ def says_a_slip(text: str) -> bool:
     return bool(_SLIP.search(text) or _NO_THEN_A_NUMBER.match(text))
 
 
+# The word a number is said in: "35 min", "8 pieces", "5k", "2%".
+_UNIT_AFTER = re.compile(r"\s*(%|[a-z]+)")
+
+
+def _not_a_checkin(word: str | None) -> bool:
+    """Whether a number said in this unit is of another type than any check-in: a duration
+    ("35 min"), a distance ("5 km", "5k") or an amount of food ("2 slices", "100 g"). Types decide
+    what a number can change: a duration never becomes a weight, a count of slices never steps."""
+    if not word:
+        return False
+    if any(unit_of(kind, word) for kind in CHECKIN_UNIT_KINDS):
+        return False
+    if word in durations.MINUTES or distance_unit_of(word):  # hours may be sleep
+        return True
+    return parse_unit(word).canonical is not None or singular(word) in HOUSEHOLD_WORDS
+
+
 def values_said(text: str) -> list[float]:
-    """The numbers a message gives as values, in order, without those it says were not ("59
-    not 95" -> [59])."""
+    """The numbers a message gives as check-in values, in order, without those it says were not
+    ("59 not 95" -> [59]) and those said in a unit no check-in is kept in ("nope, it was 35 min"
+    gives none: a workout's minutes, never a weight)."""
     text = (text or "").lower()
     values = []
     for found in _VALUE.finditer(text):
         if re.search(r"\bnot\s+(?:just\s+|only\s+)?$", text[: found.start()]):
+            continue
+        after = _UNIT_AFTER.match(text, found.end())
+        if _not_a_checkin(after.group(1) if after else None):
             continue
         said = found.group(1)
         if re.fullmatch(r"\d{1,3}(?:,\d{3})+", said):

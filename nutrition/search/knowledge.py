@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from nutrition.vocabulary import FOOD_ALIASES
+
 # Query stem -> stems that name the same food in the catalog (British and American names,
 # oatmeal for oats). Applied to the query only, with a little less weight than the word itself.
 # A synonym of several stems needs them all: SR28 names toast "Bread, ..., toasted".
@@ -74,6 +76,14 @@ PHRASES = {
     # a lager, an ale, a pilsner: the catalog's beer (regular, light by its own word)
     r"(lagers?|pilsners?|pale ales?|ales)": "beer",
 }
+# The words for foods by region and brand, from their data file (nutrition/words/aliases.toml),
+# longest first so that "chocolate digestive" is read before "digestive".
+PHRASES.update(
+    {
+        rf"{re.escape(said)}s?": means
+        for said, means in sorted(FOOD_ALIASES.items(), key=lambda item: -len(item[0]))
+    }
+)
 
 
 # Drinks the catalog has no entry for, described by what they are made of: the search lists the

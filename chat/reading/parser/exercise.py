@@ -7,6 +7,7 @@ from chat.reading.parser.tokens import take_quantity, token_at
 from chat.reading.parser.vocabulary import (
     ACTIVITY_FILLER,
     COUNTED_EXERCISES,
+    EACH_WAY,
     EXERCISE_LOOKUP,
     GENERIC_EXERCISE,
     HOURS,
@@ -103,7 +104,8 @@ def exercise_item(tokens: list[str]) -> dict | None:
 
 
 def duration_minutes(tokens: list[str]) -> float | None:
-    """Total minutes in a clause: '45 min', 'an hour and a half', '1h 15m', 'half an hour'."""
+    """Total minutes in a clause: '45 min', 'an hour and a half', '1h 15m', 'half an hour';
+    '20 mins each way' is both ways, 40."""
     total, after_hours, i = None, False, 0
     while i < len(tokens):
         amount, j = take_quantity(tokens, i)
@@ -120,6 +122,9 @@ def duration_minutes(tokens: list[str]) -> float | None:
             minutes = amount * 60
         else:
             minutes = amount
+        if token_at(tokens, j + 1) in EACH_WAY:
+            minutes *= 2
+            j += 1
         total = (total or 0) + minutes
         after_hours = unit in HOURS
         i = j + 1

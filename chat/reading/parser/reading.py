@@ -49,6 +49,7 @@ from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
     DESCRIBING,
+    EACH_WAY,
     EATING,
     FOOD_FILLER,
     GOAL_NUTRIENTS,
@@ -540,6 +541,7 @@ def _measure_word(token: str) -> bool:
     return (
         take_quantity([token], 0, articles=False)[0] is not None
         or token in TIME_UNITS
+        or token in EACH_WAY
         or distance_unit_of(token) is not None
         or token in ("in", "for", "of", "at")
     )

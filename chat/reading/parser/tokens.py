@@ -36,6 +36,39 @@ _CIRCUMSTANCE = re.compile(
     r"\b(?:" + "|".join(re.escape(c) for c in sorted(CIRCUMSTANCES, key=len, reverse=True)) + r")\b"
 )
 
+# A decimal comma, as much of the world writes it: "82,6 kg", "1,5 l" (one or two digits after
+# it; three are thousands, read just before).
+_DECIMAL_COMMA = re.compile(r"(?<![0-9.,])([0-9]{1,3}),([0-9]{1,2})(?![0-9,])")
+# A time on a clock said as a duration: "h:mm:ss" always; "mm:ss" or "h:mm" after "in", "for",
+# "took", "time", a distance ("5k 27:30") or before "min" or "pace". "at 7:30", "7:30pm" and a
+# bare "12:30" are times of day, left as they are.
+_CLOCK = re.compile(
+    r"(?P<lead>\b(?:in|for|took|time|time of|[0-9]+ ?km?|miles?|mi)\s+)"
+    r"(?P<a>[0-9]{1,2}):(?P<b>[0-5][0-9])(?![:\w])"
+    r"|(?<![\w:])(?P<h>[0-9]{1,2}):(?P<m>[0-5][0-9]):(?P<s>[0-5][0-9])(?![:\w])"
+    r"|(?<![\w:])(?P<mm>[0-9]{1,2}):(?P<ss>[0-5][0-9])(?:\s*(?:mins?|minutes)\b|(?=\s*pace\b))"
+)
+# Up to this many, the first number of "h:mm" is hours ("a 10k in 1:02"); above, minutes
+# ("27:30" is 27 minutes 30 seconds).
+_CLOCK_HOURS = 3
+# A minute mark: "45'" (never "5'10", a height, nor a quote).
+_MINUTE_MARK = re.compile(r"(?<=[0-9])'(?![0-9'\w])")
+
+
+def _clock_minutes(match: re.Match) -> str:
+    """A clock duration as minutes: "in 27:30" -> "in 27.5 min", "1:02:15" -> "62.2 min"."""
+    found = {k: int(v) for k, v in match.groupdict().items() if v is not None and k != "lead"}
+    if "h" in found:
+        minutes = found["h"] * 60 + found["m"] + found["s"] / 60
+    elif "mm" in found:
+        minutes = found["mm"] + found["ss"] / 60
+    elif found["a"] <= _CLOCK_HOURS:
+        minutes = found["a"] * 60 + found["b"]
+    else:
+        minutes = found["a"] + found["b"] / 60
+    return f"{match.group('lead') or ' '}{round(minutes, 1):g} min "
+
+
 PHRASE_TOKENS = sorted((tuple(p.split()) for p in PHRASES), key=len, reverse=True)
 
 
@@ -50,6 +83,9 @@ def tokenise(text: str) -> list[str]:
     for char, fraction in (("½", " 1/2"), ("¼", " 1/4"), ("¾", " 3/4"), ("⅓", " 1/3")):
         text = text.replace(char, fraction)
     text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
+    text = _DECIMAL_COMMA.sub(r"\1.\2", text)  # 82,6 kg -> 82.6
+    text = _CLOCK.sub(_clock_minutes, text)  # "5k in 27:30" -> 27.5 min
+    text = _MINUTE_MARK.sub(" min", text)  # "45' easy" -> 45 min
     text = re.sub(r"[\r\n]+", " . ", text)
     text = re.sub(r"(?<![a-z])w/(?=\s|[a-z])", " with ", text)  # "oatmeal w/ banana"
     text = re.sub(r"\s[-\u2013\u2014]+\s", " : ", text)  # "dinner - salmon": a dash sets off

@@ -57,6 +57,7 @@ AROUND = _words(_time, "around")
 AROUND_FILLER = _words(_time, "around_filler")
 SESSIONS = _words(_time, "sessions")
 AROUND_WORDS = _words(_time, "around_words")
+EACH_WAY = _words(_time, "each_way")
 WEEKDAY_MEALS: dict[str, str] = _time["weekday_meals"]
 
 _clauses = _load("clauses")
