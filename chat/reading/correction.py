@@ -23,8 +23,7 @@ from measurements import vocabulary as durations
 from measurements.fields import KINDS as CHECKIN_UNIT_KINDS
 from measurements.units import unit_of
 from nutrition.units import parse_unit
-from nutrition.vocabulary import HOUSEHOLD_WORDS
-from nutrition.vocabulary import MEAL_NAMES
+from nutrition.vocabulary import HOUSEHOLD_WORDS, MEAL_NAMES
 from sparky.words import alternation, singular
 
 _WORDS = load("changes")["correcting"]
