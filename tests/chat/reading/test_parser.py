@@ -210,8 +210,8 @@ LOGGED = [
     pytest.param("100 pushups", [exercise("Push-ups", 7)], id="100 reps take 7 minutes"),
     pytest.param("did 20 reps of deadlifts", [exercise("Deadlifts", 2)], id="reps"),
     pytest.param("20 min on the treadmill", [exercise("Walking", 20)], id="treadmill"),
-    pytest.param("badminton 30 min", [exercise("badminton", 30)], id="a timed activity"),
-    pytest.param("played volleyball", [exercise("volleyball")], id="played a sport"),
+    pytest.param("fencing 30 min", [exercise("fencing", 30)], id="a timed activity"),
+    pytest.param("played lacrosse", [exercise("lacrosse")], id="played a sport"),
     pytest.param(
         "kettlebell workout 20 min", [exercise("kettlebell", 20)], id="a workout of something"
     ),
