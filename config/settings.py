@@ -178,6 +178,14 @@ MEDIA_URL = "media/"
 # Uploads: meal photos are re-encoded and capped by the chat app; refuse huge bodies up front.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
+# One uploaded file (an import, a photo) is at most this large; the reading of a larger one stops
+# at the limit as its bytes arrive (sparky.uploads).
+SPARKY_MAX_UPLOAD_BYTES = env.int("SPARKY_MAX_UPLOAD_BYTES", default=10 * 1024 * 1024)
+FILE_UPLOAD_HANDLERS = [
+    "sparky.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 SPARKY_MAX_IMAGE_BYTES = env.int("SPARKY_MAX_IMAGE_BYTES", default=8 * 1024 * 1024)
 SPARKY_MAX_MESSAGE_CHARS = env.int("SPARKY_MAX_MESSAGE_CHARS", default=4000)
 

@@ -16,6 +16,7 @@ from diary import exports, imports
 from diary.data_views import download
 from diary.models import ImportJob
 from sparky.parsers import JSONParser
+from sparky.uploads import refused_upload
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
@@ -107,6 +108,8 @@ class ImportListView(APIView):
     )
     def post(self, request):
         upload = request.FILES.get("file")
+        if refused_upload(request):
+            raise ApiValidationError({"file": [refused_upload(request)]}, code="file_too_large")
         if upload is None:
             raise ApiValidationError({"file": ["Send the export file as `file` (multipart)."]})
         job = imports.import_preview(user=request.user, filename=upload.name, content=upload.read())

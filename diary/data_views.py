@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from diary import exports, imports
 from diary.imports.formats import NAMES
 from diary.models import ImportJob
+from sparky.uploads import refused_upload
 
 RECENT_IMPORTS = 5
 
@@ -63,6 +64,9 @@ def export_csv(request):
 @require_POST
 def import_upload(request):
     upload = request.FILES.get("file")
+    if refused_upload(request):
+        messages.error(request, refused_upload(request))
+        return redirect("settings_data")
     if upload is None:
         messages.error(request, "Choose a file to import first.")
         return redirect("settings_data")

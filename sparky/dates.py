@@ -38,6 +38,19 @@ def today_for(user) -> dt.date:
     return now_for(user).date()
 
 
+def diary_day_problem(day: dt.date, *, today: dt.date) -> str | None:
+    """Why a diary cannot hold `day` (after today, or before EARLIEST), or None. The window of
+    every entry: today and earlier, back to 1900."""
+    if day > today:
+        return f"{day.isoformat()} is in the future; a diary holds days up to today."
+    if day < EARLIEST:
+        return (
+            f"{day.isoformat()} is too far in the past; a diary holds days from "
+            f"{EARLIEST.isoformat()} on."
+        )
+    return None
+
+
 def validate_not_future(user, day: dt.date) -> dt.date:
     today = today_for(user)
     if day > today:
@@ -46,8 +59,8 @@ def validate_not_future(user, day: dt.date) -> dt.date:
             f"{user.time_zone}); entries can only be logged for today or earlier.",
             code="future_date",
         )
-    if day < EARLIEST:
-        raise ValidationError(f"{day.isoformat()} is too far in the past.", code="invalid_date")
+    if diary_day_problem(day, today=today) is not None:
+        raise ValidationError(diary_day_problem(day, today=today), code="invalid_date")
     return day
 
 

@@ -29,6 +29,7 @@ from chat.web import serializers as s
 from chat.web import streaming
 from sparky.api import ERRORS, ErrorSerializer, ScopedThrottle
 from sparky.parsers import JSONParser
+from sparky.uploads import refused_upload
 
 STREAM_EXAMPLE = (
     'event: step\ndata: {"text": "Reading your message…"}\n\n'
@@ -128,6 +129,11 @@ class ChatTurnView(APIView):
     )
     def post(self, request):
         given = s.ChatTurnSerializer(data=request.data)
+        if refused_upload(request):
+            return Response(
+                {"error": "bad_image", "detail": refused_upload(request)},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         given.is_valid(raise_exception=True)
         data = given.validated_data
         key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None

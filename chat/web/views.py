@@ -45,6 +45,7 @@ from chat.web import streaming
 from diary.views import diary_context, diary_day
 from nutrition.models import MealType
 from sparky import services
+from sparky.uploads import refused_upload
 
 THREAD_LIMIT = 60
 SUMMARY_POLL_TRIES = 8
@@ -254,6 +255,9 @@ def _rejected(request, message: str, code: str):
 @login_required
 @require_POST
 def send(request):
+    image = request.FILES.get("image")  # read first: a photo over the limit stops here
+    if refused_upload(request):
+        return _rejected(request, refused_upload(request), "bad_image")
     try:
         _mode, categories = _posted_selection(request)
     except _SelectionError as exc:
@@ -262,7 +266,7 @@ def send(request):
         handle_turn,
         request.user,
         request.POST.get("message", ""),
-        image=request.FILES.get("image"),
+        image=image,
         categories=categories or None,
         idempotency_key=request.POST.get("idempotency_key") or None,
         session_id=_session_id(request),

@@ -30,7 +30,7 @@ from sparky.services import uuid_pk
 
 logger = logging.getLogger(__name__)
 
-MAX_BYTES = 10 * 1024 * 1024
+MAX_BYTES = 10 * 1024 * 1024  # also the upload's limit as it streams in (sparky.uploads)
 MAX_ROWS = 50_000
 PREVIEW_ROWS = 10
 PREVIEW_ERRORS = 50
@@ -78,17 +78,28 @@ def import_preview(*, user, filename: str, content: bytes) -> ImportJob:
             f"{MAX_BYTES // 1024 // 1024} MB can be imported at once. Export a shorter period.",
             code="file_too_large",
         )
-    text = formats.unpack(content, largest=MAX_BYTES)
-    if not text.strip():
-        raise ValidationError("The file is empty.", code="empty_file")
-    module = formats.detect(text)
-    if module is None:
+    try:
+        text = formats.unpack(content, largest=MAX_BYTES)
+        if not text.strip():
+            raise ValidationError("The file is empty.", code="empty_file")
+        module = formats.detect(text)
+        if module is None:
+            raise ValidationError(
+                f"Sparky does not know this file's layout; it reads {formats.EXPECTED}.",
+                code="unknown_format",
+            )
+        source = module.SOURCE
+        parsed = formats.read(text, today=today_for(user))
+    except ValidationError:
+        raise
+    except Exception:
+        # Every file Sparky has seen gets its own sentence above; this is for the next one.
+        logger.exception("reading an uploaded import failed")
         raise ValidationError(
-            f"Sparky does not know this file's layout; it reads {formats.EXPECTED}.",
-            code="unknown_format",
-        )
-    source = module.SOURCE
-    parsed = formats.read(text, today=today_for(user))
+            "Sparky could not read this file: it is not laid out as the export it looks like. "
+            f"Sparky reads {formats.EXPECTED}.",
+            code="unreadable_file",
+        ) from None
     if len(parsed.rows) + len(parsed.errors) > MAX_ROWS:
         raise ValidationError(
             f"The file has more than {MAX_ROWS:,} rows; export a shorter period.",

@@ -18,9 +18,13 @@ import datetime as dt
 import hashlib
 import io
 import json
+import re
 from decimal import Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
+
 from nutrition.services import MEAL_SYNONYMS
+from sparky.parsers import MAX_DEPTH, depth
 
 # The kinds of rows an import writes, in the order they are written (foods before the entries
 # that use them), with what the preview calls them.
@@ -136,6 +140,36 @@ class Parsed:
         return f"{self.source}:{digest}:{self._seen[digest]}"
 
 
+# A file's JSON nests no deeper than this (a Sparky export: document, section, row, value).
+MAX_JSON_DEPTH = MAX_DEPTH
+
+
+def load_json(text: str, name: str = ""):
+    """A file's JSON, or a ValidationError saying why not: not JSON, or nested deeper than
+    MAX_JSON_DEPTH (the json module would recurse once per level until RecursionError)."""
+    label = name or "The file"
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        document = None
+        too_deep = True
+    except ValueError as exc:
+        line, column = getattr(exc, "lineno", 0), getattr(exc, "colno", 0)
+        raise ValidationError(
+            f"{label} is not valid JSON (it stops making sense at line {line}, column {column}).",
+            code="invalid_json",
+        ) from None
+    else:
+        too_deep = depth(document) > MAX_JSON_DEPTH
+    if too_deep:
+        raise ValidationError(
+            f"{label} nests its JSON more than {MAX_JSON_DEPTH} levels deep; a Sparky export "
+            "needs 3.",
+            code="too_deep",
+        )
+    return document
+
+
 # --- reading cells -----------------------------------------------------------------------------
 
 
@@ -153,6 +187,12 @@ def csv_rows(text: str) -> tuple[list[str], list[tuple[int, dict]]]:
     return header, rows
 
 
+# A number of this many digits before the point is no diary's (and int() of "1e999999999"
+# would build a billion digits).
+LARGEST_DIGITS = 12
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def number(cells: dict, column: str, *, required: bool = False) -> Decimal | None:
     """A cell as a number ("1,234.5" and "" included); a negative or unreadable one is refused
     naming the column."""
@@ -168,6 +208,8 @@ def number(cells: dict, column: str, *, required: bool = False) -> Decimal | Non
         raise RowProblem(column, f"{text!r} is not a number.") from None
     if not value.is_finite():
         raise RowProblem(column, f"{text!r} is not a number.")
+    if value.adjusted() >= LARGEST_DIGITS:
+        raise RowProblem(column, f"{text[:40]} is far larger than any value a diary holds.")
     if value < 0:
         raise RowProblem(column, f"{text} is negative; a number of 0 or more is expected.")
     return value
@@ -188,8 +230,16 @@ def day(cells: dict, column: str, formats: tuple[str, ...] = ("%Y-%m-%d",)) -> d
     raise RowProblem(column, f"{text!r} is not a date written {written}.")
 
 
+def visible(value: str, column: str) -> str:
+    """`value` when it holds no control character (a zero byte cannot be stored; the others are
+    no text either); else the row is refused naming the column."""
+    if _CONTROL.search(value):
+        raise RowProblem(column, "holds a control character (such as a zero byte), not text.")
+    return value
+
+
 def text(cells: dict, column: str, *, required: bool = False, longest: int = 255) -> str:
-    value = " ".join(str(cells.get(column) or "").split())
+    value = visible(" ".join(str(cells.get(column) or "").split()), column)
     if required and not value:
         raise RowProblem(column, "is empty.")
     if len(value) > longest:

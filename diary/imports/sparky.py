@@ -12,8 +12,9 @@ Preferences and the chat history are in the export for the user to keep; they ar
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
+
+from django.core.exceptions import ValidationError
 
 from diary.imports import rows as cells_of
 from diary.imports.rows import (
@@ -28,6 +29,7 @@ from diary.imports.rows import (
     Parsed,
     Row,
     RowProblem,
+    load_json,
     plain,
 )
 from measurements.fields import CHECKIN as CHECKIN_FIELDS
@@ -49,7 +51,7 @@ def _id(item: dict) -> str:
     value = str(item.get("id") or "").strip()
     if not value or len(value) > 64:
         raise RowProblem("id", "is missing; every row of a Sparky export has its id.")
-    return value
+    return cells_of.visible(value, "id")
 
 
 def _flag(item: dict, name: str) -> bool:
@@ -294,9 +296,9 @@ SECTION_OF = {
 def parse(text: str) -> Parsed:
     parsed = Parsed(source=SOURCE)
     try:
-        document = json.loads(text)
-    except ValueError as exc:
-        parsed.refuse(0, "", f"is not valid JSON ({exc}).")
+        document = load_json(text)
+    except ValidationError as exc:
+        parsed.refuse(0, "", exc.messages[0].removeprefix("The file "))
         return parsed
     if not recognises_json(document):
         parsed.refuse(0, "", f'is not a Sparky export (no "format": "{FORMAT}").')
