@@ -200,7 +200,7 @@ class _Endless(io.RawIOBase):
 
     def __init__(self, size: int):
         self.head = (
-            f"--{self.BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f'--{self.BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
             'filename="huge.csv"\r\nContent-Type: text/csv\r\n\r\n'
         ).encode()
         self.tail = f"\r\n--{self.BOUNDARY}--\r\n".encode()
