@@ -22,11 +22,15 @@ def _words(data: dict, key: str) -> frozenset[str]:
 
 
 _tokens = _load("tokens")
-# Words said as one token: the grammar's own, and every activity's several-word names ("bicep
-# curls", "shoulder press"), which exercise owns.
+# Words said as one token: the grammar's own, every activity's several-word names ("bicep
+# curls", "shoulder press"), which exercise owns, and a trip's "each way".
 PHRASES: tuple[str, ...] = tuple(
     dict.fromkeys(
-        [*_tokens["phrases"], *(w for w in activities.SEARCH_TERMS if " " in w and "-" not in w)]
+        [
+            *_tokens["phrases"],
+            *(w for w in activities.SEARCH_TERMS if " " in w and "-" not in w),
+            *_load("time")["each_way"],  # "20 mins each way"
+        ]
     )
 )
 INTERJECTIONS = _words(_tokens, "interjections")

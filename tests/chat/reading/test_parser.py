@@ -211,6 +211,13 @@ LOGGED = [
     pytest.param("did 20 reps of deadlifts", [exercise("Deadlifts", 2)], id="reps"),
     pytest.param("20 min on the treadmill", [exercise("Walking", 20)], id="treadmill"),
     pytest.param("fencing 30 min", [exercise("fencing", 30)], id="a timed activity"),
+    # durations as a watch or a coach writes them
+    pytest.param("ran 10k in 52:40", [exercise("Running", 52.7, 10, "km")], id="mm:ss"),
+    pytest.param("swam for 1:05:00", [exercise("Swimming", 65)], id="h:mm:ss"),
+    pytest.param("rowed 20' steady", [exercise("Rowing", 20)], id="a minute mark"),
+    pytest.param("biked to uni, 25 mins each way", [exercise("Cycling", 50)], id="each way"),
+    pytest.param("rdls 4x6", [exercise("Romanian deadlifts", 12)], id="a lift's abbreviation"),
+    pytest.param("45 min of water polo", [exercise("Water polo", 45)], id="water in a sport"),
     pytest.param("played lacrosse", [exercise("lacrosse")], id="played a sport"),
     pytest.param(
         "kettlebell workout 20 min", [exercise("kettlebell", 20)], id="a workout of something"
@@ -233,6 +240,12 @@ LOGGED = [
         "weight 80.2kg waist 84cm",
         [measured(standard("weight", 80.2, "kg"), standard("waist", 84, "cm"))],
         id="weight and waist in one message are one check-in",
+    ),
+    pytest.param(
+        "74,3 kg this am", [measured(standard("weight", 74.3, "kg", "today"))], id="decimal comma"
+    ),
+    pytest.param(
+        "step total 12,480", [measured(standard("steps", 12480, "steps"))], id="a step count"
     ),
     pytest.param(
         "I weigh 176 lbs", [measured(standard("weight", 176, "lb"))], id="I weigh 176 lbs"

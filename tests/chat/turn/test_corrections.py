@@ -82,6 +82,25 @@ def test_a_workouts_minutes_are_changed_not_logged_again(alice, catalog):
     assert "45 min" in response.message
 
 
+@pytest.mark.parametrize(
+    ("checkin", "fix"),
+    [
+        ("weight 78.5 kg", "nah, that was 40 min"),
+        ("walked 8200 steps", "oops the swim was 25 mins"),
+        ("weight 78.5 kg", "no sorry 3 slices"),
+    ],
+)
+def test_a_duration_or_a_food_amount_never_changes_a_check_in(alice, catalog, checkin, fix):
+    # types decide what a number can change: minutes are a workout's, slices a food's
+    handle_turn(alice, "swam 1 km")
+    handle_turn(alice, checkin)
+    before = CheckInMeasurement.objects.for_user(alice).values("weight", "steps").get()
+
+    handle_turn(alice, fix)
+
+    assert CheckInMeasurement.objects.for_user(alice).values("weight", "steps").get() == before
+
+
 def test_undo_that_takes_back_the_last_reply_only(alice, catalog):
     handle_turn(alice, "a banana")
     handle_turn(alice, "2 eggs")
