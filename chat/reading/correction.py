@@ -531,6 +531,23 @@ def _not_a_checkin(word: str | None) -> bool:
     return parse_unit(word).canonical is not None or singular(word) in HOUSEHOLD_WORDS
 
 
+def _number(said: str) -> float:
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", said):
+        return float(said.replace(",", ""))
+    return float(said.replace(",", "."))
+
+
+def values_denied(text: str) -> list[float]:
+    """The numbers a message says were not ("80 not 70" -> [70], "its 59 not 95" -> [95]): the
+    value the entry or check-in being put right must hold now."""
+    text = (text or "").lower()
+    return [
+        _number(found.group(1))
+        for found in _VALUE.finditer(text)
+        if re.search(r"\bnot\s+(?:just\s+|only\s+)?$", text[: found.start()])
+    ]
+
+
 def values_said(text: str) -> list[float]:
     """The numbers a message gives as check-in values, in order, without those it says were not
     ("59 not 95" -> [59]) and those said in a unit no check-in is kept in ("nope, it was 35 min"
@@ -543,9 +560,5 @@ def values_said(text: str) -> list[float]:
         after = _UNIT_AFTER.match(text, found.end())
         if _not_a_checkin(after.group(1) if after else None):
             continue
-        said = found.group(1)
-        if re.fullmatch(r"\d{1,3}(?:,\d{3})+", said):
-            values.append(float(said.replace(",", "")))
-        else:
-            values.append(float(said.replace(",", ".")))
+        values.append(_number(found.group(1)))
     return values

@@ -33,7 +33,13 @@ import dataclasses
 import re
 
 from chat.reading.classify import keyword_categories
-from chat.reading.correction import Correction, read_correction, says_a_slip, values_said
+from chat.reading.correction import (
+    Correction,
+    read_correction,
+    says_a_slip,
+    values_denied,
+    values_said,
+)
 from chat.reading.intents import ParseResult
 from chat.reading.parser import CHANGE_HINT, parse_message, tokenise
 from chat.reading.parser.changes import read_repeat, read_usual
@@ -196,6 +202,8 @@ class Reading:
     # fields it names, by name.
     slip: bool = False
     values: tuple[float, ...] = ()
+    # The numbers it says were not ("bench was 80 not 70": 70), which what it puts right holds.
+    denied: tuple[float, ...] = ()
     fields: tuple[str, ...] = ()
     # The unit a correction says, as each kind of check-in unit spells it ({"weight": "lb"}).
     units: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -244,6 +252,7 @@ def read(text: str) -> Reading:
         correction=correction,
         slip=slip,
         values=tuple(values_said(text)) if fixes else (),
+        denied=tuple(values_denied(text)) if fixes else (),
         fields=_fields_named(text) if fixes else (),
         units=_units_said(correction),
     )

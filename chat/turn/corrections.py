@@ -67,9 +67,74 @@ def _proposal(reading: Reading, referred: Referred) -> _Proposal | None:
         found = _again(referred)
     elif referred.amended:  # a report of the entry said again: its amount, never a check-in
         found = _changed(referred)
+    elif _of_an_entry(reading, referred):
+        found = _not_as_said(reading, referred) or _changed(referred)
     else:
         found = _checkin_fix(reading, referred) or _changed(referred)
     return found or _not_twice(referred)
+
+
+def _of_an_entry(reading: Reading, referred: Referred) -> bool:
+    """Whether a change puts right a food or workout rather than a check-in. Types and words
+    decide, never which was logged last alone: a duration or distance is a workout's; words that
+    name an entry ("walk was 45", "the toast was 2") name it; words naming something else than a
+    check-in field name no check-in. Said with no name, the number goes where the value it says
+    was wrong is ("80 not 70"), else to the value it is nearest ("make that 50" of a 45-minute
+    ride, not of an 80 kg weigh-in)."""
+    correction = referred.correction
+    if reading.fields:
+        return False
+    if correction.minutes is not None or correction.distance:
+        return True
+    if correction.target:
+        return bool(referred.entries) or not reading.units
+    chosen = referred.entries
+    if len(chosen) != 1 or not referred.checkins:
+        return False
+    now = _value(chosen[0])
+    old = [value for value, _ in referred.checkins.values()]
+    if reading.denied:
+        return _holds(now, reading.denied) and not any(_holds(o, reading.denied) for o in old)
+    said = [n for n in reading.values if n not in old]
+    if not said or not now or not said[0] or not any(old):
+        return False
+    distance = abs(math.log(said[0] / now))
+    return distance < min(abs(math.log(said[0] / o)) for o in old if o)
+
+
+def _value(entry: Remembered, distance: bool = False) -> float:
+    """The number a bare correction of an entry changes: a workout's minutes (its distance, for
+    a change of distance), a food's amount."""
+    row = entry.row
+    if entry.kind == "exercise":
+        return float((row.distance or 0) if distance else row.duration_minutes)
+    return float(row.quantity)
+
+
+def _holds(value: float, said: tuple[float, ...]) -> bool:
+    return any(abs(value - n) < 0.01 for n in said)
+
+
+def _not_as_said(reading: Reading, referred: Referred) -> _Proposal | None:
+    """Sure or silent: "bench was 80 not 70" of a bench press logged as 9 minutes says a value
+    the entry does not hold, so Sparky asks rather than guess which number was meant."""
+    correction, chosen = referred.correction, referred.entries
+    if not reading.denied or len(chosen) != 1:
+        return None
+    row = chosen[0].row
+    if chosen[0].kind == "food" and correction.unit and correction.unit != row.unit:
+        return None  # "200 g not 150 g" of a cup: another unit, not comparable
+    if _holds(_value(chosen[0], correction.distance), reading.denied):
+        return None
+    said = " or ".join(f"{n:g}" for n in reading.denied)
+    name = correction.target or _short(chosen[0])
+    return _Proposal(
+        message=f"Your {name} is logged as {_amount(chosen[0])}, with no {said} in it, so I "
+        f"changed nothing. Say what it should be, e.g. 'the {name} was 45 min'."
+        if chosen[0].kind == "exercise"
+        else f"Your {name} is logged as {_amount(chosen[0])}, with no {said} in it, so I "
+        f"changed nothing. Say what it should be, e.g. 'the {name} was 2'."
+    )
 
 
 def _not_twice(referred: Referred) -> _Proposal | None:
@@ -170,6 +235,8 @@ def _checkin_fix(reading: Reading, referred: Referred) -> _Proposal | None:
         fields = sorted(near, key=lambda f: abs(math.log(value / old[f])))[:1]
     if len(fields) != 1:
         return None
+    if reading.denied and not _holds(old[fields[0]], reading.denied):
+        return None  # "80 not 70" of a weight of 88: not this value
     day = saved[fields[0]][1] or "today"
     if fields[0].startswith(CUSTOM):  # one of the user's own measurements, by its name
         args = {"name": fields[0].removeprefix(CUSTOM), "value": value, "date": day}

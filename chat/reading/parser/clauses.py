@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chat.reading.parser.tokens import number_value, take_quantity, token_at
 from chat.reading.parser.vocabulary import (
+    PREPARED_WITH,
     SPLITTERS,
     TIME_UNITS,
     WITH_COMPANY,
@@ -87,6 +88,8 @@ def _splits_with(tokens: list[str], i: int) -> bool:
     if amount is not None and tokens[i + 1] not in ("a", "an", "half"):
         return True  # "with 2 slices of ham"
     word = _after_with(tokens, i)
+    if word in ("water", "waters") and token_at(tokens, i - 1) in PREPARED_WITH:
+        return False  # "porridge made with water": how it was made, no glass of water
     if word in WITH_PARTS and tokens.index(word, i) + 1 < len(tokens):
         after = tokens[tokens.index(word, i) + 1]
         if (word, after) in WITH_FOODS:  # "a bagel with cream cheese", "cake with ice cream"

@@ -93,6 +93,11 @@ def exercise_item(tokens: list[str]) -> dict | None:
             return None
     distance, unit = distance_of(tokens)
     minutes = duration_minutes(tokens)
+    if minutes is None and distance is not None and (pace := pace_of(tokens)) is not None:
+        per, per_unit = pace  # "10k at 5:30/km": as long as the distance takes at that pace
+        minutes = round(per * distance * _IN_UNIT.get((unit, per_unit), 1.0), 1)
+    if minutes is None:
+        minutes = minutes_for(tokens)
     if minutes is None and name in COUNTED_EXERCISES:
         minutes = minutes_for_count(tokens)
     return {
@@ -101,6 +106,57 @@ def exercise_item(tokens: list[str]) -> dict | None:
         "distance": distance,
         "distance_unit": unit,
     }
+
+
+# How many of a pace's unit one distance unit is: a pace per km over miles.
+_IN_UNIT = {("mi", "km"): 1.609344, ("km", "mi"): 1 / 1.609344}
+# Minutes a workout's bare number may be ("walked the dog for 40"): beyond, it is no duration.
+BARE_MINUTES = (5, 300)
+
+
+def minutes_for(tokens: list[str]) -> float | None:
+    """A bare number after "for", said of a workout, is its minutes: "walked the dog for 40"."""
+    for i, token in enumerate(tokens[:-1]):
+        if token != "for":
+            continue
+        amount, j = take_quantity(tokens, i + 1, articles=False)
+        low, high = BARE_MINUTES
+        if amount is not None and j == len(tokens) and low <= amount <= high:
+            return amount
+    return None
+
+
+def pace_of(tokens: list[str]) -> tuple[float, str] | None:
+    """A pace said as minutes per distance unit: "5:30/km", "at 6 min/km", "9 min per mile",
+    "5:30 pace" (per km); (minutes, unit) or None."""
+    for i in range(len(tokens)):
+        per = None
+        if token_at(tokens, i + 1) == ":" and tokens[i].isdigit() and tokens[i + 2 : i + 3]:
+            seconds = tokens[i + 2]
+            if seconds.isdigit() and len(seconds) == 2:
+                per, j = int(tokens[i]) + int(seconds) / 60, i + 3
+        elif _pace_minutes(tokens, i) is not None:
+            per, j = _pace_minutes(tokens, i)
+        if per is None:
+            continue
+        if token_at(tokens, j) in ("per", "a", "/"):
+            j += 1
+        unit = distance_unit_of(token_at(tokens, j))
+        if unit is not None:
+            return per, unit
+        if token_at(tokens, j) == "pace":
+            return per, "km"
+    return None
+
+
+def _pace_minutes(tokens: list[str], i: int) -> tuple[float, int] | None:
+    amount, j = take_quantity(tokens, i, articles=False)
+    if amount is None or token_at(tokens, j) not in MINUTES:
+        return None
+    after = token_at(tokens, j + 1)
+    if after in ("per", "/") or (distance_unit_of(after) and after not in MINUTES_AFTER_HOURS):
+        return amount, j + 1
+    return None
 
 
 def duration_minutes(tokens: list[str]) -> float | None:
@@ -114,6 +170,9 @@ def duration_minutes(tokens: list[str]) -> float | None:
             unit in HOURS or unit in MINUTES or (unit in MINUTES_AFTER_HOURS and after_hours)
         ):
             i, after_hours = max(j, i + 1), False
+            continue
+        if unit in MINUTES and _pace_minutes(tokens, i) is not None:
+            i, after_hours = j + 1, False  # "6 min/km": a pace, not the time taken
             continue
         if unit in HOURS:
             if tokens[j + 1 : j + 4] == ["and", "a", "half"]:

@@ -14,10 +14,14 @@ from chat.reading.parser.vocabulary import (
     FOOD_FILLER,
     GOAL_NUTRIENTS,
     GRAM_WORDS,
+    HEDGES,
     MEAL_AFTER,
     MEAL_BEFORE,
     NOT_FOOD,
+    NOT_FOOD_ALONE,
+    PREPARED_WITH,
     ROUGHLY,
+    SAID_OF_A_GLASS,
     SIZE_UNITS,
     TRAILING_FILLER,
     TRAILING_PARTS,
@@ -95,6 +99,10 @@ def without_filler(tokens: list[str]) -> list[str]:
     return tokens[i:]
 
 
+# What wine is poured into, for a colour said of it ("a glass of red").
+_GLASSES = frozenset({"glass", "bottle", "carafe"})
+
+
 @dataclass
 class FoodItem:
     data: dict
@@ -121,6 +129,13 @@ def food_item(tokens: list[str]) -> FoodItem | str | None:
     """One food from a clause, an error message, or None when the clause names no food."""
     meal, tokens = take_meal(tokens)
     words = without_filler(tokens)
+    if len(words) > 1 and words[0] in HEDGES:  # "like 2 handfuls of chips": the chips
+        rest = list(tokens)
+        rest.remove(words[0])
+        hedged = food_item(rest)
+        if isinstance(hedged, FoodItem):
+            hedged.meal = hedged.meal or meal
+            return hedged
     amount, j = take_quantity(words, 0)
     unit = None
     word, after = token_at(words, j), token_at(words, j + 1)
@@ -148,8 +163,15 @@ def food_item(tokens: list[str]) -> FoodItem | str | None:
             unit = singular(word)
     while name and name[-1] in TRAILING_FILLER:
         name = name[:-1]
+    made_with = name[-3:-2] and name[-3] in PREPARED_WITH and name[-2] in ("with", "in")
+    if made_with and name[-1] in ("water", "waters"):
+        name = name[:-3]  # "oatmeal made with water": the oatmeal, no water of its own
+    if len(name) == 1 and name[0] in SAID_OF_A_GLASS and unit and unit.split()[-1] in _GLASSES:
+        name = SAID_OF_A_GLASS[name[0]].split()  # "a glass of red": red wine
     if (
         not name
+        or " ".join(name) in NOT_FOOD_ALONE
+        or all(word in NOT_FOOD_ALONE for word in name)  # "the usual size", "a large one"
         or name[-1] in NOT_FOOD
         or name[0] in NOT_FOOD
         or not any(c.isalpha() for c in "".join(name))

@@ -15,6 +15,7 @@ from chat.reading.parser.vocabulary import (
     CUSTOM_WORDS,
     MEASUREMENT_FILLER,
     NOT_PLAIN_WATER,
+    PREPARED_WITH,
     STANDARD_WORDS,
 )
 from measurements.fields import CHECKIN, READINGS
@@ -25,8 +26,14 @@ from nutrition.units import unit_word as food_unit
 
 
 def is_water(tokens: list[str]) -> bool:
+    """Whether a clause says water drunk: not "coconut water", nor the water porridge was "made
+    with" (how a food was prepared)."""
     return any(
-        token in ("water", "waters") and token_at(tokens, i - 1) not in NOT_PLAIN_WATER
+        token in ("water", "waters")
+        and token_at(tokens, i - 1) not in NOT_PLAIN_WATER
+        and not (
+            token_at(tokens, i - 1) in ("with", "in") and token_at(tokens, i - 2) in PREPARED_WITH
+        )
         for i, token in enumerate(tokens)
     )
 

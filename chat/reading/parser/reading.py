@@ -16,7 +16,14 @@ from chat.reading.parser.changes import (
     strip_late_logging,
 )
 from chat.reading.parser.clauses import split_clauses
-from chat.reading.parser.exercise import distance_of, duration_minutes, exercise_item
+from chat.reading.parser.exercise import (
+    BARE_MINUTES,
+    distance_of,
+    duration_minutes,
+    exercise_at,
+    exercise_item,
+    pace_of,
+)
 from chat.reading.parser.food import (
     FoodItem,
     external_item,
@@ -49,11 +56,13 @@ from chat.reading.parser.tokens import take_quantity, token_at, tokenise
 from chat.reading.parser.vocabulary import (
     CHANGE_WORDS,
     DESCRIBING,
+    DURATION_FRAMING,
     EACH_WAY,
     EATING,
     FOOD_FILLER,
     GOAL_NUTRIENTS,
     GOAL_WORDS,
+    HOURS,
     LOG_VERBS,
     LOGGING_REQUESTS,
     MEAL_ONLY,
@@ -61,6 +70,8 @@ from chat.reading.parser.vocabulary import (
     NOT_DONE,
     REMOVE_WORDS,
     REQUEST_FILLERS,
+    RETURN_TRIP,
+    SAME_WORKOUT,
     SOCIAL_FILLER,
     SOCIAL_OPENERS,
     SOCIAL_REPLIES,
@@ -503,6 +514,10 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
             rest = previous[start:] if had is not None else previous[lead:]
             out[-1] = [*previous[:lead], counted, *rest]
             continue
+        said = _of_the_workout(clause, previous) if previous is not None else None
+        if said is not None:  # "golf, walked it, about 4 hours": all of it the golf
+            out[-1] = previous + said
+            continue
         unmeasured = previous is not None and (
             any(measures(t) for t in previous) and not measurement_items(previous, When())
         )
@@ -524,6 +539,42 @@ def _rejoined(clauses: list[list[str]]) -> list[list[str]]:
     return out
 
 
+def _of_the_workout(clause: list[str], previous: list[str]) -> list[str] | None:
+    """What a clause said after a workout adds to it, when it is about that workout and no
+    other thing: its duration, alone or framed ("took about 35 mins", "hour and a bit", ", 45"),
+    its pace ("6 min/km pace"), the way back of a trip ("walked to work and back") or the same
+    workout again ("walked it"); [] when it adds nothing; None when the clause is its own."""
+    found = exercise_item(previous)
+    if found is None or _domain(previous) != "exercise":
+        return None
+    if all(token in RETURN_TRIP for token in clause):
+        return []
+    if exercise_at(clause, 0) is not None and " ".join(clause[1:]) in SAME_WORKOUT:
+        return []
+    rest = list(clause)
+    while rest and rest[0] in DURATION_FRAMING:
+        rest = rest[1:]
+    while rest and rest[-1] in DURATION_FRAMING:
+        rest = rest[:-1]
+    if not rest:
+        return []  # "an hour and a bit": the bit adds nothing
+    if not all(_measure_word(t) for t in rest):
+        return None
+    if rest[0] in HOURS:  # "hour and a bit": an hour
+        rest = ["1", *rest]
+    if found["duration_minutes"] is not None:
+        return None
+    if duration_minutes(rest) is not None:
+        return rest
+    if found["distance"] is not None and pace_of(rest) is not None:
+        return rest
+    low, high = BARE_MINUTES
+    amount, after = take_quantity(rest, 0, articles=False)
+    if after == len(rest) and amount is not None and low <= amount <= high:
+        return [*rest, "min"]  # "did a spin class, 45": its minutes
+    return None
+
+
 # Words that hedge a number said after a measurement: "mood's low, maybe 3/10".
 _HEDGES = frozenset({"maybe", "about", "around", "like", "probably", "roughly", "prob", "approx"})
 
@@ -543,7 +594,7 @@ def _measure_word(token: str) -> bool:
         or token in TIME_UNITS
         or token in EACH_WAY
         or distance_unit_of(token) is not None
-        or token in ("in", "for", "of", "at")
+        or token in ("in", "for", "of", "at", "per", "pace")
     )
 
 

@@ -11,11 +11,13 @@ from text_to_num import text2num
 
 from chat.reading.parser.vocabulary import (
     CIRCUMSTANCES,
+    COUNTED_WHOLE,
     GOAL_NUTRIENTS,
     INTERJECTIONS,
     PHRASES,
     SHORTHAND,
 )
+from sparky.words import alternation
 
 _TOKEN = re.compile(
     r"""
@@ -39,6 +41,21 @@ _CIRCUMSTANCE = re.compile(
 # A decimal comma, as much of the world writes it: "82,6 kg", "1,5 l" (one or two digits after
 # it; three are thousands, read just before).
 _DECIMAL_COMMA = re.compile(r"(?<![0-9.,])([0-9]{1,3}),([0-9]{1,2})(?![0-9,])")
+# Thousands set apart by a dot or a space, said of what is only counted whole: "8.500 steps",
+# "steps: 6 032" (vocabulary COUNTED_WHOLE).
+_COUNTED = alternation(COUNTED_WHOLE)
+_GROUPED = r"(?<![\w.,])[0-9]{1,3}(?:[. ][0-9]{3})+(?![\w.,])"
+_THOUSANDS = re.compile(
+    rf"(?P<before>{_GROUPED})(?=\s*(?:{_COUNTED})\b)|\b(?P<lead>(?:{_COUNTED})\s*:?\s*)"
+    rf"(?P<after>{_GROUPED})"
+)
+
+
+def _thousands(match: re.Match) -> str:
+    number = match.group("before") or match.group("after")
+    return (match.group("lead") or "") + re.sub(r"[. ]", "", number)
+
+
 # A time on a clock said as a duration: "h:mm:ss" always; "mm:ss" or "h:mm" after "in", "for",
 # "took", "time", a distance ("5k 27:30") or before "min" or "pace". "at 7:30", "7:30pm" and a
 # bare "12:30" are times of day, left as they are.
@@ -83,6 +100,7 @@ def tokenise(text: str) -> list[str]:
     for char, fraction in (("½", " 1/2"), ("¼", " 1/4"), ("¾", " 3/4"), ("⅓", " 1/3")):
         text = text.replace(char, fraction)
     text = re.sub(r"(?<=[0-9]),(?=[0-9]{3}\b)", "", text)  # 9,500 -> 9500
+    text = _THOUSANDS.sub(_thousands, text)  # "8.500 steps" -> 8500
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)  # 82,6 kg -> 82.6
     text = _CLOCK.sub(_clock_minutes, text)  # "5k in 27:30" -> 27.5 min
     text = _MINUTE_MARK.sub(" min", text)  # "45' easy" -> 45 min

@@ -35,6 +35,7 @@ PHRASES: tuple[str, ...] = tuple(
 )
 INTERJECTIONS = _words(_tokens, "interjections")
 SHORTHAND: dict[str, str] = dict(_tokens["shorthand"])
+COUNTED_WHOLE: tuple[str, ...] = tuple(_tokens["counted_whole"])
 CIRCUMSTANCES: tuple[str, ...] = tuple(_tokens["circumstances"])
 
 _talk = _load("talk")
@@ -69,6 +70,7 @@ SPLITTERS = _words(_clauses, "splitters")
 # Time units: an "and" between two durations ("1 hour and 15 minutes") does not split.
 TIME_UNITS = body.HOURS | body.MINUTES | body.MINUTES_IN_A_DURATION
 WITH_PARTS = _words(_clauses, "with_parts")
+PREPARED_WITH = _words(_clauses, "prepared_with")
 WITH_COMPANY = _words(_clauses, "with_company")
 WITH_FOODS = frozenset(tuple(pair) for pair in _clauses["with_foods"])
 PHRASE_ENDS = _words(_clauses, "phrase_ends")
@@ -91,6 +93,9 @@ NOT_EXERCISE_BEFORE = _words(_exercise, "not_exercise_before")
 COUNTED_EXERCISES = activities.COUNTED
 ACTIVITY_FILLER = _words(_exercise, "activity_filler")
 PLAYED = _words(_exercise, "played")
+DURATION_FRAMING = _words(_exercise, "duration_framing")
+RETURN_TRIP = _words(_exercise, "return_trip")
+SAME_WORKOUT = _words(_exercise, "same_workout")
 NOT_ACTIVITY = _words(_exercise, "not_activity")
 HOURS = body.HOURS  # the measurements domain's words for a length of time
 MINUTES = body.MINUTES
@@ -106,6 +111,9 @@ TRAILING_UNITS = _words(_food, "trailing_units")
 TRAILING_PARTS = _words(_food, "trailing_parts")
 CALORIE_WORDS = food_words.CALORIE_WORDS  # nutrition's spellings of kcal
 NOT_FOOD = _words(_food, "not_food")
+NOT_FOOD_ALONE = _words(_food, "not_food_alone")
+HEDGES = _words(_food, "hedges")
+SAID_OF_A_GLASS: dict[str, str] = dict(_food["said_of_a_glass"])
 DESCRIBING = _words(_food, "describing")
 MEAL_BEFORE = _words(_food, "meal_before")
 MEAL_AFTER = _words(_food, "meal_after")

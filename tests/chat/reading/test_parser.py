@@ -527,6 +527,39 @@ LOGGED = [
         id="for tea said last is the evening meal",
     ),
     pytest.param("a cup of tea", [food("tea", 1, "cup")], id="a cup of tea stays a drink"),
+    # what a clause said after a workout adds to it (sure or silent: never a food of its own)
+    pytest.param(
+        "cycled to the shops and back, 15 min each way",
+        [exercise("Cycling", 30)],
+        id="the way back of a trip is no food",
+    ),
+    pytest.param("yoga class, 50", [exercise("Yoga", 50)], id="a bare number after a workout"),
+    pytest.param("walked for 35", [exercise("Walking", 35)], id="for and a bare number"),
+    pytest.param(
+        "swam, took about 25 mins", [exercise("Swimming", 25)], id="a framed duration clause"
+    ),
+    pytest.param("rode my bike, hour and a bit", [exercise("Cycling", 60)], id="an hour said bare"),
+    pytest.param(
+        "hiked up the hill, about 3 hours", [exercise("Hiking", 180)], id="a hedged duration"
+    ),
+    pytest.param(
+        "ran 8k at 5:15/km", [exercise("Running", 42, 8, "km")], id="a pace gives the minutes"
+    ),
+    pytest.param(
+        "jogged 3 miles at 10 min per mile",
+        [exercise("Jogging", 30, 3, "mi")],
+        id="a pace in minutes per mile",
+    ),
+    # thousands set apart by a dot or a space, of what is counted whole
+    pytest.param("7.250 steps", [measured(standard("steps", 7250, "steps"))], id="dot thousands"),
+    # a colour said of a glass is the wine; a hedge before an amount is no food
+    pytest.param(
+        "a glass of white with lunch",
+        [food("white wine", 1, "glass", meal="lunch")],
+        id="a glass of white",
+    ),
+    pytest.param("around 3 crackers", [food("cracker", 3)], id="a hedge before a count"),
+    pytest.param("like 2 cups of rice", [food("rice", 2, "cup")], id="like before an amount"),
 ]
 
 
@@ -618,6 +651,20 @@ def test_it_logs_nothing_it_does_not_understand(message):
         return
     assert result.intents == []
     assert result.errors[0].startswith("Sorry, I couldn't tell what to log from")
+
+
+@pytest.mark.parametrize(
+    "message", ["had the medium one", "a big plate", "the usual size", "a large one", "a small bit"]
+)
+def test_a_modifier_or_a_size_said_alone_is_no_food(message):
+    # sure or silent: a size, a part or a framing word names no food by itself
+    assert not [i for i in parse_message(message).intents if i.name == "log_food"]
+
+
+def test_water_a_food_was_made_with_is_no_glass_of_water():
+    intents = parse_message("oatmeal cooked with water").intents
+
+    assert [i.name for i in intents] == ["log_food"]
 
 
 @pytest.mark.parametrize(

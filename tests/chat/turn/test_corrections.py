@@ -101,6 +101,51 @@ def test_a_duration_or_a_food_amount_never_changes_a_check_in(alice, catalog, ch
     assert CheckInMeasurement.objects.for_user(alice).values("weight", "steps").get() == before
 
 
+def test_a_workout_named_by_its_activity_is_changed_not_the_weight_saved_after_it(alice, catalog):
+    handle_turn(alice, "walked for 20 min")
+    handle_turn(alice, "weight 92 kg")
+
+    handle_turn(alice, "the walk was 35")
+
+    (walk,) = ExerciseEntry.objects.for_user(alice)
+    assert walk.duration_minutes == 35
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("92.00")
+
+
+def test_a_bare_number_goes_to_the_value_it_is_near_not_to_the_check_in(alice, catalog):
+    handle_turn(alice, "weight 92 kg")
+    handle_turn(alice, "ran 40 min")
+
+    handle_turn(alice, "no make it 45")
+
+    (run,) = ExerciseEntry.objects.for_user(alice)
+    assert run.duration_minutes == 45
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("92.00")
+
+
+def test_a_slip_near_the_weight_still_fixes_the_weight_after_a_workout(alice, catalog):
+    handle_turn(alice, "weighed 60.2 kg")
+    handle_turn(alice, "swam 30 min")
+
+    handle_turn(alice, "typo, 62.0")
+
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("62.00")
+    assert ExerciseEntry.objects.for_user(alice).get().duration_minutes == 30
+
+
+def test_a_value_said_to_be_wrong_that_nothing_holds_changes_nothing(alice, catalog):
+    # "40 not 20" of a 30-minute swim and a weigh-in of 95: neither holds 20, so Sparky says so
+    # rather than guess which number was meant
+    handle_turn(alice, "swam 30 min")
+    handle_turn(alice, "weight 95 kg")
+
+    response = handle_turn(alice, "the swim was 40 not 20")
+
+    assert ExerciseEntry.objects.for_user(alice).get().duration_minutes == 30
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("95.00")
+    assert "changed nothing" in response.message
+
+
 def test_undo_that_takes_back_the_last_reply_only(alice, catalog):
     handle_turn(alice, "a banana")
     handle_turn(alice, "2 eggs")
