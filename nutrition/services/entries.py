@@ -392,6 +392,21 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
     return (amount * density).quantize(Decimal(1)), "g"
 
 
+def food_option_kcal(*, option: dict, quantity=None) -> Decimal:
+    """The kcal food_option_add would log for `quantity` (in the option's serving unit; one
+    serving if None) of an option whose numbers are for its serving_size, written nowhere: what
+    a turn counts against TURN_MAX_KCAL before a food of the user's own is made. An option whose
+    numbers cannot be read counts 0 here (logging it refuses it with the reason)."""
+    try:
+        calories = Decimal(str(option.get("calories") or 0))
+        size = Decimal(str(option.get("serving_size") or 1))
+        amount = size if quantity is None else Decimal(str(quantity))
+        kcal = calories * amount / size
+    except (ArithmeticError, TypeError, ValueError):
+        return Decimal(0)
+    return kcal if kcal.is_finite() and kcal > 0 else Decimal(0)
+
+
 def bulk_problem(*, entries: int, kcal) -> str | None:
     """Why one message's entries need the user's confirmation before they are written (more than
     TURN_MAX_ENTRIES entries, or more than TURN_MAX_KCAL kcal), else None."""
