@@ -29,7 +29,7 @@ from nutrition.services.values import (
     clean_meal_type,
 )
 from sparky.dates import parse_day
-from sparky.services import storable_text, uuid_pk, visible_row
+from sparky.services import storable_name, storable_text, uuid_pk, visible_row
 
 # --- diary ---------------------------------------------------------------------------------------
 
@@ -255,7 +255,7 @@ def food_option_add(
     serving_unit = storable_text(
         str(option.get("serving_unit") or units.SERVING), field="The serving unit"
     )
-    name = storable_text(" ".join(str(option["name"]).split()), field="The food name")
+    name = storable_name(" ".join(str(option["name"]).split()), field="The food name")
     food = _same_custom_food(user, name, serving_size, serving_unit, nutrients.get("calories"))
     if food is None:
         food = food_create_custom(
