@@ -23,7 +23,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "GIF", "BMP", "MPO"}
 IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".jfif", ".png", ".webp", ".gif", ".bmp", ".heic", ".heif"}
 MAX_SIDE = 12_000  # pixels of the original, each side
-MAX_PIXELS = 48_000_000  # refuse decompression bombs before decoding
+# Refused from the header, before a pixel is decoded (a 40 MP RGB photo is 120 MB decoded).
+MAX_PIXELS = 40_000_000
 SEND_SIDE = 1568  # what a vision model gets; more only costs tokens
 
 

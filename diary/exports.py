@@ -9,6 +9,12 @@ entries (with the nutrients of the amount logged, and which food they are, so th
 imported again), custom foods, custom exercises, exercise entries, check-ins (with the units they
 are kept in), custom measurements, goals, water, preferences and, registered by the chat app,
 the chat history. Only the user's own rows are read, through each domain's per-user QuerySets.
+
+A CSV file is opened in a spreadsheet, which runs a cell beginning with `=`, `+`, `-`, `@`, a tab
+or a carriage return as a formula. So a text cell that begins so is written with a single quote
+before it ("'=HYPERLINK(...)"), the OWASP rule; a number (a Decimal or an int, "-2.5") is never
+quoted, so a negative value stays a number. The JSON document is written exactly as the data is,
+and it is the file the importer reads back, so an export imported again is the same diary.
 """
 
 from __future__ import annotations
@@ -43,9 +49,13 @@ def register_section(name: str, rows: Callable) -> None:
     _EXTRA_SECTIONS[name] = rows
 
 
+class _Number(str):
+    """A number written as text ("80.4"): the same string in JSON, never quoted in a CSV."""
+
+
 def _plain(value):
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")  # 80.400 -> "80.4", 200.000 -> "200"
+        return _Number(format(value.normalize(), "f"))  # 80.400 -> "80.4", 200.000 -> "200"
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
     if hasattr(value, "hex") and not isinstance(value, str | bytes):  # a UUID
@@ -252,6 +262,20 @@ def export_json(*, user) -> bytes:
     return json.dumps(export_data(user=user), indent=2, ensure_ascii=False).encode()
 
 
+# What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    """A CSV cell: text that a spreadsheet would run as a formula gets a leading quote."""
+    if value is None:
+        return ""
+    text = isinstance(value, str) and not isinstance(value, _Number)
+    if text and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[dict]) -> str:
     if not rows:
         return ""
@@ -260,7 +284,7 @@ def _csv(rows: list[dict]) -> str:
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        writer.writerow({k: _cell(v) for k, v in row.items()})
     return out.getvalue()
 
 

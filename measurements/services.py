@@ -25,7 +25,13 @@ from measurements.units import (
 )
 from sparky import rows
 from sparky.dates import now_for, parse_day, today_for
-from sparky.services import preferences_for, storable_text, user_row_for_update, uuid_pk
+from sparky.services import (
+    preferences_for,
+    storable_name,
+    storable_text,
+    user_row_for_update,
+    uuid_pk,
+)
 from sparky.words import as_written
 
 # custom_measurements.value is numeric(14, 4).
@@ -226,7 +232,7 @@ def _category_name(name) -> str:
             f"A custom measurement needs a name, e.g. '{_EXAMPLES[0]}' or '{_EXAMPLES[1]}'.",
             code="name_required",
         )
-    name = storable_text(" ".join(name.split()), field="The measurement name")
+    name = storable_name(" ".join(name.split()), field="The measurement name")
     if len(name) > 50:
         raise ValidationError(
             f"Measurement names are at most 50 characters; {name[:20]!r}... is {len(name)}.",

@@ -269,6 +269,17 @@ class ScopedThrottle(ScopedRateThrottle):
         return logins.client_address(request)
 
 
+def throttle_wait(request, scope: str) -> float | None:
+    """None when a request of `scope` (a REST_FRAMEWORK rate) may go ahead now, else how many
+    seconds until one may: the API's own throttle and count, for a page's view (the web chat
+    and /api/chat/ share one count per user)."""
+    throttle = ScopedThrottle()
+    view = type("ScopedView", (), {"throttle_scope": scope})()
+    if throttle.allow_request(request, view):
+        return None
+    return throttle.wait() or 60.0
+
+
 # --- date filters ----------------------------------------------------------------------------
 
 DATE_PARAMETERS = [

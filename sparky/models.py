@@ -154,6 +154,24 @@ class User(AbstractBaseUser, PermissionsMixin):
     def __str__(self) -> str:
         return self.email
 
+    def save(self, *args, **kwargs):
+        # Every way a password changes (the Settings page, a reset by e-mail, the admin, the
+        # changepassword command) ends in set_password() and this save(), which is where Django
+        # itself tells the password validators: so here, once, the old password's keys go too.
+        # The user's other sessions need nothing: Django ends a session whose password hash no
+        # longer matches on its next request (the page that changed it keeps its own session).
+        password_changed = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if password_changed:
+            self.revoke_tokens()
+
+    def revoke_tokens(self) -> int:
+        """Delete the user's API token (MCP's too): every client using it gets 401."""
+        from rest_framework.authtoken.models import Token  # an app above the user model's
+
+        deleted, _ = Token.objects.filter(user=self).delete()
+        return deleted
+
     @property
     def tz(self) -> zoneinfo.ZoneInfo:
         try:

@@ -168,12 +168,19 @@ def _resolve(host: str, port: int) -> list[IPAddress]:
     return addresses
 
 
+# The deprecated IPv4-compatible form (RFC 4291 2.5.5.1): ::169.254.169.254 is 169.254.169.254.
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
 def _embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 address stands for (mapped, NAT64, 6to4, Teredo), if any."""
+    """The IPv4 address an IPv6 address stands for (mapped, compatible, NAT64, 6to4, Teredo),
+    if any."""
     if address.version != 6:
         return None
     if address.ipv4_mapped:
         return address.ipv4_mapped
+    if address in _IPV4_COMPATIBLE and int(address) > 1:  # ::a.b.c.d, not :: or ::1
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
     if address in _NAT64:
         return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
     if address.sixtofour:

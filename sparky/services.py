@@ -1,6 +1,7 @@
 """Writes of the core: accounts and the user's preferences, and the checks every domain's
 services share."""
 
+import unicodedata
 import uuid
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
@@ -33,7 +34,11 @@ _PREFERENCE_FIELDS = {
     "sex",
     "birth_year",
 }
-# The earliest birth year a preference may give (a typo such as 198 is refused, not aged 1,800).
+# The ages a birth year may give (a typo such as 198, or this year, is refused): Sparky's
+# nutrient references and energy estimates are for teenagers and adults.
+YOUNGEST_AGE = 13
+OLDEST_AGE = 120
+# The earliest birth year any preference may give; the form's floor (the service checks the age).
 EARLIEST_BIRTH_YEAR = 1900
 
 
@@ -133,6 +138,23 @@ def storable_text(value: str, *, field: str) -> str:
     return value
 
 
+# What makes a character visible: a letter, digit, punctuation mark or symbol (not a space, a
+# control or format character such as U+200B ZERO WIDTH SPACE, nor a lone combining mark).
+_VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
+def storable_name(value: str, *, field: str) -> str:
+    """A name as storable_text stores it, refused unless it holds a character one can see: a
+    name of only zero-width or blank characters would show as nothing in the diary."""
+    value = storable_text(value, field=field)
+    if value and not any(unicodedata.category(ch)[0] in _VISIBLE_CATEGORIES for ch in value):
+        raise ValidationError(
+            f"{field} has no letter, digit or sign one can see; give a name that shows.",
+            code="invisible_name",
+        )
+    return value
+
+
 def preferences_for(user: User) -> UserPreferences:
     """The user's preferences: the stored ones, else the spec's defaults (not saved: reading
     them writes nothing; `preferences_update` stores them on the first change)."""
@@ -194,17 +216,19 @@ def _chat_categories(value) -> list[str]:
 
 
 def _birth_year(value, *, user: User) -> int | None:
-    """A year from EARLIEST_BIRTH_YEAR to this one, or None (not given)."""
+    """A year giving an age from YOUNGEST_AGE to OLDEST_AGE this year, or None (not given)."""
     if value in (None, ""):
         return None
     this_year = today_for(user).year
+    first, last = this_year - OLDEST_AGE, this_year - YOUNGEST_AGE
     try:
         year = int(str(value).strip())
     except ValueError:
         year = None
-    if year is None or not EARLIEST_BIRTH_YEAR <= year <= this_year:
+    if year is None or not first <= year <= last:
         raise ValidationError(
-            f"Birth year {value!r} is not a year from {EARLIEST_BIRTH_YEAR} to {this_year}.",
+            f"Birth year {str(value)[:20]} is not a year giving an age from {YOUNGEST_AGE} to "
+            f"{OLDEST_AGE}; give a year from {first} to {last}.",
             code="invalid",
         )
     return year

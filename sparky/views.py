@@ -1,4 +1,4 @@
-"""Account pages: log in and sign up.
+"""Account pages: log in, sign up, change a password and reset a forgotten one by e-mail.
 
 What a login starts elsewhere (the chat opens a fresh session) hangs on Django's
 `user_logged_in` signal, so the core knows nothing of the apps above it.
@@ -9,10 +9,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import reverse_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
@@ -44,6 +45,25 @@ class EmailLoginView(LoginView):
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "locked_out"):
             response.status_code = 429
+        return response
+
+
+class SettingsPasswordView(PasswordChangeView):
+    """Settings, Password: the current password, then the new one twice. The change ends the
+    user's other sessions and revokes the API token (sparky.models.User.save); this page's own
+    session stays logged in."""
+
+    template_name = "settings/password.html"
+    success_url = reverse_lazy("settings_password")
+    extra_context = {"tab": "password"}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(
+            self.request,
+            "Password changed. Your other sessions are logged out and your API token is "
+            "revoked; make a new token for your scripts and MCP clients.",
+        )
         return response
 
 

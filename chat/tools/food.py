@@ -315,9 +315,15 @@ def _unsized(name: str, args: dict) -> bool:
 
 
 _NUTRIENT_ARGS = {
+    "saturated_fat": number(None),
     "dietary_fiber": number(None),
+    "sugars": number(None),
     "sodium": number("mg."),
 }
+
+
+# The numbers of a food a log_external_food call carries.
+OWN_NUMBERS = ("calories", "protein", "carbs", "fat", *_NUTRIENT_ARGS)
 
 
 def _nutrition_from(args) -> dict:
@@ -329,6 +335,28 @@ def _nutrition_from(args) -> dict:
     }
     out.update({k: args[k] for k in _NUTRIENT_ARGS if k in args})
     return out
+
+
+def _external_option(args) -> tuple[dict, Decimal]:
+    """The option log_external_food logs, and how much of its serving unit."""
+    option = {
+        "name": str(args.get("food_name") or "").strip(),
+        "serving_size": args.get("serving_size", 1),
+        "serving_unit": args.get("serving_unit", "serving"),
+        **_nutrition_from(args),
+    }
+    quantity = Decimal(str(args.get("quantity", 1))) * Decimal(str(option["serving_size"]))
+    return option, quantity
+
+
+def external_food_kcal(args) -> Decimal:
+    """The kcal a log_external_food call would log, before it is done (the turn's size, the
+    review card): nutrition.services.food_option_kcal of its option."""
+    try:
+        option, quantity = _external_option(args)
+    except (ArithmeticError, KeyError, TypeError, ValueError):
+        return Decimal(0)
+    return food_services.food_option_kcal(option=option, quantity=quantity)
 
 
 @tool(
@@ -363,18 +391,12 @@ def _nutrition_from(args) -> dict:
     },
 )
 def log_external_food(ctx, args) -> ToolResult:
-    option = {
-        "name": args["food_name"].strip(),
-        "serving_size": args.get("serving_size", 1),
-        "serving_unit": args.get("serving_unit", "serving"),
-        **_nutrition_from(args),
-    }
-    quantity = args.get("quantity", 1)
+    option, quantity = _external_option(args)
     entry = food_services.food_option_add(
         user=ctx.user,
         confirmed=ctx.confirmed,
         option=option,
-        quantity=Decimal(str(quantity)) * Decimal(str(option["serving_size"])),
+        quantity=quantity,
         unit=option["serving_unit"],
         meal_type=args.get("meal_type") or default_meal(ctx.user),
         entry_date=args.get("date"),

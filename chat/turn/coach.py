@@ -400,7 +400,10 @@ def _answers_a_question(turn: Turn) -> CoachResponse | None:
     a correction of what Sparky just saved ("make that 3 eggs", "undo that")."""
     if turn.image is not None:
         return None
-    return resolve_confirmation(turn) or resolve_pick(turn) or correct(turn)
+    response = resolve_confirmation(turn) or resolve_pick(turn) or correct(turn)
+    if response is not None and response.action == "confirm" and turn.pending_confirmation:
+        response.review = review_items(turn.pending_confirmation, user=turn.user)
+    return response
 
 
 def _sparky_reads_first(turn: Turn, route: _Route) -> CoachResponse | None:

@@ -15,6 +15,7 @@ import dataclasses
 from django.db import transaction
 
 from chat.tools import Checked, ToolContext, ToolSet, build_chatbot_tools, check_tool
+from chat.tools.food import external_food_kcal
 from chat.tools.grounding import Said
 from chat.turn.types import Turn
 from nutrition.models import FoodEntry
@@ -24,8 +25,9 @@ from nutrition.services import bulk_problem, entry_nutrients
 # adds to the diary, counted against bulk_problem.
 REVIEWED_KINDS = ("food_entry", "exercise_entry")
 _ENTRY_KINDS = ("food_entry", "exercise_entry", "checkin")
-# Loggers that say their row only once done (no plan): each adds one food entry.
-_UNPLANNED_LOGGERS = {"log_external_food"}
+# Loggers that say their row only once done (no plan): each adds one food entry, of the kcal
+# its arguments give (a custom food's "about 5000 cal" counts before it is made).
+_UNPLANNED_LOGGERS = {"log_external_food": external_food_kcal}
 REVIEW_QUESTION = (
     "Here is what I would log. Nothing was saved yet: check it, then log it or cancel."
 )
@@ -130,15 +132,22 @@ def _bulk_question(turn: Turn, batch: list[Checked]) -> str | None:
         for row in c.result.rows
         if isinstance(row, FoodEntry)
     )
+    kcal += sum(
+        _UNPLANNED_LOGGERS[c.name](c.arguments)
+        for c in batch
+        if c.deferred and c.name in _UNPLANNED_LOGGERS
+    )
     problem = bulk_problem(entries=len(earlier) + len(rows) + unsaid, kcal=kcal)
     if problem is None:
         return None
-    shown = [w.summary for w in [*earlier, *rows]]
+    return bulk_question(problem, [w.summary for w in [*earlier, *rows]])
+
+
+def bulk_question(problem: str, shown: list[str]) -> str:
+    """The question a turn over nutrition.services.bulk_problem's limits waits on."""
     listed = "; ".join(shown[:12]) + ("; ..." if len(shown) > 12 else "")
-    return (
-        f"{problem} Nothing was saved yet. It would log: {listed}.\n"
-        "Log all of it? Reply yes, or no to cancel."
-    )
+    it_would = f" It would log: {listed}." if shown else ""
+    return f"{problem} Nothing was saved yet.{it_would}\nLog all of it? Reply yes, or no to cancel."
 
 
 def _review_question(turn: Turn, batch: list[Checked]) -> str | None:

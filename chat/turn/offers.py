@@ -391,6 +391,32 @@ def parse_manual(text: str) -> dict:
     return found
 
 
+def own_numbers_call(*, user, data: dict, option: dict | None = None, text: str | None = None):
+    """A food pick of the user's own numbers (`manual: ...`, or an option with no catalog food)
+    as the log_external_food call that logs the same entry, so a pick that is too much at once
+    waits for a yes like any turn's calls; None for a catalog food or a workout."""
+    if data["kind"] != "food" or (option is not None and option.get("food_id")):
+        return None
+    request = data.get("request") or {}
+    quantity = request.get("quantity") or 1
+    if option is None:
+        values = {k: v for k, v in parse_manual(text or "").items() if k != "per_hour"}
+        option = {"name": data["query"], "serving_size": 1, "serving_unit": "serving", **values}
+    elif request.get("unit") and request.get("unit") == option.get("serving_unit"):
+        quantity = float(quantity) / float(option.get("serving_size") or 1)  # amounts, not counts
+    numbers = {k: option[k] for k in food_tools.OWN_NUMBERS if option.get(k) is not None}
+    arguments = {
+        "food_name": option["name"],
+        **numbers,
+        "serving_size": option.get("serving_size") or 1,
+        "serving_unit": option.get("serving_unit") or "serving",
+        "quantity": quantity,
+        "meal_type": request.get("meal_type") or food_services.default_meal(user),
+        "date": request.get("date"),
+    }
+    return {k: v for k, v in arguments.items() if v is not None}
+
+
 def apply_manual(*, user, data: dict, text: str):
     values = parse_manual(text)
     request = data.get("request") or {}

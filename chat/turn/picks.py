@@ -8,8 +8,11 @@ from django.db import transaction
 
 from chat.models import ChatMessage
 from chat.tools import ToolContext, run_tool
+from chat.tools.food import external_food_kcal
 from chat.turn import offers
+from chat.turn.execute import bulk_question
 from chat.turn.types import CoachResponse, Turn, said_logged, too_old
+from nutrition import services as food_services
 
 
 def resolve_confirmation(turn: Turn) -> CoachResponse | None:
@@ -44,6 +47,28 @@ def resolve_confirmation(turn: Turn) -> CoachResponse | None:
         action="logged" if turn.written else "none",
         engine="confirm",
         message="\n".join(lines) or "Nothing was left to save.",
+    )
+
+
+def _held_if_too_much(turn: Turn, data: dict, number, manual) -> CoachResponse | None:
+    """A pick of the user's own numbers over a turn's limit (nutrition.services.bulk_problem,
+    e.g. 'manual: 5000 cal') is not logged at once: its call waits for a yes, as a turn's do
+    (the coach shows it as the review card)."""
+    option = data["options"][number - 1] if number is not None else None
+    arguments = offers.own_numbers_call(user=turn.user, data=data, option=option, text=manual)
+    if arguments is None:
+        return None
+    kcal = external_food_kcal(arguments)
+    problem = food_services.bulk_problem(entries=1, kcal=kcal)
+    if problem is None:
+        return None
+    question = bulk_question(problem, [f"{arguments['food_name']} ({kcal:,.0f} kcal)"])
+    turn.wait_for([["log_external_food", arguments]], question)
+    return CoachResponse(
+        action="confirm",
+        engine="options",
+        message=question,
+        categories=[data["kind"]],
     )
 
 
@@ -95,9 +120,15 @@ def resolve_pick(turn: Turn) -> CoachResponse | None:
             )
             return guide
         try:
+            if number is not None and not 1 <= number <= len(data["options"]):
+                return guide
+            held = _held_if_too_much(turn, data, number, manual)
+            if held is not None:
+                data["resolved"] = True
+                meta["options"] = data
+                ChatMessage.objects.for_user(turn.user).filter(pk=locked.pk).update(metadata=meta)
+                return held
             if number is not None:
-                if not 1 <= number <= len(data["options"]):
-                    return guide
                 written = offers.apply_option(
                     user=turn.user, data=data, option=data["options"][number - 1]
                 )

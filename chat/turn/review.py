@@ -22,6 +22,7 @@ from django.db import transaction
 from chat.models import ChatMessage
 from chat.tools import ToolContext, check_tool
 from chat.tools.base import Written
+from chat.tools.food import external_food_kcal
 from chat.turn.types import ReplyRefused, own_reply_locked, said_logged, too_old
 from nutrition import services as food_services
 
@@ -69,7 +70,7 @@ def _kcal(user, tool: str, name: str, arguments: dict) -> int | None:
             calories = facts.values.get("calories") if facts is not None else None
             return None if calories is None else round(calories)
         if tool == "log_external_food" and arguments.get("calories") is not None:
-            return round(float(arguments["calories"]) * float(arguments.get("quantity") or 1))
+            return round(external_food_kcal(arguments))
     except (ValidationError, TypeError, ValueError):
         return None
     return None

@@ -45,6 +45,7 @@ from chat.web import streaming
 from diary.views import diary_context, diary_day
 from nutrition.models import MealType
 from sparky import services
+from sparky.api import throttle_wait
 from sparky.uploads import refused_upload
 
 THREAD_LIMIT = 60
@@ -252,8 +253,40 @@ def _rejected(request, message: str, code: str):
     return render(request, "chat/page.html#rejected", {"reason": message, "code": code}, status=422)
 
 
+def throttled(view):
+    """The chat's rate (REST_FRAMEWORK's `chat`, the API's) on a page's chat post: past it, a
+    429 with a plain sentence, swapped in where the reply would go."""
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs):
+        wait = throttle_wait(request, "chat")
+        if wait is None:
+            return view(request, *args, **kwargs)
+        seconds = max(1, round(wait))
+        message = (
+            "Too many messages in a short time. Wait "
+            f"{seconds} second{'s' if seconds != 1 else ''}, then send it again."
+        )
+        headers = {"Retry-After": str(seconds)}
+        if request.htmx:
+            response = render(
+                request,
+                "chat/page.html#rejected",
+                {"reason": message, "code": "throttled"},
+                status=429,
+            )
+        else:
+            response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
+    return checked
+
+
 @login_required
 @require_POST
+@throttled
 def send(request):
     image = request.FILES.get("image")  # read first: a photo over the limit stops here
     if refused_upload(request):
@@ -338,6 +371,7 @@ def _own_reply(request, reply_id) -> ChatMessage:
 
 @login_required
 @require_POST
+@throttled
 def undo(request, reply_id: uuid.UUID):
     """Undo one reply: what it saved is taken back and the reply is drawn again, saying so."""
     reply = _own_reply(request, reply_id)
@@ -391,6 +425,7 @@ def _review_edits(post, count: int) -> list[dict]:
 
 @login_required
 @require_POST
+@throttled
 def review(request, reply_id: uuid.UUID):
     """The review card's answer: Log all (with the amounts, units and meals as edited, removed
     items left out) or Cancel; the reply is drawn again, saying what was logged."""

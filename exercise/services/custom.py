@@ -8,15 +8,22 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 
 from exercise.models import Exercise, ExerciseEntry
-from exercise.services.values import MAX_MINUTES, _minutes
+from exercise.services.values import MAX_KCAL_PER_MINUTE, MAX_MINUTES, _minutes
 from measurements.units import to_decimal
-from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
+from sparky.services import (
+    own_custom_row,
+    refuse_while_used,
+    storable_name,
+    storable_text,
+    uuid_pk,
+)
+from sparky.words import as_written
 
 
 def _exercise_name(name) -> str:
     if not isinstance(name, str) or not " ".join(name.split()):
         raise ValidationError("A custom exercise needs a name.", code="name_required")
-    name = storable_text(" ".join(name.split()), field="The exercise name")
+    name = storable_name(" ".join(name.split()), field="The exercise name")
     if len(name) > 255:
         raise ValidationError("Exercise names are at most 255 characters.", code="too_long")
     return name
@@ -24,9 +31,11 @@ def _exercise_name(name) -> str:
 
 def _calories_per_hour(value) -> int:
     cph = to_decimal(value, field="calories_per_hour")
-    if not 1 <= cph <= 3000:
+    if not 1 <= cph <= MAX_KCAL_PER_MINUTE * 60:
         raise ValidationError(
-            f"{cph} kcal per hour is not plausible; give a number from 1 to 3,000.",
+            f"{as_written(cph)} kcal per hour is not plausible; give a number from 1 to "
+            f"{MAX_KCAL_PER_MINUTE * 60:,} (no one burns more than {MAX_KCAL_PER_MINUTE} kcal a "
+            "minute for long).",
             code="implausible_calories",
         )
     return int(cph.quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -15,6 +15,7 @@ from exercise.services.values import (
     _distance,
     _minutes,
     _notes,
+    check_burn,
     check_day_total,
     check_distance_alone,
     check_session,
@@ -89,17 +90,18 @@ def exercise_entry_prepare(
     )
     check_session(chosen, minutes=minutes, km=km)
     check_day_total(user=user, day=day, minutes=minutes)
+    estimate = exercise_calories(
+        user=user, exercise=chosen, duration_minutes=minutes, day=day, km=pace_km
+    )
+    burned = estimate
+    if calories_burned is not None:
+        burned = _calories(calories_burned)
+        check_burn(chosen, minutes=minutes, kcal=burned, estimate=estimate)
     entry = ExerciseEntry(
         user=user,
         exercise=chosen,
         duration_minutes=minutes,
-        calories_burned=(
-            _calories(calories_burned)
-            if calories_burned is not None
-            else exercise_calories(
-                user=user, exercise=chosen, duration_minutes=minutes, day=day, km=pace_km
-            )
-        ),
+        calories_burned=burned,
         entry_date=day,
         notes=_notes(notes),
         distance=dist,
@@ -179,6 +181,15 @@ def exercise_entry_update(
         entry.duration_minutes = _minutes(duration_minutes)
     if calories_burned is not None:
         entry.calories_burned = _calories(calories_burned)
+        estimate = exercise_calories(
+            user=user, exercise=entry.exercise, duration_minutes=entry.duration_minutes, day=day
+        )
+        check_burn(
+            entry.exercise,
+            minutes=entry.duration_minutes,
+            kcal=entry.calories_burned,
+            estimate=estimate,
+        )
     elif changed_exercise:
         entry.calories_burned = exercise_calories(
             user=user, exercise=entry.exercise, duration_minutes=entry.duration_minutes, day=day

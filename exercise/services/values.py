@@ -22,6 +22,12 @@ REFERENCE_WEIGHT_KG = Decimal(70)
 MAX_MINUTES = 24 * 60
 MAX_CALORIES = 20_000
 MAX_DISTANCE_KM = Decimal(1000)
+# The smallest distance an entry keeps (the column's three decimals): less rounds to nothing.
+DISTANCE_STEP = Decimal("0.001")
+# What a body burns at most, a minute, over a session: elite rowers and cross-country skiers
+# reach about 20 kcal/min. Calories given above this for the time (or above the activity's own
+# estimate for this user, when that is higher) are refused.
+MAX_KCAL_PER_MINUTE = 30
 # No one covers a distance faster than this on their own power, whatever the activity (downhill
 # skiing included, averaged over a session).
 FASTEST_KMH = Decimal(100)
@@ -136,7 +142,14 @@ def _distance(user, value, unit) -> tuple[Decimal | None, str | None]:
             f"{as_written(number)} {code} is too long a number; give the distance in km.",
             code="invalid_distance",
         )
-    return number.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP), code
+    kept = number.quantize(DISTANCE_STEP, rounding=ROUND_HALF_UP)
+    if kept == 0:
+        raise ValidationError(
+            f"A distance of {as_written(number)} {code} is too small to keep; give at least "
+            f"{DISTANCE_STEP} {code}.",
+            code="invalid_distance",
+        )
+    return kept, code
 
 
 def _notes(value) -> str | None:
@@ -179,6 +192,19 @@ def check_session(exercise: Exercise, *, minutes: int, km: Decimal | None) -> No
             f"{as_written(round(speed))} km/h; no one keeps up more than {as_written(fastest)} "
             "km/h. Check the distance and the time.",
             code="implausible_speed",
+        )
+
+
+def check_burn(exercise: Exercise, *, minutes: int, kcal: int, estimate: int) -> None:
+    """Refuse calories no one burns in the time: more than MAX_KCAL_PER_MINUTE a minute, unless
+    the activity's own estimate for this user (`estimate`) is higher still."""
+    most = max(MAX_KCAL_PER_MINUTE * minutes, estimate)
+    if kcal > most:
+        what = (vocabulary.activity_of(exercise.name) or "exercise").lower()
+        raise ValidationError(
+            f"{kcal:,} kcal burned in {_hours(minutes)} of {what} is more than a body burns; "
+            f"at most {most:,} kcal in that time. Check the calories and the duration.",
+            code="implausible_calories",
         )
 
 

@@ -16,6 +16,7 @@ from nutrition.services.entries import (
     food_entry_save,
     food_entry_update,
     food_option_add,
+    food_option_kcal,
 )
 from nutrition.services.foods import (
     FoodFacts,
@@ -100,6 +101,7 @@ __all__ = [
     "TURN_MAX_KCAL",
     "WATER_GLASSES_PER_UNIT",
     "bulk_problem",
+    "food_option_kcal",
     "clean_meal_type",
     "default_meal",
     "entry_micronutrients",

@@ -29,7 +29,7 @@ from nutrition.services.values import (
     clean_meal_type,
 )
 from sparky.dates import parse_day
-from sparky.services import storable_text, uuid_pk, visible_row
+from sparky.services import storable_name, storable_text, uuid_pk, visible_row
 
 # --- diary ---------------------------------------------------------------------------------------
 
@@ -255,7 +255,7 @@ def food_option_add(
     serving_unit = storable_text(
         str(option.get("serving_unit") or units.SERVING), field="The serving unit"
     )
-    name = storable_text(" ".join(str(option["name"]).split()), field="The food name")
+    name = storable_name(" ".join(str(option["name"]).split()), field="The food name")
     food = _same_custom_food(user, name, serving_size, serving_unit, nutrients.get("calories"))
     if food is None:
         food = food_create_custom(
@@ -390,6 +390,21 @@ def _weighed_like_kin(food: Food, quantity, unit, problem: ValidationError):
             raise problem
     amount = units.clean_quantity(quantity) * asked.factor * ml_per
     return (amount * density).quantize(Decimal(1)), "g"
+
+
+def food_option_kcal(*, option: dict, quantity=None) -> Decimal:
+    """The kcal food_option_add would log for `quantity` (in the option's serving unit; one
+    serving if None) of an option whose numbers are for its serving_size, written nowhere: what
+    a turn counts against TURN_MAX_KCAL before a food of the user's own is made. An option whose
+    numbers cannot be read counts 0 here (logging it refuses it with the reason)."""
+    try:
+        calories = Decimal(str(option.get("calories") or 0))
+        size = Decimal(str(option.get("serving_size") or 1))
+        amount = size if quantity is None else Decimal(str(quantity))
+        kcal = calories * amount / size
+    except (ArithmeticError, TypeError, ValueError):
+        return Decimal(0)
+    return kcal if kcal.is_finite() and kcal > 0 else Decimal(0)
 
 
 def bulk_problem(*, entries: int, kcal) -> str | None:

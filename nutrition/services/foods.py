@@ -18,12 +18,20 @@ from nutrition.models import (
 from nutrition.services.values import (
     _PLACES,
     FOOD_FIELDS,
+    MAX_KCAL_PER_100_G,
+    MAX_MACROS_PER_100_G,
     NUTRIENT_MAX,
     SERVING_MAX,
     _amount,
     nutrients_for,
 )
-from sparky.services import own_custom_row, refuse_while_used, storable_text, uuid_pk
+from sparky.services import (
+    own_custom_row,
+    refuse_while_used,
+    storable_name,
+    storable_text,
+    uuid_pk,
+)
 from sparky.words import singular as words_singular
 
 # --- search --------------------------------------------------------------------------------------
@@ -119,9 +127,39 @@ def food_create_custom(*, user, name: str, serving_size=100, serving_unit="g", *
         {"name": name, "serving_size": serving_size, "serving_unit": serving_unit, **extra},
         nutrients,
     )
+    check_per_100_g(food)
     food.full_clean()
     food.save()
     return food
+
+
+def check_per_100_g(food: Food) -> None:
+    """Refuse a food kept by weight whose numbers no food has: more than MAX_KCAL_PER_100_G, or
+    more than MAX_MACROS_PER_100_G of protein, carbs and fat together, per 100 g."""
+    unit = units.parse_unit(food.serving_unit) if units.a_weight(food.serving_unit) else None
+    if unit is None or not food.serving_size:
+        return
+    grams = Decimal(food.serving_size) * Decimal(str(units.MASS_G[unit.canonical]))
+    if grams <= 0:
+        return
+    per_100 = Decimal(100) / grams
+    size = f"{units.clean_quantity(food.serving_size).normalize():f} {food.serving_unit}"
+    if food.calories is not None and Decimal(food.calories) * per_100 > MAX_KCAL_PER_100_G:
+        kcal = Decimal(food.calories) * per_100
+        raise ValidationError(
+            f"{food.calories.normalize():f} kcal in {size} would be {kcal:,.0f} kcal per 100 g; "
+            f"no food has more than {MAX_KCAL_PER_100_G} (pure fat has about that). Check the "
+            "calories and the serving size.",
+            code="implausible_energy",
+        )
+    macros = sum(Decimal(getattr(food, n) or 0) for n in ("protein", "carbs", "fat"))
+    if macros * per_100 > MAX_MACROS_PER_100_G:
+        raise ValidationError(
+            f"{macros.normalize():f} g of protein, carbs and fat in {size} would be "
+            f"{macros * per_100:,.0f} g per 100 g, more than the food weighs. Check the grams "
+            "and the serving size.",
+            code="implausible_macros",
+        )
 
 
 @transaction.atomic
@@ -138,6 +176,7 @@ def food_update_custom(*, user, food_id, **fields) -> Food:
     _apply_food_fields(food, plain, fields)
     # Staff approved the share as it was: a changed food waits for their approval again.
     food.share_approved = False
+    check_per_100_g(food)
     food.full_clean()
     food.save()
     return food
@@ -168,7 +207,7 @@ def _apply_food_fields(food: Food, fields: dict, nutrients: dict) -> None:
             code="unknown_field",
         )
     if "name" in fields:
-        name = storable_text(" ".join(str(fields["name"] or "").split()), field="The food name")
+        name = storable_name(" ".join(str(fields["name"] or "").split()), field="The food name")
         if not name:
             raise ValidationError("A food needs a name.", code="invalid_name")
         if len(name) > 255:

@@ -26,6 +26,11 @@ SERVING_MAX = Decimal("9999999.999")
 _PLACES = Decimal("0.001")
 # One diary entry above this is almost always a unit mix-up ("75 x 100 g"), never written silently.
 IMPLAUSIBLE_KCAL = Decimal(5000)
+# No food holds more than this per 100 g: fat, the densest, is about 900 kcal, and protein, carbs
+# and fat together weigh no more than the food. A food of the user's own kept by weight is
+# refused above either (a per-serving number typed as per-100 g, a slip of a digit).
+MAX_KCAL_PER_100_G = Decimal(900)
+MAX_MACROS_PER_100_G = Decimal(100)
 # Below these an entry is a crumb, not what anyone eats of a food logged by the piece or the
 # serving ("0.01 eggs"): a tenth of a piece, or a gram.
 CRUMB_COUNT = Decimal("0.1")

@@ -363,7 +363,7 @@
         headers: { Accept: "text/event-stream", "HX-Request": "true" },
       })
         .then(function (response) {
-          if (response.status === 422) {
+          if (response.status === 422 || response.status === 429) {
             return response.text().then(function (html) {
               var template = document.createElement("template");
               template.innerHTML = html; // the server's own explanation
@@ -421,7 +421,7 @@
     if (!thread || !source || !(source.closest("#composer") || source.closest(".options"))) return;
     var xhr = event.detail.xhr;
     var status = xhr ? xhr.status : 0;
-    if (status === 422) return; // the server's own explanation was swapped in
+    if (status === 422 || status === 429) return; // the server's own explanation was swapped in
     var note = document.createElement("div");
     note.className = "msg msg--rejected";
     note.setAttribute("role", "alert");

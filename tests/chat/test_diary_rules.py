@@ -201,6 +201,65 @@ def test_a_meal_over_2500_kcal_asks_first(alice, catalog):
     assert entries(alice) == []
 
 
+@pytest.mark.parametrize("text", ["a burger, about 5000 cal", "a huge burrito, 3000 calories"])
+def test_a_food_of_the_users_own_over_2500_kcal_asks_first_offline(alice, catalog, text):
+    response = handle_turn(alice, text)
+
+    assert response.action == "confirm"
+    assert "kcal in one message" in response.message
+    assert entries(alice) == []
+    assert response.review[0]["kcal"] in (5000, 3000)
+    handle_turn(alice, "yes")
+    assert len(entries(alice)) == 1
+
+
+def test_a_models_food_of_its_own_numbers_over_2500_kcal_asks_first(
+    alice, catalog, openai_service, fake_llm
+):
+    fake_llm.reply_tool_call(
+        "log_external_food", {"food_name": "burger", "calories": 1500, "quantity": 2}
+    )
+    fake_llm.reply_text("Shall I log it?")
+
+    response = handle_turn(alice, "two burgers, 1500 kcal each")
+
+    assert response.action == "confirm"
+    assert "3,000 kcal" in response.message
+    assert entries(alice) == []
+
+
+def test_own_numbers_for_a_food_not_found_over_2500_kcal_ask_first(alice, catalog):
+    handle_turn(alice, "pad thai for lunch")
+
+    response = handle_turn(alice, "manual: 3000 kcal, 40g protein, 5g sugars")
+
+    assert response.action == "confirm"
+    assert "3,000 kcal in one message" in response.message
+    assert [(i["name"], i["kcal"]) for i in response.review] == [("pad thai", 3000)]
+    assert entries(alice) == []
+    handle_turn(alice, "yes")
+    [entry] = entries(alice)
+    assert (entry.food.name, entry.meal_type, kcal(entry)) == ("pad thai", "lunch", 3000)
+    assert entry.food.sugars == 5
+
+
+def test_a_food_of_the_users_own_under_2500_kcal_is_logged_at_once(alice, catalog):
+    response = handle_turn(alice, "a burger, about 900 cal")
+
+    assert response.action == "logged"
+    assert len(entries(alice)) == 1
+
+
+def test_a_food_over_2500_kcal_through_the_api_answers_confirm(alice, catalog):
+    response = client_for(alice).post(
+        "/api/chat/", {"message": "a burger, about 5000 cal"}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json()["action"] == "confirm"
+    assert entries(alice) == []
+
+
 # --- every item accounted for -------------------------------------------------------------------
 
 

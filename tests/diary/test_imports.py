@@ -463,3 +463,15 @@ def test_a_sparky_export_with_a_bad_row_names_its_list_row_and_field(alices_diar
         "Row 2 of food_entries, quantity: 'two' is not a number."
     ]
     assert not FoodEntry.objects.for_user(bob).exists()
+
+
+def test_a_name_a_spreadsheet_would_run_comes_back_from_the_export_exactly(alice, bob):
+    food = food_services.food_create_custom(user=alice, name="=1+2 shake", calories=200)
+    food_services.food_entry_create(
+        user=alice, food=food, quantity=1, meal_type="snack", entry_date=NOV_2
+    )
+
+    job = run(bob, upload(bob, "sparky-export.json", export_json(user=alice)))
+
+    assert job.status == "done", job.error
+    assert Food.objects.owned_by(bob).get().name == "=1+2 shake"

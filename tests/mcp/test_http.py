@@ -209,3 +209,13 @@ def test_the_mcp_app_can_start_again_after_a_shutdown():
             "lifespan.startup.complete",
             "lifespan.shutdown.complete",
         ]
+
+
+def test_a_password_change_revokes_the_mcp_token(mcp_url, alice, alice_token):
+    headers = {**JSON_HEADERS, "Authorization": f"Bearer {alice_token}"}
+    assert httpx.post(f"{mcp_url}/mcp", json=INITIALIZE, headers=headers).status_code == 200
+
+    alice.set_password("a new and unusual pass")
+    alice.save()
+
+    assert httpx.post(f"{mcp_url}/mcp", json=INITIALIZE, headers=headers).status_code == 401

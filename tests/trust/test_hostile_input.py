@@ -272,6 +272,7 @@ REFUSED_PHOTOS = {
     "a 30000 x 30000 bomb": (_png_declaring(30000, 30000), "meal.png", "too large to open safely"),
     "huge sides": (_png_declaring(20000, 100), "meal.png", "20000 x 100 pixels; the limit"),
     "too many pixels": (_png_declaring(8000, 7000), "meal.png", "8000 x 7000 pixels; the limit"),
+    "42 megapixels": (_png_declaring(7000, 6000), "meal.png", "side and 40 megapixels"),
     "a TIFF": (_image("TIFF"), "meal.png", "TIFF images are not supported"),
     "a HEIC name": (JPEG, "IMG_0001.HEIC", "HEIC photos are not supported yet"),
     "an empty file": (b"", "meal.jpg", "The photo is empty."),

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from tests.trust.conftest import as_text, leaks, snapshot
 
@@ -53,6 +55,7 @@ def _matrix(w, bob) -> dict:
     entry, ex_entry, service = w.food_entry.pk, w.exercise_entry.pk, w.service.pk
     day = w.day.isoformat()
     photo = w.photo_file
+    reset_uid = urlsafe_base64_encode(force_bytes(w.alice.pk))
     return {
         "signup": [("GET", "/accounts/signup/", None, 302)],
         "login": [("GET", "/accounts/login/", None, 302)],
@@ -118,6 +121,22 @@ def _matrix(w, bob) -> dict:
         ],
         "settings_clear_history": [("POST", "/settings/history/clear/", None, 302)],
         "favicon": [("GET", "/favicon.ico", None, 301)],
+        # bob's own password, asked with a wrong current one: nothing changes
+        "settings_password": [
+            ("GET", "/settings/password/", None, 200),
+            ("POST", "/settings/password/", {"old_password": "not it"}, 200),
+        ],
+        # anyone may ask for a reset link; it goes to the account's own e-mail, not to bob
+        "password_reset": [
+            ("GET", "/accounts/password-reset/", None, 200),
+            ("POST", "/accounts/password-reset/", {"email": w.alice.email}, 302),
+        ],
+        "password_reset_done": [("GET", "/accounts/password-reset/sent/", None, 200)],
+        "password_reset_confirm": [
+            ("GET", f"/accounts/password-reset/{reset_uid}/set-password/", None, 200),
+            ("POST", f"/accounts/password-reset/{reset_uid}/not-a-token/", {}, 200),
+        ],
+        "password_reset_complete": [("GET", "/accounts/password-reset/done/", None, 200)],
         # bob's own token: made and shown to him, then revoked; alice's is never touched
         "settings_api_token": [
             ("GET", "/settings/api-token/", None, 200),

@@ -174,3 +174,26 @@ def test_a_redirect_to_an_internal_address_is_not_followed(alice, catalog, fake_
     assert response.action == "error"
     assert "redirect" in response.message and "does not follow" in response.message
     assert len(fake_llm.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "url", ["http://[::169.254.169.254]/latest", "http://[::ffff:169.254.169.254]/latest"]
+)
+@pytest.mark.parametrize("allow_private", [False, True])
+def test_metadata_inside_an_ipv6_address_is_refused_for_everyone(url, allow_private):
+    from sparky.netguard import BlockedURL, check_url
+
+    with pytest.raises(BlockedURL) as refused:
+        check_url(url, allow_private=allow_private)
+
+    assert "cloud metadata address" in str(refused.value)
+
+
+@pytest.mark.parametrize("url", ["http://[::10.1.2.3]/v1", "http://[::ffff:10.1.2.3]/v1"])
+def test_a_private_address_inside_an_ipv6_address_is_refused_as_private(url):
+    from sparky.netguard import BlockedURL, check_url
+
+    with pytest.raises(BlockedURL) as refused:
+        check_url(url, allow_private=False)
+
+    assert "a private address inside an IPv6 address" in str(refused.value)
