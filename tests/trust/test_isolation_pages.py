@@ -138,7 +138,7 @@ def _matrix(w, bob) -> dict:
         # bob's own token: made and shown to him, then revoked; alice's is never touched
         "settings_api_token": [
             ("GET", "/settings/api-token/", None, 200),
-            ("POST", "/settings/api-token/", {"action": "create"}, 200),
+            ("POST", "/settings/api-token/", {"action": "create"}, 302),
             ("POST", "/settings/api-token/", {"action": "revoke"}, 302),
         ],
         "settings_goals": [
