@@ -21,7 +21,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.dateformat import format as date_format
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -58,7 +57,7 @@ from nutrition.models import (
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky import services
-from sparky.dates import parse_day, today_for
+from sparky.dates import format_day, parse_day, today_for
 from sparky.forms import attach_service_error
 
 TREND_DAYS = 30
@@ -74,18 +73,6 @@ def diary_day(request) -> dt.date:
         return parse_day(request.user, request.GET.get("date") or None)
     except ValidationError:
         return today_for(request.user)
-
-
-# The preference's tokens (yyyy-MM-dd, dd/MM/yyyy...) as Django date format characters.
-_DATE_TOKENS = (("yyyy", "Y"), ("MM", "m"), ("dd", "d"))
-
-
-def format_day(day: dt.date, pattern: str) -> str:
-    """The day written the way the user chose in their preferences."""
-    django_pattern = pattern or "yyyy-MM-dd"
-    for token, char in _DATE_TOKENS:
-        django_pattern = django_pattern.replace(token, char)
-    return date_format(day, django_pattern)
 
 
 def plain_number(value, places: int = 2) -> str:
