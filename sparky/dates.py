@@ -64,13 +64,6 @@ def spoken_day(day: dt.date, *, today: dt.date, pattern: str = "") -> str:
     return f"on {format_day(day, pattern)}"
 
 
-def spoken_day_for(user, day: dt.date) -> str:
-    """spoken_day from the user's today, in their date format."""
-    from sparky.services import preferences_for  # sparky.services reads the dates of this module
-
-    return spoken_day(day, today=today_for(user), pattern=preferences_for(user).date_format)
-
-
 def diary_day_problem(day: dt.date, *, today: dt.date) -> str | None:
     """Why a diary cannot hold `day` (after today, or before EARLIEST), or None. The window of
     every entry: today and earlier, back to 1900."""

@@ -15,9 +15,9 @@ from measurements.fields import CHECKIN
 from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import services as food_services
 from nutrition.models import WaterIntake
-from sparky.dates import parse_day, spoken_day_for, today_for
+from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
-from sparky.services import preferences_for
+from sparky.services import preferences_for, spoken_day_for
 
 from .base import CORE, ToolResult, Written, bounded, logged_sentence, tool, undo_of
 from .schema import DATE_ARG, integer, number, obj, string

@@ -23,8 +23,8 @@ from measurements.selectors import kept_unit
 from nutrition.models import FoodEntry
 from nutrition.selectors import reference_intakes_for
 from nutrition.services import entry_nutrients
-from sparky.dates import now_for, spoken_day_for, today_for
-from sparky.services import preferences_for
+from sparky.dates import now_for, today_for
+from sparky.services import preferences_for, spoken_day_for
 from sparky.words import with_article
 
 logger = logging.getLogger(__name__)

@@ -46,7 +46,6 @@ from chat.web import streaming
 from diary.views import diary_context, diary_day
 from nutrition.models import MealType
 from sparky import services
-from sparky.dates import spoken_day_for
 from sparky.uploads import refused_upload
 
 THREAD_LIMIT = 60
@@ -88,7 +87,7 @@ def summary_label(message: ChatMessage) -> str:
         day = dt.date.fromisoformat((message.metadata or {}).get("date") or "")
     except ValueError:
         return "Progress today"  # notes from before they kept their day were about that day
-    return f"Progress {spoken_day_for(message.user, day)}"
+    return f"Progress {services.spoken_day_for(message.user, day)}"
 
 
 def _is_reply(message: ChatMessage) -> bool:
