@@ -109,3 +109,12 @@ def test_an_empty_account_exports_empty_sections(alice):
     assert data["food_entries"] == [] and data["chat_history"] == []
     with zipfile.ZipFile(io.BytesIO(export_zip(user=alice))) as archive:
         assert archive.read("food_entries.csv") == b""
+
+
+def test_an_empty_custom_exercises_file_still_has_its_header(alice):
+    with zipfile.ZipFile(io.BytesIO(export_zip(user=alice))) as archive:
+        text = archive.read("custom_exercises.csv").decode()
+
+    assert text.splitlines() == [
+        "id,name,category,calories_per_hour,met,default_duration_minutes,description"
+    ]
