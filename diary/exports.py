@@ -115,6 +115,19 @@ def custom_food_rows(*, user) -> list[dict]:
     ]
 
 
+# The columns of custom_exercises.csv, written as its header even when it has no rows (an
+# importer reads an empty file with its header as "none", a headerless one as broken).
+CUSTOM_EXERCISE_COLUMNS = (
+    "id",
+    "name",
+    "category",
+    "calories_per_hour",
+    "met",
+    "default_duration_minutes",
+    "description",
+)
+
+
 def custom_exercise_rows(*, user) -> list[dict]:
     exercises = Exercise.objects.owned_by(user).filter(is_custom=True).order_by("name")
     return [
@@ -276,11 +289,15 @@ def _cell(value):
     return value
 
 
-def _csv(rows: list[dict]) -> str:
-    if not rows:
+# The header of a section with no rows, where the section declares its columns.
+_EMPTY_HEADERS = {"custom_exercises": CUSTOM_EXERCISE_COLUMNS}
+
+
+def _csv(rows: list[dict], columns: tuple[str, ...] = ()) -> str:
+    if not rows and not columns:
         return ""
     out = io.StringIO()
-    columns = list(dict.fromkeys(key for row in rows for key in row))
+    columns = list(dict.fromkeys([*columns, *(key for row in rows for key in row)]))
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -295,7 +312,7 @@ def export_zip(*, user) -> bytes:
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, rows in data.items():
             if isinstance(rows, list):
-                archive.writestr(f"{name}.csv", _csv(rows))
+                archive.writestr(f"{name}.csv", _csv(rows, _EMPTY_HEADERS.get(name, ())))
     return out.getvalue()
 
 

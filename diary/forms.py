@@ -132,7 +132,27 @@ for _name in MORE_GOALS:
     )
 
 
+def _day_field() -> forms.DateField:
+    # blank keeps the stored day (a form from before the field existed sends none)
+    return forms.DateField(
+        label="Date", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+def _amount_field(label: str) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=label,
+        max_digits=12,
+        decimal_places=4,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+
+
 class FoodEntryForm(DescribedErrorsMixin, forms.Form):
+    """A food entry's edit: a food named differently is looked up by the service."""
+
+    # blank keeps the stored food or unit, as they were
+    food = forms.CharField(label="Food", max_length=200, required=False)
     quantity = forms.DecimalField(
         label="Amount",
         min_value=0.001,
@@ -140,8 +160,36 @@ class FoodEntryForm(DescribedErrorsMixin, forms.Form):
         decimal_places=3,
         widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
     )
+    unit = forms.CharField(label="Unit", max_length=50, required=False)
     meal_type = forms.ChoiceField(label="Meal", choices=MealType)
+    entry_date = _day_field()
+
+    def __init__(self, *args, units_list: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if units_list:  # the units the food takes, offered as the user types
+            self.fields["unit"].widget.attrs["list"] = units_list
 
 
 class ExerciseEntryForm(DescribedErrorsMixin, forms.Form):
+    """A workout's edit: an activity named differently is looked up by the service; calories
+    left as they were follow a new duration."""
+
+    exercise = forms.CharField(label="Activity", max_length=200, required=False)
     duration_minutes = forms.IntegerField(label="Minutes", min_value=1, max_value=1440)
+    calories_burned = forms.IntegerField(label="kcal", min_value=0, required=False)
+    entry_date = _day_field()
+
+
+class CheckinValueForm(DescribedErrorsMixin, forms.Form):
+    """One value of a day's check-in (the weight, the steps...), in the unit it is kept in."""
+
+    value = _amount_field("Value")
+
+
+class WaterForm(DescribedErrorsMixin, forms.Form):
+    glasses = forms.IntegerField(label="Glasses", min_value=0)
+
+
+class CustomMeasurementForm(DescribedErrorsMixin, forms.Form):
+    value = _amount_field("Value")
+    entry_date = _day_field()

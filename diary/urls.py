@@ -23,6 +23,23 @@ urlpatterns = [
         views.exercise_entry_delete,
         name="diary_exercise_delete",
     ),
+    path("diary/water/edit/", views.water_edit, name="diary_water_edit"),
+    path("diary/checkin/<str:field>/edit/", views.checkin_value_edit, name="diary_checkin_edit"),
+    path(
+        "diary/checkin/<str:field>/delete/",
+        views.checkin_value_delete,
+        name="diary_checkin_delete",
+    ),
+    path(
+        "diary/measurement/<uuid:entry_id>/edit/",
+        views.custom_measurement_edit,
+        name="diary_measurement_edit",
+    ),
+    path(
+        "diary/measurement/<uuid:entry_id>/delete/",
+        views.custom_measurement_delete,
+        name="diary_measurement_delete",
+    ),
     path("settings/preferences/", views.preferences, name="settings_preferences"),
     path("settings/goals/", views.goals, name="settings_goals"),
     path("settings/data/", data_views.data_page, name="settings_data"),

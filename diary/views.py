@@ -21,26 +21,31 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.dateformat import format as date_format
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from diary import services as diary_services
 from diary.forms import (
+    CheckinValueForm,
+    CustomMeasurementForm,
     ExerciseEntryForm,
     FoodEntryForm,
     GoalsForm,
     PreferencesForm,
+    WaterForm,
 )
 from diary.selectors import daily_summary
 from exercise import services as exercise_services
 from exercise.models import ExerciseEntry
 from exercise.selectors import exercise_diary
 from measurements import selectors as measurement_selectors
+from measurements import services as measurement_services
 from measurements.fields import CHECKIN
+from measurements.models import CheckInMeasurement, CustomMeasurement
 from nutrition import intakes
 from nutrition import selectors as food_selectors
 from nutrition import services as food_services
+from nutrition import units as food_units
 from nutrition.models import (
     MICRONUTRIENTS,
     NUTRIENTS,
@@ -52,7 +57,7 @@ from nutrition.models import (
 from nutrition.selectors import food_diary
 from nutrition.units import unit_text
 from sparky import services
-from sparky.dates import parse_day, today_for
+from sparky.dates import format_day, parse_day, today_for
 from sparky.forms import attach_service_error
 
 TREND_DAYS = 30
@@ -68,18 +73,6 @@ def diary_day(request) -> dt.date:
         return parse_day(request.user, request.GET.get("date") or None)
     except ValidationError:
         return today_for(request.user)
-
-
-# The preference's tokens (yyyy-MM-dd, dd/MM/yyyy...) as Django date format characters.
-_DATE_TOKENS = (("yyyy", "Y"), ("MM", "m"), ("dd", "d"))
-
-
-def format_day(day: dt.date, pattern: str) -> str:
-    """The day written the way the user chose in their preferences."""
-    django_pattern = pattern or "yyyy-MM-dd"
-    for token, char in _DATE_TOKENS:
-        django_pattern = django_pattern.replace(token, char)
-    return date_format(day, django_pattern)
 
 
 def plain_number(value, places: int = 2) -> str:
@@ -256,15 +249,26 @@ def _nutrients_panel(user, day: dt.date) -> dict:
     }
 
 
-def _measurement_rows(summary: dict) -> list[dict]:
+def _measurement_rows(summary: dict, day: dt.date) -> list[dict]:
+    """The day's check-in values and custom measurements, each with its edit and delete links."""
     found = summary["measurements"]
     rows = []
     checkin = found.get("checkin") or {}
+    on_day = f"?date={day.isoformat()}"
     for field in CHECKIN.values():
         if checkin.get(field.name) is not None:
             unit = found.get(field.kind.argument) or field.kind.base  # steps are counted in steps
             value = plain_number(checkin[field.name])
-            rows.append({"label": field.label, "value": value, "unit": unit})
+            rows.append(
+                {
+                    "label": field.label,
+                    "value": value,
+                    "unit": unit,
+                    "row_id": f"checkin-{field.name}",
+                    "edit_href": reverse("diary_checkin_edit", args=[field.name]) + on_day,
+                    "delete_href": reverse("diary_checkin_delete", args=[field.name]) + on_day,
+                }
+            )
     for item in found.get("custom") or []:
         hour = f" at {item['entry_hour']:02d}:00" if item.get("entry_hour") is not None else ""
         rows.append(
@@ -272,6 +276,9 @@ def _measurement_rows(summary: dict) -> list[dict]:
                 "label": item["category"] + hour,
                 "value": plain_number(item["value"]),
                 "unit": item.get("unit") or "",
+                "row_id": f"measurement-{item['id']}",
+                "edit_href": reverse("diary_measurement_edit", args=[item["id"]]),
+                "delete_href": reverse("diary_measurement_delete", args=[item["id"]]),
             }
         )
     return rows
@@ -328,7 +335,7 @@ def diary_context(user, day: dt.date) -> dict:
         "glasses": [
             i < water["glasses"] for i in range(min(max(water["goal"], water["glasses"]), 16))
         ],
-        "measurements": _measurement_rows(summary),
+        "measurements": _measurement_rows(summary, day),
         "nutrients": _nutrients_panel(user, day),
         "charts": charts,
         "has_goals": summary["goal_source"] is not None,
@@ -382,14 +389,17 @@ def _entry_edit(request, entry, form, save, *, context: dict, fields=None):
     a valid post is saved by `save(cleaned_data)` and the diary comes back; a refusal of the
     service stays on the form (422), next to the field it is about."""
     status = 200
+    action = reverse(context["edit_url"], args=context.get("edit_args"))
+    context = {**context, "action": action + context.get("edit_query", "")}
     if request.method == "POST":
         if form.is_valid():
             try:
-                save(form.cleaned_data)
+                saved = save(form.cleaned_data)
             except ValidationError as exc:
                 attach_service_error(form, exc, fields)
             else:
-                return _back_to_diary(request, entry.entry_date)
+                # the diary of the day the row is on now (an edit may have moved it)
+                return _back_to_diary(request, getattr(saved, "entry_date", entry.entry_date))
         status = 422
     context = {"form": form, "entry": entry, **context}
     return _entry_form_response(request, "diary/entry_form.html", context, status=status)
@@ -408,30 +418,60 @@ def _entry_delete(own_entry, delete):
     return view
 
 
+_DAY_ERRORS = {"future_date": "entry_date", "invalid_date": "entry_date"}
+
+
+def _changed(form, name: str, value):
+    """A field's value when the user changed it, else None (the service keeps what is stored);
+    a field left blank keeps it too."""
+    return value if name in form.changed_data and value not in ("", None) else None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def food_entry_edit(request, entry_id: uuid.UUID):
+    """Change a food entry's food, amount, unit, meal or day (nutrition's food_entry_update)."""
     entry = _own_food_entry(request, entry_id)
-    initial = {"quantity": plain_number(entry.quantity, 3), "meal_type": entry.meal_type}
+    unit = entry.unit or entry.food.serving_unit or "serving"
+    initial = {
+        "food": entry.food.readable_name,
+        "quantity": plain_number(entry.quantity, 3),
+        "unit": unit,
+        "meal_type": entry.meal_type,
+        "entry_date": entry.entry_date,
+    }
+    units_list = f"units-{entry.id}"
+    form = FoodEntryForm(request.POST or None, initial=initial, units_list=units_list)
     return _entry_edit(
         request,
         entry,
-        FoodEntryForm(request.POST or None, initial=initial),
+        form,
         lambda data: food_services.food_entry_update(
             user=request.user,
             entry_id=entry.id,
+            food_name=_changed(form, "food", data["food"]),
             quantity=data["quantity"],
+            unit=_changed(form, "unit", data["unit"]),
             meal_type=data["meal_type"],
+            entry_date=data["entry_date"] or None,
         ),
         context={
             "title": "Edit entry",
             "name": entry.food.readable_name,
             "full_name": entry.food.name,
             "edit_url": "diary_food_edit",
+            "edit_args": [entry.id],
             "row_id": f"food-{entry.id}",
-            "unit": entry.unit or entry.food.serving_unit or "serving",
+            "units_list": units_list,
+            "units": dict.fromkeys([unit, *food_units.available_units(entry.food)]),
         },
-        fields={"implausible": "quantity"},
+        fields={
+            "implausible": "quantity",
+            "invalid_quantity": "quantity",
+            "unknown_unit": "unit",
+            "food_not_found": "food",
+            **_DAY_ERRORS,
+        },
     )
 
 
@@ -441,25 +481,185 @@ food_entry_delete = _entry_delete(_own_food_entry, food_services.food_entry_dele
 @login_required
 @require_http_methods(["GET", "POST"])
 def exercise_entry_edit(request, entry_id: uuid.UUID):
+    """Change a workout's activity, minutes, calories or day (exercise_entry_update)."""
     entry = _own_exercise_entry(request, entry_id)
-    initial = {"duration_minutes": entry.duration_minutes}
+    initial = {
+        "exercise": entry.exercise.name,
+        "duration_minutes": entry.duration_minutes,
+        "calories_burned": entry.calories_burned,
+        "entry_date": entry.entry_date,
+    }
+    form = ExerciseEntryForm(request.POST or None, initial=initial)
     return _entry_edit(
         request,
         entry,
-        ExerciseEntryForm(request.POST or None, initial=initial),
+        form,
         lambda data: exercise_services.exercise_entry_update(
-            user=request.user, entry_id=entry.id, duration_minutes=data["duration_minutes"]
+            user=request.user,
+            entry_id=entry.id,
+            exercise_name=_changed(form, "exercise", data["exercise"]),
+            duration_minutes=data["duration_minutes"],
+            calories_burned=_changed(form, "calories_burned", data["calories_burned"]),
+            entry_date=data["entry_date"] or None,
         ),
         context={
             "title": "Edit exercise",
             "name": entry.exercise.name,
             "edit_url": "diary_exercise_edit",
+            "edit_args": [entry.id],
             "row_id": f"exercise-{entry.id}",
+        },
+        fields={
+            "exercise_not_found": "exercise",
+            "invalid_duration": "duration_minutes",
+            "implausible_duration": "duration_minutes",
+            "implausible_day": "duration_minutes",
+            "implausible_speed": "duration_minutes",
+            "implausible_calories": "calories_burned",
+            **_DAY_ERRORS,
         },
     )
 
 
 exercise_entry_delete = _entry_delete(_own_exercise_entry, exercise_services.exercise_entry_delete)
+
+
+# --- check-in values, water and custom measurements ----------------------------------------------
+
+
+def _own_checkin_value(request, day: dt.date, field: str):
+    """The user's check-in of `day` holding a value of `field`, else 404."""
+    if field not in CHECKIN:
+        raise Http404("No such check-in value.")
+    return get_object_or_404(
+        CheckInMeasurement.objects.for_user(request.user),
+        entry_date=day,
+        **{f"{field}__isnull": False},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def checkin_value_edit(request, field: str):
+    """Correct one value of the diary day's check-in (measurements.services.checkin_upsert)."""
+    day = diary_day(request)
+    row = _own_checkin_value(request, day, field)
+    spec = CHECKIN[field]
+    prefs = services.preferences_for(request.user)
+    unit = measurement_selectors.kept_unit(field, prefs)
+    initial = {"value": plain_number(getattr(row, field))}
+    form = CheckinValueForm(request.POST or None, initial=initial)
+
+    def save(data):
+        given = {field: data["value"]}
+        if spec.kind.argument:
+            given[spec.kind.argument] = unit
+        return measurement_services.checkin_upsert(user=request.user, entry_date=day, **given)
+
+    return _entry_edit(
+        request,
+        row,
+        form,
+        save,
+        context={
+            "title": f"Edit {spec.label.lower()}",
+            "name": spec.label,
+            "edit_url": "diary_checkin_edit",
+            "edit_args": [field],
+            "edit_query": f"?date={day.isoformat()}",
+            "row_id": f"checkin-{field}",
+            "value_unit": unit,
+        },
+        fields={
+            f"implausible_{spec.kind.name}": "value",
+            "implausible_order": "value",
+            "invalid": "value",
+        },
+    )
+
+
+@login_required
+@require_POST
+def checkin_value_delete(request, field: str):
+    row = _own_checkin_value(request, diary_day(request), field)
+    measurement_services.checkin_clear(user=request.user, entry_date=row.entry_date, field=field)
+    return _back_to_diary(request, row.entry_date)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def water_edit(request):
+    """Set the diary day's glasses of water to a number (nutrition.services.water_set)."""
+    day = diary_day(request)
+    glasses = daily_summary(user=request.user, day=day)["water"]["glasses"]
+    form = WaterForm(request.POST or None, initial={"glasses": glasses})
+    return _entry_edit(
+        request,
+        _DayRow(day),
+        form,
+        lambda data: food_services.water_set(
+            user=request.user, glasses=data["glasses"], entry_date=day
+        ),
+        context={
+            "title": "Edit water",
+            "name": "Water",
+            "edit_url": "diary_water_edit",
+            "edit_query": f"?date={day.isoformat()}",
+            "row_id": "water-row",
+        },
+        fields={"invalid_quantity": "glasses"},
+    )
+
+
+class _DayRow:
+    """What an edit form needs of a row that is a whole day (the day's water)."""
+
+    def __init__(self, day: dt.date):
+        self.entry_date = day
+
+
+def _own_measurement(request, measurement_id) -> CustomMeasurement:
+    return get_object_or_404(
+        CustomMeasurement.objects.for_user(request.user).select_related("category"),
+        pk=measurement_id,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def custom_measurement_edit(request, entry_id: uuid.UUID):
+    """Correct a value of one of the user's own measurements, or move it to another day."""
+    row = _own_measurement(request, entry_id)
+    initial = {"value": plain_number(row.value, 4), "entry_date": row.entry_date}
+    form = CustomMeasurementForm(request.POST or None, initial=initial)
+    return _entry_edit(
+        request,
+        row,
+        form,
+        lambda data: measurement_services.custom_measurement_update(
+            user=request.user,
+            measurement_id=row.id,
+            value=data["value"],
+            entry_date=_changed(form, "entry_date", data["entry_date"]),
+        ),
+        context={
+            "title": f"Edit {row.category.name}",
+            "name": row.category.name,
+            "edit_url": "diary_measurement_edit",
+            "edit_args": [row.id],
+            "row_id": f"measurement-{row.id}",
+            "value_unit": row.category.unit,
+        },
+        fields={"out_of_range": "value", "duplicate_entry": "entry_date", **_DAY_ERRORS},
+    )
+
+
+custom_measurement_delete = _entry_delete(
+    _own_measurement,
+    lambda *, user, entry_id: measurement_services.custom_measurement_delete(
+        user=user, measurement_id=entry_id
+    ),
+)
 
 
 def _diary_button(write):

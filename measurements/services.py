@@ -178,6 +178,26 @@ def checkin_delete(*, user, entry_date) -> bool:
 
 
 @transaction.atomic
+def checkin_clear(*, user, entry_date, field: str) -> bool:
+    """Remove one value of the user's check-in of that day (its weight, say), keeping the
+    others; the day's row goes once none is left. Returns whether there was such a value."""
+    if field not in fields.CHECKIN:
+        raise ValidationError(
+            f"{field!r} is not a check-in value; use one of {fields.names('or')}.",
+            code="invalid_field",
+        )
+    day = parse_day(user, entry_date)
+    mine = CheckInMeasurement.objects.for_user(user).filter(entry_date=day)
+    row = mine.select_for_update().first()
+    if row is None or getattr(row, field) is None:
+        return False
+    setattr(row, field, None)
+    row.save(update_fields=[field, "updated_at"])
+    mine.filter(**{f"{name}__isnull": True for name in fields.CHECKIN}).delete()
+    return True
+
+
+@transaction.atomic
 def checkins_convert_units(
     *, user, weight_from: str, weight_to: str, length_from: str, length_to: str
 ) -> int:

@@ -17,7 +17,9 @@ from nutrition import search, units
 _english = inflect.engine()
 # Units read as a measure of the food ("a cup of rice", "150 g of pasta"); a size or a piece reads
 # as the food itself ("2 large eggs", "an apple").
-_PIECES = frozenset({None, "", units.PIECE, *units.SIZES})
+# A count of a fruit is the fruit itself: "a kiwi", "an orange", never "a fruit of kiwi".
+_WHOLE_FOOD = ("fruit", "whole")
+_PIECES = frozenset({None, "", units.PIECE, *units.SIZES, *_WHOLE_FOOD})
 _HALF = Decimal("0.5")
 _PARTS = {
     Decimal("0.25"): "a quarter of",

@@ -268,6 +268,9 @@ class MealRepeatSerializer(serializers.Serializer):
 
 
 class FoodEntryUpdateSerializer(serializers.Serializer):
+    food = serializers.UUIDField(
+        required=False, help_text="Another food from /api/foods/; the amount and unit stay."
+    )
     quantity = number(required=False)
     unit = serializers.CharField(max_length=50, required=False)
     meal_type = serializers.ChoiceField(choices=MealType.choices, required=False)

@@ -5,6 +5,7 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 
 EARLIEST = dt.date(1900, 1, 1)
 _RELATIVE = {"today": 0, "yesterday": -1, "day before yesterday": -2}
@@ -36,6 +37,31 @@ def now_for(user) -> dt.datetime:
 
 def today_for(user) -> dt.date:
     return now_for(user).date()
+
+
+# The date-format preference's tokens (yyyy-MM-dd, dd/MM/yyyy...) as Django date format characters.
+_DATE_TOKENS = (("yyyy", "Y"), ("MM", "m"), ("dd", "d"))
+
+
+def format_day(day: dt.date, pattern: str) -> str:
+    """The day written the way the user chose in their preferences (UserPreferences.date_format:
+    "yyyy-MM-dd", "dd/MM/yyyy"...)."""
+    django_pattern = pattern or "yyyy-MM-dd"
+    for token, char in _DATE_TOKENS:
+        django_pattern = django_pattern.replace(token, char)
+    return date_format(day, django_pattern)
+
+
+def spoken_day(day: dt.date, *, today: dt.date, pattern: str = "") -> str:
+    """A diary day as a sentence says it from `today`: "today", "yesterday", "on Thursday" (the
+    week before), else "on" and the day in the user's format ("on 03/11/2026")."""
+    if day == today:
+        return "today"
+    if day == today - dt.timedelta(days=1):
+        return "yesterday"
+    if today - dt.timedelta(days=6) <= day < today:
+        return f"on {WEEKDAYS[day.weekday()].title()}"
+    return f"on {format_day(day, pattern)}"
 
 
 def diary_day_problem(day: dt.date, *, today: dt.date) -> str | None:

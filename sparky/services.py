@@ -9,7 +9,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from sparky import vocabulary
-from sparky.dates import today_for
+from sparky.dates import spoken_day, today_for
 from sparky.models import User, UserPreferences, validate_time_zone
 
 # Slugs of the chat tool selector (sparky/words/chat_categories.toml; chat.categories reads the
@@ -315,3 +315,9 @@ def preferences_update(*, user: User, **fields) -> UserPreferences:
 
 
 # --- AI services -----------------------------------------------------------------------------
+
+
+def spoken_day_for(user, day) -> str:
+    """sparky.dates.spoken_day from the user's today, in their date format: "yesterday",
+    "on Saturday", "on 03/11/2026"."""
+    return spoken_day(day, today=today_for(user), pattern=preferences_for(user).date_format)

@@ -122,20 +122,28 @@ def favicon(request):
     return redirect(static("img/sparky.svg"), permanent=True)
 
 
+_NEW_TOKEN = "new_api_token"
+
+
 @login_required
 @never_cache
 @require_http_methods(["GET", "POST"])
 def api_token(request):
-    """Settings: the API token (also MCP's). A new token is shown on the page that made it and
-    never again; revoking it stops every client that uses it."""
-    new_token = None
+    """Settings: the API token (also MCP's). A new token is shown once, on the page the making
+    redirects to (post, redirect, get): a reload of that page shows it no more and never makes
+    another one; revoking it stops every client that uses it."""
     if request.method == "POST" and request.POST.get("action") == "revoke":
         if api.token_revoke(user=request.user):
             messages.success(request, "API token revoked: clients using it are signed out.")
         return redirect("settings_api_token")
     if request.method == "POST":
-        new_token = api.token_replace(user=request.user).key
-    token = Token.objects.filter(user=request.user).only("created").first()
+        # kept in the server-side session until the next page shows it, then dropped
+        request.session[_NEW_TOKEN] = api.token_replace(user=request.user).key
+        return redirect("settings_api_token")
+    new_token = request.session.pop(_NEW_TOKEN, None)
+    token = Token.objects.filter(user=request.user).only("key", "created").first()
+    if token is None or token.key != new_token:
+        new_token = None  # revoked or replaced elsewhere meanwhile: nothing to show
     context = {"tab": "api", "has_token": token is not None, "new_token": new_token}
     context["created"] = token.created if token else None
     return render(request, "settings/api_token.html", context)

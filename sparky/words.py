@@ -47,6 +47,15 @@ def counted(number: int, noun: str) -> str:
     return " ".join([str(number), *first, word])
 
 
+def with_article(phrase: str) -> str:
+    """The phrase after "a" or "an" as it is said: 'an 80-minute walk', 'a 100-minute walk',
+    'an 18-minute walk', 'an orange', 'a kiwi' (a number is read out to choose)."""
+    first = phrase.split(" ", 1)[0]
+    number = re.match(r"\d[\d,]*(?:\.\d+)?", first)
+    said = _ENGINE.number_to_words(number.group().replace(",", "")) if number else phrase
+    return f"{_ENGINE.a(said).split(' ', 1)[0]} {phrase}"
+
+
 def as_written(value) -> str:
     """A value as a person writes it in a sentence: numbers plain with thousands separators
     ('-1', '2.5', '1,000', never "Decimal('-1')" or '1E+3'), anything else as text in quotes."""

@@ -16,7 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from chat.categories import CATEGORIES
-from sparky.dates import parse_day
+from sparky.dates import parse_day, spoken_day, today_for
+from sparky.services import preferences_for
 
 from .schema import DATE_ARG, obj
 
@@ -96,21 +97,12 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def spoken_day(day: str, today: dt.date) -> str:
-    """'yesterday', 'on Thursday', 'on 3 Nov': a diary day as said from `today`."""
-    date = dt.date.fromisoformat(day)
-    if date == today - dt.timedelta(days=1):
-        return "yesterday"
-    if today - dt.timedelta(days=6) <= date < today:
-        return f"on {date.strftime('%A')}"
-    return f"{date.day} {date.strftime('%b')}" + (
-        f" {date.year}" if date.year != today.year else ""
-    )
-
-
-def logged_sentence(rows: list[Written], today: dt.date) -> str:
+def logged_sentence(rows: list[Written], user) -> str:
     """The rows a turn logged as one sentence: "Logged 2 large eggs (143 kcal) and a slice of
-    whole-wheat bread (86 kcal) for breakfast." The day only when it is not today."""
+    whole-wheat bread (86 kcal) for breakfast." The day only when it is not today, said once
+    ("yesterday", "on Saturday", "on 03/11/2026" in the user's date format)."""
+    today = today_for(user)
+    pattern = preferences_for(user).date_format
     groups: dict[tuple, list[str]] = {}
     for row in rows:
         groups.setdefault((row.meal, row.date), []).append(row.phrase or row.summary)
@@ -118,9 +110,7 @@ def logged_sentence(rows: list[Written], today: dt.date) -> str:
     for (meal, day), phrases in groups.items():
         when = (" as a snack" if meal == "snack" else f" for {meal}") if meal else ""
         if day and day != today.isoformat():
-            when += (
-                f" {'' if spoken_day(day, today) == 'yesterday' else 'on '}{spoken_day(day, today)}"
-            )
+            when += " " + spoken_day(dt.date.fromisoformat(day), today=today, pattern=pattern)
         parts.append(and_list(phrases) + when)
     return f"Logged {'; '.join(parts)}."
 

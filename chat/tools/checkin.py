@@ -17,7 +17,7 @@ from nutrition import services as food_services
 from nutrition.models import WaterIntake
 from sparky.dates import parse_day, today_for
 from sparky.rows import row_state
-from sparky.services import preferences_for
+from sparky.services import preferences_for, spoken_day_for
 
 from .base import CORE, ToolResult, Written, bounded, logged_sentence, tool, undo_of
 from .schema import DATE_ARG, integer, number, obj, string
@@ -111,7 +111,7 @@ def log_checkin(ctx, args) -> ToolResult:
         )
         return ToolResult(
             ok=True,
-            message=logged_sentence([written], today_for(ctx.user)),
+            message=logged_sentence([written], ctx.user),
             data={"date": row.entry_date},
             written=[written],
         )
@@ -179,7 +179,7 @@ def log_custom_measurement(ctx, args) -> ToolResult:
     )
     return ToolResult(
         ok=True,
-        message=logged_sentence([written], today_for(ctx.user)),
+        message=logged_sentence([written], ctx.user),
         written=[written],
     )
 
@@ -197,11 +197,9 @@ def _written_water(day, summary: str, *, chip: str, undo: dict) -> Written:
 
 
 def _day_words(ctx, day) -> str:
-    """ "today", "yesterday" or "on 2026-11-28": the day a total is about."""
-    today = parse_day(ctx.user, "today")
-    if day == today:
-        return "today"
-    return "yesterday" if (today - day).days == 1 else f"on {day.isoformat()}"
+    """ "today", "yesterday", "on Saturday" or "on 28/11/2026" (the user's date format): the day
+    a total is about."""
+    return spoken_day_for(ctx.user, day)
 
 
 @tool(

@@ -11,7 +11,7 @@ from exercise import services as exercise_services
 from exercise import vocabulary as activities
 from exercise.models import ExerciseEntry
 from exercise.phrases import entry_phrase
-from sparky.dates import parse_day, today_for
+from sparky.dates import parse_day
 from sparky.rows import row_state
 from sparky.words import counted
 
@@ -165,7 +165,7 @@ def log_exercise(ctx, args) -> ToolResult:
     written = written_exercise(entry)
     result = ToolResult(
         ok=True,
-        message=logged_sentence([written], today_for(ctx.user)),
+        message=logged_sentence([written], ctx.user),
         data={"entry_id": str(entry.id), "exercise": exercise_card(entry.exercise)},
         written=[written],
         rows=[entry],

@@ -17,7 +17,7 @@ from nutrition.services import default_meal
 from nutrition.units import unit_text
 from nutrition.vocabulary import MEALS
 from sparky import words
-from sparky.dates import parse_day, today_for
+from sparky.dates import parse_day
 from sparky.rows import row_state
 
 from .base import (
@@ -192,7 +192,7 @@ def _log_items(ctx, args, items) -> ToolResult:
             why = f"{item.name!r} is not in the food catalog." if result.options else result.message
             lines.append(f"Not saved: {why}")
     if written:  # the items saved as one sentence, then what was not
-        lines = [logged_sentence(written, today_for(ctx.user))] + [
+        lines = [logged_sentence(written, ctx.user)] + [
             line for line in lines if line.startswith("Not saved")
         ]
     result = ToolResult(
@@ -253,7 +253,7 @@ def _log_one(ctx, args) -> ToolResult:
     written = written_food(entry)
     result = ToolResult(
         ok=True,
-        message=logged_sentence([written], today_for(ctx.user)),
+        message=logged_sentence([written], ctx.user),
         data={"entry_id": str(entry.id), "food": food_card(food)},
         written=[written],
         rows=[entry],

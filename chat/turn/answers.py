@@ -101,7 +101,10 @@ def calories_line(summary: dict) -> str:
         text += f"; goal {_n(cal['goal'])}"
         if cal["goal"]:  # "what % of my calories have i eaten": the share of the goal eaten
             text += f" ({round(float(cal['consumed'] or 0) * 100 / float(cal['goal']))}% eaten)"
-        text += f", {_n(cal['remaining'])} left"
+        if (cal["remaining"] or 0) < 0:  # never "-8,180 left"
+            text += f", over by {_n(-cal['remaining'])}"
+        else:
+            text += f", {_n(cal['remaining'])} left"
     return text
 
 

@@ -21,9 +21,11 @@ from diary.selectors import daily_summary
 from measurements.fields import CHECKIN
 from measurements.selectors import kept_unit
 from nutrition.models import FoodEntry
+from nutrition.selectors import reference_intakes_for
 from nutrition.services import entry_nutrients
 from sparky.dates import now_for, today_for
-from sparky.services import preferences_for
+from sparky.services import preferences_for, spoken_day_for
+from sparky.words import with_article
 
 logger = logging.getLogger(__name__)
 KIND = "progress_summary"
@@ -54,7 +56,32 @@ def just_logged(*, user, entries: list[dict]) -> dict[str, Decimal] | None:
     return total
 
 
-def _meal_tip(meal: dict[str, Decimal]) -> str | None:
+# Past this, a walk is no longer a fair way to even out a day's excess: say something else.
+MAX_WALK_MINUTES = 90
+# Brisk walking burns about 4-5 kcal a minute.
+WALK_KCAL_PER_MINUTE = Decimal("4.5")
+
+
+def share_of_limit(amount: Decimal, limit: Decimal) -> str:
+    """How an amount compares with a day's limit, in words that follow the ratio: "close to
+    half a day's limit", "about a whole day's limit", "about 3 times a day's limit"."""
+    ratio = float(amount / limit) if limit else 0.0
+    if ratio < 0.4:
+        return f"{round(ratio * 100)}% of a day's limit"
+    if ratio < 0.6:
+        return "close to half a day's limit"
+    if ratio < 0.9:
+        return "most of a day's limit"
+    if ratio < 1.15:
+        return "about a whole day's limit"
+    if ratio < 1.75:
+        return "about one and a half times a day's limit"
+    if ratio < 2.5:
+        return "about twice a day's limit"
+    return f"about {round(ratio)} times a day's limit"
+
+
+def _meal_tip(meal: dict[str, Decimal], *, sodium_limit: Decimal) -> str | None:
     """A remark on the food just logged itself, when something about it stands out."""
     kcal = meal.get("calories") or 0
     protein = meal.get("protein") or 0
@@ -63,7 +90,8 @@ def _meal_tip(meal: dict[str, Decimal]) -> str | None:
     fiber = meal.get("dietary_fiber") or 0
     if sodium >= 1000:
         return (
-            f"That was salty ({round(sodium):,} mg sodium, close to half a day's limit); water "
+            f"That was salty ({round(sodium):,} mg sodium, "
+            f"{share_of_limit(sodium, sodium_limit)} of {round(sodium_limit):,} mg); water "
             "and potassium-rich foods like beans, potatoes or bananas help balance it."
         )
     if kcal and sugars * 4 >= kcal * Decimal("0.4") and sugars >= 20:
@@ -89,13 +117,21 @@ def tip_for(*, user, kinds: set[str], summary: dict, meal: dict | None = None) -
     if kinds & _FOOD:
         if calories["remaining"] is not None and calories["remaining"] < 0:
             over = -calories["remaining"]
-            minutes = int(over / Decimal("4.5")) + 1  # brisk walking burns ~4-5 kcal a minute
+            minutes = int(over / WALK_KCAL_PER_MINUTE) + 1
+            if minutes > MAX_WALK_MINUTES:
+                return (
+                    f"You're {round(over):,} kcal over the day's goal, more than a walk would "
+                    "sensibly burn; lighter meals over the next few days even it out better."
+                )
             return (
-                f"You're {round(over)} kcal over the day's goal; a {minutes}-minute brisk walk "
-                "would about even it out, or keep the next meal light."
+                f"You're {round(over):,} kcal over the day's goal; "
+                f"{with_article(f'{minutes}-minute')} brisk walk would about even it out, or "
+                "keep the next meal light."
             )
-        if meal and (remark := _meal_tip(meal)):
-            return remark
+        if meal:
+            limit = reference_intakes_for(user, day=summary.get("date"))["sodium"].amount
+            if remark := _meal_tip(meal, sodium_limit=limit):
+                return remark
         protein = nutrients["protein"]
         if _pct(protein) is not None and _pct(protein) < 50 and hour >= 14:
             return (
@@ -156,7 +192,8 @@ def build_progress_summary(
     *, user, kinds: set[str], day: dt.date, entries: list[dict] | None = None
 ) -> str:
     summary = daily_summary(user=user, day=day)
-    label = "Today" if day == today_for(user) else day.isoformat()
+    said = spoken_day_for(user, day)  # "today", "yesterday", "on Saturday", "on 05/11/2026"
+    label = "Today so far" if said == "today" else said[:1].upper() + said[1:]
     meal = just_logged(user=user, entries=entries or []) if kinds & _FOOD else None
     parts = []
     if kinds & _FOOD or not kinds & (_EXERCISE | _BODY | {"water"}):
@@ -183,7 +220,7 @@ def build_progress_summary(
         measured = [e.get("chip") for e in entries or [] if e.get("kind") == "custom_measurement"]
         parts += [m[:1].lower() + m[1:] for m in measured if m]
     tip = tip_for(user=user, kinds=kinds, summary=summary, meal=meal)
-    text = f"{label} so far: " + "; ".join(parts) + "."
+    text = f"{label}: " + "; ".join(parts) + "."
     if meal and meal["items"] > 1:
         # One summary for a multi-item turn: say what the items came to together.
         text += (

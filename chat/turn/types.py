@@ -15,7 +15,6 @@ from chat.models import ChatMessage
 from chat.reading.message import Reading, read
 from chat.tools import ToolResult
 from chat.tools.base import Written, logged_sentence
-from sparky.dates import today_for
 from sparky.services import preferences_for
 
 OFFLINE_HELP = (
@@ -229,7 +228,7 @@ def said_logged(user, written: list[Written]) -> str:
     kcal) for breakfast."), then any other saved row by its summary."""
     phrased = [w for w in written if w.phrase]
     others = [w for w in written if not w.phrase]
-    parts = [logged_sentence(phrased, today_for(user))] if phrased else []
+    parts = [logged_sentence(phrased, user)] if phrased else []
     if others:
         parts.append(f"Saved {listing(others)}.")
     return " ".join(parts)

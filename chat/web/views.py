@@ -11,6 +11,7 @@ JavaScript the same form posts normally and the page is redirected back.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import uuid
 from pathlib import Path
@@ -80,6 +81,16 @@ def chip_for(entry: dict) -> dict:
     }
 
 
+def summary_label(message: ChatMessage) -> str:
+    """A progress note's heading, naming the day it is about: "Progress today", "Progress
+    yesterday", "Progress on Saturday"."""
+    try:
+        day = dt.date.fromisoformat((message.metadata or {}).get("date") or "")
+    except ValueError:
+        return "Progress today"  # notes from before they kept their day were about that day
+    return f"Progress {services.spoken_day_for(message.user, day)}"
+
+
 def _is_reply(message: ChatMessage) -> bool:
     return (
         message.message_type == ChatMessage.Type.ASSISTANT
@@ -95,7 +106,7 @@ def message_view(message: ChatMessage, *, latest_reply: bool = False) -> dict:
         image = meta.get("image") or {}
         return {**view, "kind": "user", "image": image, "image_url": image_url(image.get("name"))}
     if meta.get("kind") == SUMMARY_KIND:
-        return {**view, "kind": "summary"}
+        return {**view, "kind": "summary", "label": summary_label(message)}
     response = meta.get("response") or {}
     choices = None
     pending = chat_options.pending_options(message) if latest_reply else None

@@ -19,7 +19,12 @@ from nutrition.models import (
     FoodVariant,
 )
 from nutrition.search import cover
-from nutrition.services.foods import _same_custom_food, food_create_custom, food_get
+from nutrition.services.foods import (
+    _same_custom_food,
+    food_create_custom,
+    food_find_best,
+    food_get,
+)
 from nutrition.services.values import (
     CRUMB_COUNT,
     CRUMB_GRAMS,
@@ -281,34 +286,51 @@ def food_option_add(
 
 @transaction.atomic
 def food_entry_update(
-    *, user, entry_id, quantity=None, unit=None, meal_type=None, entry_date=None
+    *,
+    user,
+    entry_id,
+    quantity=None,
+    unit=None,
+    meal_type=None,
+    entry_date=None,
+    food=None,
+    food_name: str | None = None,
 ) -> FoodEntry:
-    """Change an entry's amount, unit, meal or day; what is not given stays."""
+    """Change an entry's food, amount, unit, meal or day; what is not given stays.
+
+    The food is one the user may see (`food`, a Food or its id) or the confident match of
+    `food_name`; a new food keeps the amount and unit when they fit it, and is refused with the
+    units it takes when they do not.
+    """
     entry = (
         FoodEntry.objects.for_user(user)
         .select_related("food", "variant")
         .select_for_update(of=("self",))
         .get(pk=uuid_pk(entry_id, FoodEntry))
     )
-    if quantity is None and unit is None and meal_type is None and entry_date is None:
+    name = (food_name or "").strip()
+    if all(v is None for v in (quantity, unit, meal_type, entry_date, food)) and not name:
         raise ValidationError(
-            "Say what to change: quantity, unit, meal_type or entry_date.", code="no_changes"
+            "Say what to change: food, quantity, unit, meal_type or entry_date.",
+            code="no_changes",
         )
-    if quantity is not None or unit is not None:
+    new_food = _food_to_change_to(user, food, name)
+    changed_food = new_food is not None and new_food.pk != entry.food_id
+    if changed_food:
+        entry.food = new_food
+    if quantity is not None or unit is not None or changed_food:
         # the entry's own unit said again ("2 slices" of a slice) keeps its size of it
         same_unit = unit is None or units.parse_unit(unit) == units.parse_unit(entry.unit)
+        keep_variant = same_unit and not changed_food
+        amount = entry.quantity if quantity is None else quantity
+        asked = entry.unit if same_unit else unit
         portion = units.portion(
             food=entry.food,
-            quantity=entry.quantity if quantity is None else quantity,
-            unit=entry.unit if same_unit else unit,
-            variant=entry.variant if same_unit else None,
+            quantity=amount,
+            unit=asked,
+            variant=entry.variant if keep_variant else None,
         )
-        _check_plausible(
-            entry.food,
-            portion,
-            entry.quantity if quantity is None else quantity,
-            entry.unit if same_unit else unit,
-        )
+        _check_plausible(entry.food, portion, amount, asked)
         entry.quantity, entry.unit, entry.variant = (
             portion.quantity,
             portion.unit[:50],
@@ -321,6 +343,22 @@ def food_entry_update(
     entry.full_clean()
     entry.save()
     return entry
+
+
+def _food_to_change_to(user, food, name: str) -> Food | None:
+    """The food an edit names: the one given (if the user may see it), else the confident match
+    of its name, else None (no change asked)."""
+    if food is not None:
+        return _visible_food(user, food)
+    if not name:
+        return None
+    found = food_find_best(user=user, name=name)
+    if found is None:
+        raise ValidationError(
+            f"No food matching {name[:100]!r} was found; try its name as the catalog writes it.",
+            code="food_not_found",
+        )
+    return found
 
 
 @transaction.atomic

@@ -106,6 +106,20 @@ def test_an_entry_is_changed_and_deleted_through_the_services(alice_api, entry):
     assert not FoodEntry.objects.filter(pk=entry.pk).exists()
 
 
+def test_an_entry_can_change_its_food_keeping_the_amount(alice_api, alice, entry, bob):
+    rye = services.food_create_custom(user=alice, name="Rye flakes", calories=340)
+    bobs = services.food_create_custom(user=bob, name="Bob's flakes", calories=1)
+
+    response = alice_api.patch(f"/api/food-entries/{entry.pk}/", {"food": str(rye.pk)})
+    refused = alice_api.patch(f"/api/food-entries/{entry.pk}/", {"food": str(bobs.pk)})
+
+    assert response.status_code == 200
+    assert response.json()["nutrients"]["calories"] == 170  # 50 g of rye flakes
+    assert refused.status_code == 400
+    entry.refresh_from_db()
+    assert entry.food == rye
+
+
 def test_bob_gets_404_for_alices_entry_and_an_empty_list(bob_api, entry):
     assert bob_api.get(f"/api/food-entries/{entry.pk}/").status_code == 404
     assert bob_api.patch(f"/api/food-entries/{entry.pk}/", {"quantity": 1}).status_code == 404

@@ -142,3 +142,12 @@ def test_a_csv_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text(alic
     data = json.loads(export_json(user=alice))
     assert data["custom_foods"][0]["name"] == formula
     assert data["custom_measurements"][0]["value"] == "-3.5"
+
+
+def test_an_empty_custom_exercises_file_still_has_its_header(alice):
+    with zipfile.ZipFile(io.BytesIO(export_zip(user=alice))) as archive:
+        text = archive.read("custom_exercises.csv").decode()
+
+    assert text.splitlines() == [
+        "id,name,category,calories_per_hour,met,default_duration_minutes,description"
+    ]

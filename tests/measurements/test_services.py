@@ -11,6 +11,7 @@ from django.db import connection
 from diary.services import preferences_update
 from measurements.models import CheckInMeasurement, CustomCategory, CustomMeasurement
 from measurements.services import (
+    checkin_clear,
     checkin_delete,
     checkin_upsert,
     custom_measurement_delete,
@@ -84,6 +85,32 @@ def test_a_check_in_can_be_deleted(alice):
 
     assert checkin_delete(user=alice, entry_date="today") is True
     assert checkin_delete(user=alice, entry_date="today") is False
+
+
+def test_one_check_in_value_can_be_cleared_keeping_the_others(alice):
+    checkin_upsert(user=alice, weight=80, steps=9000)
+
+    assert checkin_clear(user=alice, entry_date="today", field="steps") is True
+    assert checkin_clear(user=alice, entry_date="today", field="steps") is False
+
+    row = CheckInMeasurement.objects.for_user(alice).get()
+    assert (row.weight, row.steps) == (Decimal("80.00"), None)
+    assert checkin_clear(user=alice, entry_date="today", field="weight") is True
+    assert not CheckInMeasurement.objects.for_user(alice).exists()
+
+
+def test_clearing_a_value_that_is_not_a_check_in_field_is_refused(alice):
+    with pytest.raises(ValidationError) as refused:
+        checkin_clear(user=alice, entry_date="today", field="user_id")
+
+    assert refused.value.code == "invalid_field"
+
+
+def test_clearing_never_touches_another_users_check_in(alice, bob):
+    checkin_upsert(user=alice, weight=80)
+
+    assert checkin_clear(user=bob, entry_date="today", field="weight") is False
+    assert CheckInMeasurement.objects.for_user(alice).get().weight == Decimal("80.00")
 
 
 # --- check-ins: units ------------------------------------------------------------------------

@@ -22,6 +22,11 @@ from nutrition.phrases import amount_phrase, entry_phrase, food_words
         (1, "small", "French fries", "small french fries"),
         (12, "almonds", "Nuts, almonds", "12 almonds"),
         (6, "piece", "McDonald's, Chicken McNuggets", "6 McDonald's chicken McNuggets"),
+        # a count of a fruit is the fruit itself, never "a fruit of kiwi"
+        (1, "fruit", "Kiwi, raw", "a kiwi"),
+        (1, "fruit", "Oranges, raw", "an orange"),
+        (2, "fruit", "Kiwi, raw", "2 kiwis"),
+        (0.5, "fruit", "Orange, raw", "half an orange"),
     ],
 )
 def test_an_amount_of_a_food_reads_as_said(quantity, unit, name, said):

@@ -450,6 +450,43 @@ def test_changing_the_unit_converts_again(alice, egg):
     assert (entry.quantity, entry.unit, entry.variant) == (80, "g", None)
 
 
+def test_changing_the_food_keeps_the_amount_when_it_fits(alice, egg, banana):
+    entry = food_entry_create(user=alice, food=egg, quantity=120, unit="g")
+
+    entry = food_entry_update(user=alice, entry_id=entry.id, food_name="banana")
+
+    assert (entry.food, entry.quantity, entry.unit) == (banana, 120, "g")
+
+
+def test_changing_the_food_to_one_that_does_not_take_the_unit_says_which_do(alice, egg, banana):
+    entry = food_entry_create(user=alice, food=egg, quantity=2, unit="large")
+
+    with pytest.raises(ValidationError) as refused:
+        food_entry_update(user=alice, entry_id=entry.id, food=banana.id, unit="slice")
+
+    assert refused.value.code == "unknown_unit"
+    assert FoodEntry.objects.for_user(alice).get().food == egg
+
+
+def test_a_food_name_with_no_confident_match_is_refused(alice, egg):
+    entry = food_entry_create(user=alice, food=egg, quantity=1)
+
+    with pytest.raises(ValidationError) as refused:
+        food_entry_update(user=alice, entry_id=entry.id, food_name="zzqx unobtainium")
+
+    assert refused.value.code == "food_not_found"
+
+
+def test_another_users_private_food_is_never_chosen(alice, bob, egg):
+    bobs = food_create_custom(user=bob, name="Bob's secret stew", calories=100)
+    entry = food_entry_create(user=alice, food=egg, quantity=1)
+
+    with pytest.raises(ValidationError) as refused:
+        food_entry_update(user=alice, entry_id=entry.id, food=bobs.id)
+
+    assert refused.value.code == "food_not_found"
+
+
 def test_moving_an_entry_to_another_meal_and_day(alice, banana):
     entry = food_entry_create(user=alice, food=banana)
 

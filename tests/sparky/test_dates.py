@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from sparky.dates import parse_day, today_for
+from sparky.dates import format_day, parse_day, spoken_day, today_for
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,26 @@ def test_a_future_date_is_refused(alice):
     tomorrow = (timezone.now() + dt.timedelta(days=2)).date().isoformat()
     with pytest.raises(ValidationError):
         parse_day(alice, tomorrow)
+
+
+TUESDAY = dt.date(2026, 12, 8)
+
+
+@pytest.mark.parametrize(
+    ("day", "pattern", "said"),
+    [
+        (TUESDAY, "", "today"),
+        (dt.date(2026, 12, 7), "", "yesterday"),
+        (dt.date(2026, 12, 5), "", "on Saturday"),
+        (dt.date(2026, 11, 3), "", "on 2026-11-03"),
+        (dt.date(2026, 11, 3), "dd/MM/yyyy", "on 03/11/2026"),
+        (dt.date(2026, 11, 3), "MM/dd/yyyy", "on 11/03/2026"),
+    ],
+)
+def test_a_day_is_spoken_once_with_its_on_and_in_the_users_format(day, pattern, said):
+    assert spoken_day(day, today=TUESDAY, pattern=pattern) == said
+
+
+def test_a_day_is_written_in_the_users_format():
+    assert format_day(dt.date(2026, 1, 9), "dd/MM/yyyy") == "09/01/2026"
+    assert format_day(dt.date(2026, 1, 9), "") == "2026-01-09"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sparky.words import counted, same_word, singular
+from sparky.words import counted, same_word, singular, with_article
 
 
 @pytest.mark.parametrize(
@@ -21,3 +21,19 @@ def test_a_count_says_its_noun_in_the_right_number(number, noun, said):
 def test_singulars_and_slips_are_the_same_word():
     assert singular("berries") == "berry" and singular("hummus") == "hummus"
     assert same_word("bananas", "bananna") and not same_word("egg", "eel")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said"),
+    [
+        ("80-minute walk", "an 80-minute walk"),
+        ("18-minute walk", "an 18-minute walk"),
+        ("11-minute walk", "an 11-minute walk"),
+        ("100-minute walk", "a 100-minute walk"),
+        ("25-minute walk", "a 25-minute walk"),
+        ("orange", "an orange"),
+        ("kiwi", "a kiwi"),
+    ],
+)
+def test_a_or_an_follows_how_the_phrase_is_said(phrase, said):
+    assert with_article(phrase) == said

@@ -88,6 +88,23 @@ def _matrix(w, bob) -> dict:
             ("POST", f"/diary/exercise/{ex_entry}/edit/", {"duration_minutes": "99"}, 404),
         ],
         "diary_exercise_delete": [("POST", f"/diary/exercise/{ex_entry}/delete/", None, 404)],
+        # bob has no check-in on alice's day: nothing of hers to edit; his own water is his
+        "diary_checkin_edit": [
+            ("GET", f"/diary/checkin/weight/edit/?date={day}", None, 404),
+            ("POST", f"/diary/checkin/weight/edit/?date={day}", {"value": "99"}, 404),
+        ],
+        "diary_checkin_delete": [("POST", f"/diary/checkin/weight/delete/?date={day}", None, 404)],
+        "diary_water_edit": [
+            ("GET", f"/diary/water/edit/?date={day}", None, 200),
+            ("POST", f"/diary/water/edit/?date={day}", {"glasses": "2"}, 302),
+        ],
+        "diary_measurement_edit": [
+            ("GET", f"/diary/measurement/{w.measurement.pk}/edit/", None, 404),
+            ("POST", f"/diary/measurement/{w.measurement.pk}/edit/", {"value": "1"}, 404),
+        ],
+        "diary_measurement_delete": [
+            ("POST", f"/diary/measurement/{w.measurement.pk}/delete/", None, 404)
+        ],
         "settings": [("GET", "/settings/", None, 302)],
         "settings_ai": [("GET", "/settings/ai/", None, 200)],
         "settings_ai_add": [
@@ -140,7 +157,7 @@ def _matrix(w, bob) -> dict:
         # bob's own token: made and shown to him, then revoked; alice's is never touched
         "settings_api_token": [
             ("GET", "/settings/api-token/", None, 200),
-            ("POST", "/settings/api-token/", {"action": "create"}, 200),
+            ("POST", "/settings/api-token/", {"action": "create"}, 302),
             ("POST", "/settings/api-token/", {"action": "revoke"}, 302),
         ],
         "settings_goals": [

@@ -14,7 +14,7 @@ def api_get(token: str):
 
 
 def test_a_new_token_is_shown_once_and_works(alice, alice_client):
-    made = alice_client.post(URL, {"action": "create"})
+    made = alice_client.post(URL, {"action": "create"}, follow=True)
 
     token = Token.objects.get(user=alice).key
     assert token in made.content.decode() and "will not show it again" in made.content.decode()
@@ -55,3 +55,27 @@ def test_settings_link_to_the_token_page(alice_client):
     page = alice_client.get(reverse("settings_preferences")).content.decode()
 
     assert f'href="{URL}"' in page
+
+
+def test_creating_redirects_so_a_reload_never_makes_another_token(alice, alice_client):
+    made = alice_client.post(URL, {"action": "create"})
+    assert made.status_code == 302 and made["Location"] == URL
+    shown = alice_client.get(URL).content.decode()
+    token = Token.objects.get(user=alice).key
+    assert token in shown
+
+    reloaded = alice_client.get(URL).content.decode()
+
+    assert Token.objects.get(user=alice).key == token
+    assert token not in reloaded and "A token is set" in reloaded
+    assert api_get(token).status_code == 200
+
+
+def test_a_token_revoked_before_it_was_shown_is_not_shown(alice, alice_client):
+    alice_client.post(URL, {"action": "create"})
+    token = Token.objects.get(user=alice).key
+    Token.objects.filter(user=alice).delete()
+
+    page = alice_client.get(URL).content.decode()
+
+    assert token not in page and "No token yet" in page

@@ -20,7 +20,6 @@ from measurements.fields import CHECKIN
 from measurements.services import STANDARD_TYPES
 from measurements.units import parse_unit
 from nutrition.services import food_words_known, meal_to_repeat, usual_meal_items
-from sparky.dates import today_for
 
 
 def intent_calls(intent) -> list[tuple[str, dict]]:
@@ -185,14 +184,14 @@ def _only_logged(turn: Turn, result) -> bool:
     rows = result.written
     if not (result.ok and rows and all(w.phrase for w in rows)):
         return False
-    return result.message == logged_sentence(rows, today_for(turn.user))
+    return result.message == logged_sentence(rows, turn.user)
 
 
 def said_lines(turn: Turn, lines: list[str]) -> str:
     """The reply's lines, the rows logged by the turn joined into one sentence where the first
     of them was."""
     rows = [w for w in turn.written if w.phrase]
-    sentence = logged_sentence(rows, today_for(turn.user)) if rows else ""
+    sentence = logged_sentence(rows, turn.user) if rows else ""
     return "\n".join(sentence if line == LOGGED else line for line in lines if line)
 
 

@@ -10,6 +10,7 @@ from chat.tools import ToolContext, run_tool
 from chat.tools.grounding import Said
 from nutrition.models import Food, FoodEntry
 from nutrition.services import entry_nutrients
+from sparky import services
 from sparky.dates import today_for
 from tests.factories import CustomFoodFactory, FoodEntryFactory
 
@@ -39,6 +40,24 @@ def test_two_eggs_land_in_the_users_diary_as_two_large_eggs(alice, catalog):
     assert [w.kind for w in result.written] == ["food_entry"]
     assert result.written[0].id == str(entry.id)
     assert "143 kcal" in result.message and "breakfast" in result.message
+
+
+def test_a_day_earlier_in_the_week_is_said_with_one_on(alice, catalog):
+    day = today_for(alice) - dt.timedelta(days=3)
+
+    result = call(alice, "log_food", {"food_name": "eggs", "quantity": 2, "date": day.isoformat()})
+
+    assert f"on {day.strftime('%A')}." in result.message
+    assert "on on" not in result.message
+
+
+def test_an_older_day_is_said_in_the_users_date_format(alice, catalog):
+    services.preferences_update(user=alice, date_format="dd/MM/yyyy")
+    day = today_for(alice) - dt.timedelta(days=20)
+
+    result = call(alice, "log_food", {"food_name": "eggs", "quantity": 2, "date": day.isoformat()})
+
+    assert f"on {day.strftime('%d/%m/%Y')}." in result.message
 
 
 def test_grams_are_weighed_against_the_foods_per_100_g_values(alice, catalog):

@@ -50,6 +50,16 @@ def test_burned_calories_are_counted_in_what_is_left(alice, catalog, day):
     assert "143 kcal eaten, 300 burned; goal 2,000 (7% eaten), 2,157 left" in answer
 
 
+def test_a_day_over_its_goal_says_over_by_never_a_negative_left(alice, catalog, day):
+    UserGoalFactory(user=alice, calories=100)
+    FoodEntryFactory(user=alice, food=catalog["egg"], quantity=2)
+
+    answer = answer_question(user=alice, text="how many calories today?")
+
+    assert "goal 100 (143% eaten), over by 43" in answer
+    assert "-43" not in answer
+
+
 def test_yesterday_is_read_when_the_question_says_yesterday(alice, catalog, day):
     FoodEntryFactory(user=alice, food=catalog["bananas"], entry_date=day - dt.timedelta(days=1))
 

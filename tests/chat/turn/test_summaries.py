@@ -13,6 +13,7 @@ import pytest
 from chat.models import ChatMessage
 from chat.turn.coach import handle_turn
 from chat.turn.summaries import KIND, create_progress_summary
+from chat.web.views import message_view
 from nutrition.models import Food, FoodEntry, UserGoal
 from sparky.dates import today_for
 
@@ -118,7 +119,7 @@ def test_a_summary_of_an_earlier_day_is_labelled_with_that_day(alice, soup):
         message_id=reply_with(alice, [eaten(alice, soup, 1, day=yesterday)]).id
     )
 
-    assert summary.content.startswith(f"{yesterday.isoformat()} so far: ")
+    assert summary.content.startswith("Yesterday: ")
     assert summary.metadata["date"] == yesterday.isoformat()
 
 
@@ -163,3 +164,80 @@ def test_a_weigh_in_shows_in_the_users_unit_without_needless_decimals(alice):
 
     assert "weight 81.4 kg" in summary and "81.40" not in summary
     assert "Weigh in at the same time of day" in summary
+
+
+def a_food(kcal, sodium=0):
+    return Food.objects.create(
+        name=f"Test dish {kcal}",
+        calories=kcal,
+        protein=5,
+        carbs=10,
+        fat=5,
+        sodium=sodium,
+        serving_size=1,
+        serving_unit="plate",
+        source="test",
+        source_id=f"dish-{kcal}-{sodium}",
+    )
+
+
+@pytest.mark.django_db
+def test_a_very_salty_meal_is_compared_with_the_limit_by_its_ratio(alice):
+    # 7,307 mg is about three times the 2,300 mg limit, not "close to half" of it
+    summary = create_progress_summary(
+        message_id=reply_with(alice, [eaten(alice, a_food(300, sodium=7307), 1)]).id
+    )
+
+    assert "7,307 mg sodium, about 3 times a day's limit of 2,300 mg" in summary.content
+    assert "half" not in summary.content
+
+
+@pytest.mark.django_db
+def test_a_moderately_salty_meal_is_close_to_half_the_limit(alice, soup):
+    summary = create_progress_summary(message_id=reply_with(alice, [eaten(alice, soup, 0.6)]).id)
+
+    assert "1,080 mg sodium, close to half a day's limit of 2,300 mg" in summary.content
+
+
+@pytest.mark.django_db
+def test_far_over_the_goal_never_suggests_an_implausible_walk_or_a_negative_left(alice):
+    UserGoal.objects.create(user=alice, calories=2000)
+
+    summary = create_progress_summary(
+        message_id=reply_with(alice, [eaten(alice, a_food(10180), 1)]).id
+    )
+
+    assert "8,180 kcal over the day's goal" in summary.content
+    assert "over by 8,180" in summary.content
+    assert "left" not in summary.content and "-8,180" not in summary.content
+    assert "minute" not in summary.content  # no 1818-minute walk
+
+
+@pytest.mark.django_db
+def test_a_walk_of_eighty_minutes_reads_an_80_minute_walk(alice):
+    UserGoal.objects.create(user=alice, calories=500)
+
+    # 357 kcal over: int(357 / 4.5) + 1 = 80 minutes
+    reply = reply_with(alice, [eaten(alice, a_food(857), 1)])
+
+    summary = create_progress_summary(message_id=reply.id)
+
+    assert "an 80-minute brisk walk" in summary.content
+
+
+@pytest.mark.django_db
+def test_the_heading_of_a_note_about_yesterday_names_yesterday(alice, soup):
+    yesterday = today_for(alice) - dt.timedelta(days=1)
+    earlier = today_for(alice) - dt.timedelta(days=3)
+    notes = [
+        create_progress_summary(message_id=reply_with(alice, [eaten(alice, soup, 1, day=d)]).id)
+        for d in (today_for(alice), yesterday, earlier)
+    ]
+
+    labels = [message_view(note)["label"] for note in notes]
+
+    assert labels == [
+        "Progress today",
+        "Progress yesterday",
+        f"Progress on {earlier.strftime('%A')}",
+    ]
