@@ -300,7 +300,9 @@ def test_same_breakfast_as_yesterday_logs_yesterdays_breakfast_again_for_today(a
     breakfast = handle_turn(alice, "same breakfast as yesterday")
     lunch = handle_turn(alice, "repeat yesterday's lunch")
     dinner = handle_turn(alice, "same as yesterday for dinner")
-    monday = handle_turn(alice, "same lunch as last monday")
+    # a weekday with nothing logged (never yesterday, whatever day the suite runs on)
+    empty_day = (today_for(alice) - dt.timedelta(days=3)).strftime("%A").lower()
+    monday = handle_turn(alice, f"same lunch as last {empty_day}")
 
     today = FoodEntry.objects.for_user(alice).filter(entry_date=today_for(alice))
     assert breakfast.action == "logged" and lunch.action == "logged"
