@@ -133,12 +133,24 @@ def _names_food(args: dict) -> bool:
 # What the user reads when their message reports nothing and an engine asked to log something.
 NOTHING_LOGGED = {
     "negation": "Nothing logged: you said you didn't have it.",
-    "plan": "Nothing logged yet: tell me once you've had it and I'll log it.",
+    "plan": "Nothing logged yet: tell me once it's done and I'll log it.",
     "wish": "Nothing logged: that sounds like something you'd like to do, not something done.",
     "habit": "Nothing logged: tell me what you had today and I'll log it.",
     "others": "Nothing logged: I log only your own food and activity.",
     "chat": "Nothing logged.",
 }
+
+
+# A negation of a workout ("skipped the gym today") is no food not had.
+_NOT_DONE = "Nothing logged: you said you didn't do it."
+
+
+def nothing_logged(reading) -> str:
+    """What the user reads when their message reports nothing, in the words of its domain."""
+    said = reading.categories
+    if reading.kind == "negation" and "exercise" in said and "food" not in said:
+        return _NOT_DONE
+    return NOTHING_LOGGED[reading.kind]
 
 
 def _switched_off(name: str) -> str:
@@ -159,7 +171,7 @@ def _line(turn: Turn, lines: list[str], name: str, result) -> None:
     if refused == "ungrounded":
         reading = turn.reading
         if reading is not None and reading.reports_nothing and not reading.asks:
-            line = NOTHING_LOGGED[reading.kind]
+            line = nothing_logged(reading)
         else:
             line = "Nothing logged: I couldn't match that to what you said."
         if line not in lines:
@@ -292,7 +304,7 @@ def _answer_line(turn: Turn, response: str | None) -> str:
     if social:
         return social[0].strip()
     if turn.reading.kind in NOTHING_LOGGED and not turn.reading.asks:
-        return NOTHING_LOGGED[turn.reading.kind]
+        return nothing_logged(turn.reading)
     return answer_question(user=turn.user, text=turn.text)
 
 

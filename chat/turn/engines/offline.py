@@ -14,7 +14,7 @@ from __future__ import annotations
 from chat.reading.classify import Classification
 from chat.reading.message import wants_advice
 from chat.turn.answers import answer_for, answer_question
-from chat.turn.engines.dispatch import NOTHING_LOGGED, dispatch_intents
+from chat.turn.engines.dispatch import dispatch_intents, nothing_logged
 from chat.turn.types import OFFLINE_HELP, CoachResponse, Turn
 from nutrition.services import food_words_known
 
@@ -63,7 +63,7 @@ def _answered(turn: Turn) -> CoachResponse | None:
     if reading.kind in ("negation", "plan", "wish", "habit") and not any(
         i.name == "chat" for i in reading.parse.intents
     ):
-        message = NOTHING_LOGGED[reading.kind]
+        message = nothing_logged(reading)
         foods = [i.data.get("food_name") or "" for i in reading.logs]
         plain = len(foods) == 1 and not set(foods[0].split()) & {"no", "zero", "or", "and"}
         if reading.kind == "negation" and plain and food_words_known(foods[0]):

@@ -433,3 +433,12 @@ def test_a_refusal_names_no_tool_or_field(alice, catalog):
     assert "longer than a food's name can be" in response.message
     assert "log_food" not in response.message and "food_name" not in response.message
     assert not FoodEntry.objects.for_user(alice).exists()
+
+
+def test_a_workout_not_done_or_planned_is_answered_in_a_workouts_words(alice, catalog):
+    skipped = handle_turn(alice, "skipped the gym this morning")
+    planned = handle_turn(alice, "gonna swim tomorrow morning")
+
+    assert not ExerciseEntry.objects.for_user(alice).exists()
+    assert "didn't do it" in skipped.message and "have it" not in skipped.message
+    assert "once it's done" in planned.message
