@@ -128,12 +128,10 @@ def _not_as_said(reading: Reading, referred: Referred) -> _Proposal | None:
         return None
     said = " or ".join(f"{n:g}" for n in reading.denied)
     name = correction.target or _short(chosen[0])
+    example = "45 min" if chosen[0].kind == "exercise" else "2"
     return _Proposal(
         message=f"Your {name} is logged as {_amount(chosen[0])}, with no {said} in it, so I "
-        f"changed nothing. Say what it should be, e.g. 'the {name} was 45 min'."
-        if chosen[0].kind == "exercise"
-        else f"Your {name} is logged as {_amount(chosen[0])}, with no {said} in it, so I "
-        f"changed nothing. Say what it should be, e.g. 'the {name} was 2'."
+        f"changed nothing. Say what it should be, e.g. 'the {name} was {example}'."
     )
 
 
